@@ -1,0 +1,288 @@
+"""Syntax tree of the rule language.
+
+Nodes are dataclasses compared by structure only (positions are excluded from equality), so
+two rules that say the same thing in different words or layout compare equal — which is what
+`leges diff` needs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, Iterator
+
+
+@dataclass(eq=True)
+class Node:
+    line: int = field(default=0, compare=False, repr=False, kw_only=True)
+    col: int = field(default=0, compare=False, repr=False, kw_only=True)
+
+    def children(self) -> Iterator["Node"]:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, (list, tuple)):
+                for item in value:
+                    if isinstance(item, Node):
+                        yield item
+                    elif isinstance(item, (list, tuple)):
+                        yield from (x for x in item if isinstance(x, Node))
+
+    def walk(self) -> Iterator["Node"]:
+        yield self
+        for child in self.children():
+            yield from child.walk()
+
+
+# ------------------------------------------------------------------ expressions
+class Expr(Node):
+    pass
+
+
+@dataclass(eq=True)
+class Literal(Expr):
+    value: Any = None
+
+
+@dataclass(eq=True)
+class Name(Expr):
+    id: str = ""
+
+
+@dataclass(eq=True)
+class Attr(Expr):
+    obj: Expr = None
+    name: str = ""
+
+
+@dataclass(eq=True)
+class Index(Expr):
+    obj: Expr = None
+    index: Expr = None
+
+
+@dataclass(eq=True)
+class Lambda(Expr):
+    param: str = ""
+    body: Expr = None
+
+
+@dataclass(eq=True)
+class Call(Expr):
+    func: str = ""
+    args: list = field(default_factory=list)
+    kwargs: dict = field(default_factory=dict)
+
+
+@dataclass(eq=True)
+class ListLit(Expr):
+    items: list = field(default_factory=list)
+
+
+@dataclass(eq=True)
+class Comprehension(Expr):
+    element: Expr = None
+    var: str = ""
+    iterable: Expr = None
+    condition: Expr | None = None
+
+
+@dataclass(eq=True)
+class Neg(Expr):
+    operand: Expr = None
+
+
+@dataclass(eq=True)
+class Not(Expr):
+    operand: Expr = None
+
+
+@dataclass(eq=True)
+class BinOp(Expr):
+    op: str = ""
+    left: Expr = None
+    right: Expr = None
+
+
+@dataclass(eq=True)
+class Compare(Expr):
+    op: str = ""  # == != < <= > >= in notin
+    left: Expr = None
+    right: Expr = None
+
+
+@dataclass(eq=True)
+class BoolOp(Expr):
+    op: str = ""  # and / or
+    left: Expr = None
+    right: Expr = None
+
+
+@dataclass(eq=True)
+class IfExpr(Expr):
+    condition: Expr = None
+    then: Expr = None
+    otherwise: Expr = None
+
+
+# ------------------------------------------------------------------- statements
+class Stmt(Node):
+    pass
+
+
+@dataclass(eq=True)
+class Position(Node):
+    """Where in an ordered zone: `at top`, `at bottom`, `at depth N from top|bottom`."""
+
+    end: str = "top"
+    depth: Expr | None = None
+
+
+@dataclass(eq=True)
+class Let(Stmt):
+    name: str = ""
+    value: Expr = None
+
+
+@dataclass(eq=True)
+class Assign(Stmt):
+    name: str = ""
+    index: Expr | None = None
+    op: str = "="
+    value: Expr = None
+
+
+@dataclass(eq=True)
+class SetProp(Stmt):
+    obj: Expr = None
+    name: str = ""
+    value: Expr = None
+
+
+@dataclass(eq=True)
+class Move(Stmt):
+    what: Expr = None
+    to: Expr = None
+    where: Position | None = None
+
+
+@dataclass(eq=True)
+class Draw(Stmt):
+    count: Expr = None
+    source: Expr = None
+    to: Expr = None
+    where: Position | None = None
+
+
+@dataclass(eq=True)
+class Deal(Stmt):
+    count: Expr = None
+    source: Expr = None
+    to: Expr = None
+
+
+@dataclass(eq=True)
+class Stack(Stmt):
+    source: Expr = None
+    to: Expr = None
+    where: Position | None = None
+
+
+@dataclass(eq=True)
+class Shuffle(Stmt):
+    zone: Expr = None
+    end: str | None = None  # None: whole zone; else top/bottom `count` items
+    count: Expr | None = None
+
+
+@dataclass(eq=True)
+class Choose(Stmt):
+    name: str = ""
+    domain: Expr = None
+    label: str | None = None
+    by: Expr | None = None
+    optional: bool = False
+    random: bool = False
+
+
+@dataclass(eq=True)
+class ActItem(Node):
+    action: str = ""
+    kwargs: dict = field(default_factory=dict)
+
+
+@dataclass(eq=True)
+class Act(Stmt):
+    items: list = field(default_factory=list)
+    by: Expr | None = None
+    optional: bool = False
+
+
+@dataclass(eq=True)
+class Emit(Stmt):
+    event: str = ""
+    kwargs: dict = field(default_factory=dict)
+
+
+@dataclass(eq=True)
+class Goto(Stmt):
+    phase: str = ""
+
+
+@dataclass(eq=True)
+class End(Stmt):
+    what: str = "turn"
+
+
+@dataclass(eq=True)
+class CallStmt(Stmt):
+    call: Call = None
+
+
+@dataclass(eq=True)
+class Pass(Stmt):
+    pass
+
+
+@dataclass(eq=True)
+class Log(Stmt):
+    value: Expr = None
+
+
+@dataclass(eq=True)
+class Reveal(Stmt):
+    value: Expr = None
+
+
+@dataclass(eq=True)
+class Fail(Stmt):
+    value: Expr = None
+
+
+@dataclass(eq=True)
+class If(Stmt):
+    branches: list = field(default_factory=list)  # [(condition, body)]
+    otherwise: list | None = None
+
+
+@dataclass(eq=True)
+class For(Stmt):
+    var: str = ""
+    iterable: Expr = None
+    body: list = field(default_factory=list)
+
+
+@dataclass(eq=True)
+class While(Stmt):
+    condition: Expr = None
+    body: list = field(default_factory=list)
+
+
+@dataclass(eq=True)
+class Repeat(Stmt):
+    count: Expr = None
+    body: list = field(default_factory=list)
+
+
+@dataclass(eq=True)
+class Program(Node):
+    body: list = field(default_factory=list)

@@ -1,0 +1,379 @@
+"""Parsing rule-language text into the syntax tree of `ast.py`.
+
+The grammar lives in `grammar.lark` (LALR, positions kept, cached); this module turns Lark's
+tree into our nodes and Lark's exceptions into located, readable diagnostics.
+"""
+from __future__ import annotations
+
+import ast as pyast
+import os
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.indenter import Indenter
+
+from ..errors import Diagnostic, LegesError, Position
+from ..source import TextOrigin
+from . import ast
+
+MAX_TEXT = 100_000
+
+_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    with open(_GRAMMAR, encoding="utf-8") as handle:
+        grammar = handle.read()
+    return Lark(grammar, parser="lalr", postlex=_Indenter(), start=["program", "expression"],
+                propagate_positions=True, maybe_placeholders=True, cache=True)
+
+
+def _pos(meta_or_token) -> dict:
+    line = getattr(meta_or_token, "line", 0) or 0
+    col = getattr(meta_or_token, "column", 0) or 0
+    return {"line": line, "col": col}
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Lark tree → `ast` nodes, keeping each node's line and column."""
+
+    # -- expressions
+    def int_(self, meta, c):
+        return ast.Literal(int(c[0]), **_pos(meta))
+
+    def string(self, meta, c):
+        return ast.Literal(pyast.literal_eval(str(c[0])), **_pos(meta))
+
+    def true(self, meta, c):
+        return ast.Literal(True, **_pos(meta))
+
+    def false(self, meta, c):
+        return ast.Literal(False, **_pos(meta))
+
+    def none(self, meta, c):
+        return ast.Literal(None, **_pos(meta))
+
+    def name(self, meta, c):
+        return ast.Name(str(c[0]), **_pos(meta))
+
+    def attr(self, meta, c):
+        return ast.Attr(c[0], str(c[1]), **_pos(c[1]))
+
+    def index(self, meta, c):
+        return ast.Index(c[0], c[1], **_pos(meta))
+
+    def call(self, meta, c):
+        args, kwargs = c[1] if c[1] is not None else ([], {})
+        return ast.Call(str(c[0]), args, kwargs, **_pos(meta))
+
+    def args(self, meta, c):
+        positional, named = [], {}
+        for item in c:
+            if isinstance(item, tuple):
+                named[item[0]] = item[1]
+            else:
+                positional.append(item)
+        return positional, named
+
+    def kwarg(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def kwargs(self, meta, c):
+        return dict(c)
+
+    def lambda_(self, meta, c):
+        return ast.Lambda(str(c[0]), c[1], **_pos(meta))
+
+    def list_(self, meta, c):
+        return ast.ListLit([x for x in c if x is not None], **_pos(meta))
+
+    def comprehension(self, meta, c):
+        return ast.Comprehension(c[0], str(c[1]), c[2], c[3], **_pos(meta))
+
+    def neg(self, meta, c):
+        if isinstance(c[0], ast.Literal) and isinstance(c[0].value, int):
+            return ast.Literal(-c[0].value, **_pos(meta))
+        return ast.Neg(c[0], **_pos(meta))
+
+    def not_(self, meta, c):
+        return ast.Not(c[0], **_pos(meta))
+
+    def binop(self, meta, c):
+        return ast.BinOp(str(c[1]), c[0], c[2], **_pos(c[1]))
+
+    def compare(self, meta, c):
+        return ast.Compare(str(c[1]), c[0], c[2], **_pos(c[1]))
+
+    def in_(self, meta, c):
+        return ast.Compare("in", c[0], c[1], **_pos(meta))
+
+    def not_in(self, meta, c):
+        return ast.Compare("notin", c[0], c[1], **_pos(meta))
+
+    def and_(self, meta, c):
+        return ast.BoolOp("and", c[0], c[1], **_pos(meta))
+
+    def or_(self, meta, c):
+        return ast.BoolOp("or", c[0], c[1], **_pos(meta))
+
+    def ifexpr(self, meta, c):
+        return ast.IfExpr(c[0], c[1], c[2], **_pos(meta))
+
+    def expression(self, meta, c):
+        return c[0]
+
+    # -- statements
+    def program(self, meta, c):
+        return ast.Program([s for s in c if s is not None], **_pos(meta))
+
+    def suite(self, meta, c):
+        return list(c)
+
+    def let_stmt(self, meta, c):
+        return ast.Let(str(c[0]), c[1], **_pos(meta))
+
+    def target_name(self, meta, c):
+        return (str(c[0]), None, _pos(meta))
+
+    def target_index(self, meta, c):
+        return (str(c[0]), c[1], _pos(meta))
+
+    def assign_stmt(self, meta, c):
+        name, index, pos = c[0]
+        return ast.Assign(name, index, str(c[1]), c[2], **pos)
+
+    def set_stmt(self, meta, c):
+        return ast.SetProp(c[0], str(c[1]), c[2], **_pos(meta))
+
+    def end_of(self, meta, c):
+        return str(c[0])
+
+    def at_end(self, meta, c):
+        return ast.Position(c[0], None, **_pos(meta))
+
+    def at_depth(self, meta, c):
+        return ast.Position(c[1], c[0], **_pos(meta))
+
+    def move_stmt(self, meta, c):
+        return ast.Move(c[0], c[1], c[2], **_pos(meta))
+
+    def draw_stmt(self, meta, c):
+        return ast.Draw(c[0], c[1], c[2], c[3], **_pos(meta))
+
+    def deal_stmt(self, meta, c):
+        return ast.Deal(c[0], c[1], c[2], **_pos(meta))
+
+    def stack_stmt(self, meta, c):
+        return ast.Stack(c[0], c[1], c[2], **_pos(meta))
+
+    def shuffle_all(self, meta, c):
+        return ast.Shuffle(c[0], None, None, **_pos(meta))
+
+    def shuffle_range(self, meta, c):
+        return ast.Shuffle(c[2], c[0], c[1], **_pos(meta))
+
+    def opt_label(self, meta, c):
+        return ("label", str(c[0]))
+
+    def opt_by(self, meta, c):
+        return ("by", c[0])
+
+    def opt_optional(self, meta, c):
+        return ("optional", True)
+
+    def opt_random(self, meta, c):
+        return ("random", True)
+
+    def choose_stmt(self, meta, c):
+        opts = dict(c[2:])
+        return ast.Choose(str(c[0]), c[1], opts.get("label"), opts.get("by"),
+                          opts.get("optional", False), opts.get("random", False), **_pos(meta))
+
+    def act_item(self, meta, c):
+        return ast.ActItem(str(c[0]), c[1] if len(c) > 1 and c[1] is not None else {}, **_pos(meta))
+
+    def act_stmt(self, meta, c):
+        items = [x for x in c if isinstance(x, ast.ActItem)]
+        opts = dict(x for x in c if isinstance(x, tuple))
+        return ast.Act(items, opts.get("by"), opts.get("optional", False), **_pos(meta))
+
+    def emit_stmt(self, meta, c):
+        return ast.Emit(str(c[0]), c[1] or {}, **_pos(meta))
+
+    def goto_stmt(self, meta, c):
+        return ast.Goto(str(c[0]), **_pos(meta))
+
+    def end_stmt(self, meta, c):
+        return ast.End(str(c[0]), **_pos(meta))
+
+    def call_stmt(self, meta, c):
+        args, kwargs = c[1] if c[1] is not None else ([], {})
+        return ast.CallStmt(ast.Call(str(c[0]), args, kwargs, **_pos(meta)), **_pos(meta))
+
+    def pass_stmt(self, meta, c):
+        return ast.Pass(**_pos(meta))
+
+    def log_stmt(self, meta, c):
+        return ast.Log(c[0], **_pos(meta))
+
+    def reveal_stmt(self, meta, c):
+        return ast.Reveal(c[0], **_pos(meta))
+
+    def fail_stmt(self, meta, c):
+        return ast.Fail(c[0], **_pos(meta))
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        otherwise = None
+        for part in c[2:]:
+            if isinstance(part, tuple) and part[0] == "elif":
+                branches.append((part[1], part[2]))
+            elif isinstance(part, tuple) and part[0] == "else":
+                otherwise = part[1]
+        return ast.If(branches, otherwise, **_pos(meta))
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def for_stmt(self, meta, c):
+        return ast.For(str(c[0]), c[1], c[2], **_pos(meta))
+
+    def while_stmt(self, meta, c):
+        return ast.While(c[0], c[1], **_pos(meta))
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(c[0], c[1], **_pos(meta))
+
+
+_TRANSFORMER = _ToAst()
+
+_READABLE = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "_NL": "end of line",
+    "_INDENT": "an indented block", "_DEDENT": "end of the indented block", "$END": "end of text",
+    "COLON": "':'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','",
+    "DOT": "'.'", "EQUAL": "'='", "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/' or '%'", "ASSIGN_OP": "'=', '+=' or '-='", "MINUS": "'-'",
+}
+
+# Typical mistakes, recognised by Lark's `match_examples`, each with the hint it deserves.
+_EXAMPLES = {
+    "a block needs ':' at the end of its first line": [
+        "if x\n    pass\n", "for x in y\n    pass\n", "while x\n    pass\n", "repeat 3\n    pass\n",
+    ],
+    "compare with '==' ('=' assigns)": ["if x = 1:\n    pass\n"],
+    "a statement begins with a keyword (let, move, draw, if, ...), an assignment or a procedure call": [
+        "x\n", "1 + 2\n", "x.y\n",
+    ],
+    "the indented lines of a block must line up": ["if x:\n    pass\n      pass\n"],
+    "an opening bracket is not closed": ["let x = (1 + 2\n", "let x = [1, 2\n"],
+}
+
+
+def _expected(exc: UnexpectedInput) -> str:
+    names = sorted({_READABLE.get(t, f"'{t.lower()}'" if t.isupper() else t)
+                    for t in getattr(exc, "expected", set()) or getattr(exc, "allowed", set())})
+    if not names:
+        return ""
+    names.sort(key=lambda n: (n.startswith("'"), n))  # words before punctuation
+    if len(names) > 8:
+        names = names[:8] + ["..."]
+    return "; expected " + ", ".join(names)
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, origin: TextOrigin, start: str) -> LegesError:
+    line = getattr(exc, "line", 1) or 1
+    col = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "$END" or token.type == "_DEDENT" and not str(token):
+            found = "end of text"
+            lines = text.rstrip("\n").split("\n")
+            line, col = len(lines), len(lines[-1]) + 1
+        elif token.type == "_NL":
+            found = "end of line"
+        elif token.type == "_INDENT":
+            found = "an unexpected indent"
+        else:
+            found = f"'{token}'"
+        message = f"syntax error: unexpected {found}{_expected(exc)}"
+    elif isinstance(exc, UnexpectedCharacters):
+        message = f"syntax error: unexpected character {text[exc.pos_in_stream]!r}{_expected(exc)}"
+    elif isinstance(exc, UnexpectedEOF):
+        lines = text.rstrip("\n").split("\n")
+        line, col = len(lines), len(lines[-1]) + 1
+        message = f"syntax error: the text ends too early{_expected(exc)}"
+    else:
+        message = f"syntax error: {exc}"
+    hint = None
+    try:
+        hint = exc.match_examples(lambda t: _lark().parse(t, start="program"), _EXAMPLES,
+                                  use_accepts=True)
+    except Exception:  # match_examples is best effort: no hint is better than a crash
+        hint = None
+    if start == "expression" and hint and "statement" in hint:
+        hint = None
+    if hint is None:
+        context = exc.get_context(text, 30).rstrip()
+        hint = "here:\n" + context if context else None
+    return LegesError(Diagnostic(origin.locate(line, col), message, hint))
+
+
+def _check_size(text: str, origin: TextOrigin) -> None:
+    if len(text) > MAX_TEXT:
+        raise LegesError(Diagnostic(origin.locate(1, 1), f"rule text longer than {MAX_TEXT} characters"))
+
+
+def parse_program(text: str, origin: TextOrigin) -> ast.Program:
+    _check_size(text, origin)
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _lark().parse(source, start="program")
+        return _TRANSFORMER.transform(tree)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, source, origin, "program") from None
+    except VisitError as exc:  # a literal the transformer could not read
+        raise LegesError(Diagnostic(origin.locate(1, 1), f"syntax error: {exc.orig_exc}")) from None
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
+    """Parse one expression; it may span lines (the newlines count as spaces)."""
+    _check_size(text, origin)
+    original = text.rstrip()
+    flat = original.replace("\r", " ").replace("\n", " ")
+    try:
+        tree = _lark().parse(flat, start="expression")
+        node = _TRANSFORMER.transform(tree)
+    except UnexpectedInput as exc:
+        error = _syntax_error(exc, flat, origin, "expression")
+        offset = getattr(exc, "pos_in_stream", None)
+        if offset is not None and original:
+            line, col = _line_col(original, min(offset, len(original)))
+            first = error.diagnostics[0]
+            error = LegesError(Diagnostic(origin.locate(line, col), first.message, first.hint))
+        raise error from None
+    except VisitError as exc:
+        raise LegesError(Diagnostic(origin.locate(1, 1), f"syntax error: {exc.orig_exc}")) from None
+    if "\n" in original:
+        for n in node.walk():  # the parser saw one line: map columns back to lines
+            n.line, n.col = _line_col(original, max(0, n.col - 1))
+    return node
