@@ -64,6 +64,16 @@ class YamlDoc:
                 return Position(self.file, 1, 1)
             path = path[:-1]
 
+    def data_at(self, path: Path_):
+        """The value at `path` (None if there is none)."""
+        value = self.data
+        for key in path:
+            try:
+                value = value[key]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return value
+
     def text_origin(self, path: Path_) -> TextOrigin:
         node = self.nodes.get(tuple(path))
         if node is None:
@@ -136,9 +146,9 @@ def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: _Loader, counter:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise _fail(doc.file, key_node.start_mark, "YAML merge keys ('<<') are not supported",
                             "write the keys out, or use the ruleset's own reuse features")
-            key = loader.construct_object(key_node)
-            if isinstance(key, (list, dict)):
-                raise _fail(doc.file, key_node.start_mark, "mapping keys must be plain scalars")
+            # Keys are kept as written: YAML 1.1 would read `on:` as true and `2:` as a number,
+            # but a key is a name (JSON semantics), so its text is what counts.
+            key = str(key_node.value)
             if key in result:
                 raise _fail(doc.file, key_node.start_mark, f"duplicate key '{key}'",
                             "each key may appear once in a mapping; the later one would silently win")

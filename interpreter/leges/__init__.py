@@ -1,0 +1,32 @@
+"""Leges: board-game rules as data.
+
+    game = leges.load("rulesets/pompeii")
+    state = game.new_initial_state(players=3, seed=1)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+"""
+from __future__ import annotations
+
+from .engine import api as _api  # noqa: F401  (attaches the public methods to State)
+from .engine.api import Action, IllegalAction
+from .engine.game import Game
+from .engine.state import CHANCE, TERMINAL, State
+from .errors import Diagnostic, LegesError, RuleError
+
+__all__ = ["load", "Game", "State", "Action", "IllegalAction", "LegesError", "RuleError", "Diagnostic",
+           "CHANCE", "TERMINAL"]
+__version__ = "0.1.0"
+
+
+def load(path: str, variants=()) -> Game:
+    """Load, check and compile the ruleset at `path` (a folder or its ruleset.yaml)."""
+    from .errors import Collector
+    from .model.loader import load_declarations
+    from .engine.build import build_game
+
+    rs, board, errors = load_declarations(path)
+    rs.variants = tuple(variants)
+    game = build_game(rs, board, errors)
+    errors.raise_if_errors()
+    game.warnings = [d for d in errors.diagnostics if d.severity == "warning"]
+    return game

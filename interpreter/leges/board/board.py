@@ -1,0 +1,233 @@
+"""A board is a set of spaces with properties, an adjacency relation and named areas.
+
+Topologies: `grid` (orthogonal neighbours), `grid8` (with diagonals), `hex` (axial
+coordinates, six neighbours) and `graph` (explicit edges, possibly one-way and weighted).
+Adjacency never changes during play; what changes (a tile laid, a space covered) lives in the
+game state as space properties, so boards stay shareable between games.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..errors import Collector, LegesError, did_you_mean
+from ..source import YamlDoc
+
+GRID_DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+GRID8_DIRS = GRID_DIRS + ((-1, -1), (-1, 1), (1, 1), (1, -1))
+HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+@dataclass
+class Board:
+    id: str
+    topology: str
+    spaces: list[str]
+    props: dict[str, dict[str, Any]]
+    prop_defaults: dict[str, Any]
+    neighbors: dict[str, tuple[str, ...]]
+    edge_props: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    areas: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # kind → id → props
+    area_spaces: dict[str, list[str]] = field(default_factory=dict)  # area id → spaces
+    area_of: dict[str, dict[str, str]] = field(default_factory=dict)  # kind → space → area id
+    coords: dict[str, tuple[int, int]] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    doc: YamlDoc | None = None
+    approximations: list[tuple[str, str]] = field(default_factory=list)  # (where, note)
+
+    # ------------------------------------------------------------------ queries
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.neighbors.get(a, ())
+
+    def distances(self, sources: Iterable[str], blocked: frozenset | set = frozenset(),
+                  limit: int | None = None) -> dict[str, int]:
+        """Breadth-first distances from the sources, never entering blocked spaces."""
+        dist: dict[str, int] = {}
+        queue: deque = deque()
+        for s in sources:
+            if s not in dist:
+                dist[s] = 0
+                queue.append(s)
+        neighbors = self.neighbors
+        while queue:
+            here = queue.popleft()
+            d = dist[here] + 1
+            if limit is not None and d > limit:
+                continue
+            for nxt in neighbors.get(here, ()):
+                if nxt not in dist and nxt not in blocked:
+                    dist[nxt] = d
+                    queue.append(nxt)
+        return dist
+
+    def groups(self, members: Iterable[str]) -> list[list[str]]:
+        """Connected groups among the given spaces, in board order."""
+        pool = set(members)
+        order = {s: i for i, s in enumerate(self.spaces)}
+        result = []
+        for start in sorted(pool, key=lambda s: order.get(s, 0)):
+            if start not in pool:
+                continue
+            pool.discard(start)
+            group, queue = [start], [start]
+            while queue:
+                here = queue.pop()
+                for nxt in self.neighbors.get(here, ()):
+                    if nxt in pool:
+                        pool.discard(nxt)
+                        group.append(nxt)
+                        queue.append(nxt)
+            group.sort(key=lambda s: order.get(s, 0))
+            result.append(group)
+        return result
+
+    def lines(self, length: int) -> list[list[str]]:
+        """Every straight line of `length` spaces (grids and hexes), each direction once."""
+        if self.topology == "graph":
+            return []
+        dirs = HEX_DIRS[:3] if self.topology == "hex" else ((0, 1), (1, 0), (1, 1), (1, -1))
+        by_coord = {c: s for s, c in self.coords.items()}
+        result = []
+        for space in self.spaces:
+            r, c = self.coords[space]
+            for dr, dc in dirs:
+                line = []
+                for k in range(length):
+                    s = by_coord.get((r + dr * k, c + dc * k))
+                    if s is None:
+                        break
+                    line.append(s)
+                if len(line) == length:
+                    result.append(line)
+        return result
+
+
+def _space_id(fmt: str, r: int, c: int) -> str:
+    return fmt.replace("{row}", str(r)).replace("{col}", str(c)).replace("{q}", str(r)).replace("{r}", str(c))
+
+
+def build_board(doc: YamlDoc, errors: Collector) -> Board | None:
+    """Build a board from a validated map document; semantic problems go to `errors`."""
+    data = doc.data
+    topology = data["topology"]
+    defaults = dict(data.get("space_props", {}))
+    spaces: list[str] = []
+    coords: dict[str, tuple[int, int]] = {}
+    props: dict[str, dict] = {}
+    neighbors: dict[str, tuple[str, ...]] = {}
+    edge_props: dict[tuple[str, str], dict] = {}
+
+    if topology in ("grid", "grid8", "hex"):
+        grid = data["grid"]
+        fmt = grid.get("id_format", "r{row}c{col}" if topology != "hex" else "h{q}_{r}")
+        missing = {tuple(x) for x in grid.get("missing", [])}
+        if topology == "hex":
+            cells = [tuple(x) for x in grid.get("cells", [])]
+            if not cells:
+                cells = [(q, r) for q in range(grid["cols"]) for r in range(grid["rows"])]
+        else:
+            cells = [(r, c) for r in range(grid["rows"]) for c in range(grid["cols"])]
+        for cell in cells:
+            if cell in missing:
+                continue
+            sid = _space_id(fmt, *cell)
+            spaces.append(sid)
+            coords[sid] = cell
+        by_coord = {c: s for s, c in coords.items()}
+        dirs = {"grid": GRID_DIRS, "grid8": GRID8_DIRS, "hex": HEX_DIRS}[topology]
+        for sid, (r, c) in coords.items():
+            neighbors[sid] = tuple(by_coord[(r + dr, c + dc)] for dr, dc in dirs if (r + dr, c + dc) in by_coord)
+    else:
+        for i, entry in enumerate(data.get("nodes", [])):
+            sid = entry if isinstance(entry, str) else entry["id"]
+            spaces.append(sid)
+        known = set(spaces)
+        out: dict[str, list[str]] = {s: [] for s in spaces}
+        for i, edge in enumerate(data.get("edges", [])):
+            a, b = edge["from"], edge["to"]
+            for end in (a, b):
+                if end not in known:
+                    errors.error(doc.position(("edges", i)), f"edge names unknown space '{end}'",
+                                 did_you_mean(end, known))
+            if a not in known or b not in known:
+                continue
+            extra = {k: v for k, v in edge.items() if k not in ("from", "to", "two_way")}
+            out[a].append(b)
+            edge_props[(a, b)] = extra
+            if edge.get("two_way", False):
+                out[b].append(a)
+                edge_props[(b, a)] = extra
+        neighbors = {s: tuple(v) for s, v in out.items()}
+
+    known = set(spaces)
+    for sid in spaces:
+        row = dict(defaults)
+        if sid in coords:
+            row["row"], row["col"] = coords[sid]
+        props[sid] = row
+    for i, entry in enumerate(data.get("nodes", [])):
+        if isinstance(entry, dict):
+            props[entry["id"]].update({k: v for k, v in entry.items() if k != "id"})
+    for sid, values in (data.get("spaces") or {}).items():
+        if sid not in known:
+            errors.error(doc.position(("spaces", sid), key=True), f"no space '{sid}' on this board",
+                         did_you_mean(str(sid), known))
+            continue
+        for key in values:
+            if key not in defaults and key not in ("row", "col"):
+                errors.error(doc.position(("spaces", sid, key), key=True),
+                             f"space property '{key}' has no default in space_props",
+                             "declare every space property with its default value under space_props")
+        props[sid].update(values)
+
+    board = Board(id=data["id"], topology=topology, spaces=spaces, props=props, prop_defaults=defaults,
+                  neighbors=neighbors, edge_props=edge_props, coords=coords,
+                  provenance=data.get("provenance", {}), doc=doc)
+    for kind, entries in (data.get("areas") or {}).items():
+        board.areas[kind] = {}
+        board.area_of[kind] = {}
+        for i, entry in enumerate(entries):
+            aid = str(entry["id"])
+            if aid in board.area_spaces:
+                errors.error(doc.position(("areas", kind, i, "id")), f"area id '{aid}' is used twice")
+                continue
+            members = [str(s) for s in entry.get("spaces", [])]
+            for j, s in enumerate(members):
+                if s not in known:
+                    errors.error(doc.position(("areas", kind, i, "spaces", j)), f"no space '{s}' on this board",
+                                 did_you_mean(s, known))
+                elif s in board.area_of[kind]:
+                    errors.error(doc.position(("areas", kind, i, "spaces", j)),
+                                 f"space '{s}' is already in {kind} '{board.area_of[kind][s]}'",
+                                 "a space belongs to at most one area of each kind")
+                else:
+                    board.area_of[kind][s] = aid
+            board.areas[kind][aid] = {k: v for k, v in entry.items() if k not in ("id", "spaces")}
+            board.area_spaces[aid] = [s for s in members if s in known]
+    _collect_approximations(board, data)
+    return board
+
+
+def _collect_approximations(board: Board, data: Any, path: tuple = ()) -> None:
+    """Every `provenance` mark whose status is an approximation, with where it sits."""
+    if isinstance(data, dict):
+        prov = data.get("provenance")
+        if isinstance(prov, dict) and prov.get("status") in ("approximation", "inferred", "guess"):
+            where = "/".join(str(p) for p in path) or "(whole map)"
+            board.approximations.append((where, str(prov.get("note", prov.get("status")))))
+        for key, value in data.items():
+            if key != "provenance":
+                _collect_approximations(board, value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            _collect_approximations(board, value, path + (i,))
+
+
+def load_board(doc: YamlDoc) -> Board:
+    errors = Collector()
+    board = build_board(doc, errors)
+    errors.raise_if_errors()
+    if board is None:  # pragma: no cover - build_board reports why
+        raise LegesError(errors.diagnostics)
+    return board

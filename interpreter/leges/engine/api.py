@@ -1,0 +1,262 @@
+"""The state's public face, in OpenSpiel's vocabulary: who decides, what they may do, what they see.
+
+`legal_actions()` lists `Action`s with a stable readable text such as
+`play card=6 building=6b square=r4c3`; `apply_action` takes an Action or its text. Chance
+points (explicit mode) are decided by player CHANCE with `chance_outcomes()`; otherwise the
+seeded generator in the state decides them.
+"""
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+from ..errors import Diagnostic, LegesError, Position
+from .state import CHANCE, TERMINAL, State
+
+
+class Action(NamedTuple):
+    player: int
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class IllegalAction(LegesError):
+    """An action that is not legal in this state (with the legal ones in the hint)."""
+
+
+def _illegal(st: State, text: str, player: int) -> IllegalAction:
+    legal = [a.text for a in st.legal_actions(player)]
+    who = st.player_name(player)
+    shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+    from difflib import get_close_matches
+    close = get_close_matches(text, legal, n=1, cutoff=0.5)
+    hint = (f"did you mean '{close[0]}'? " if close else "") + (f"legal now: {shown}" if legal else f"{who} has no legal action now")
+    return IllegalAction(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
+                                    f"'{text}' is not a legal action for {who}", hint))
+
+
+class StateAPI:
+    def player_name(self: State, player: int) -> str:
+        if player == CHANCE:
+            return "chance"
+        if player == TERMINAL:
+            return "nobody"
+        return self.setup.seat_names[player]
+
+    def player_index(self: State, name: str) -> int:
+        if name == "chance":
+            return CHANCE
+        try:
+            return self.setup.seat_names.index(name)
+        except ValueError:
+            if name.isdigit() and int(name) < self.n:
+                return int(name)
+            raise LegesError(Diagnostic(Position(self.game.id), f"no player '{name}'",
+                                        "players: " + ", ".join(self.setup.seat_names))) from None
+
+    # ------------------------------------------------------------ decisions
+    def current_player(self: State) -> int:
+        if self.terminal:
+            return TERMINAL
+        if self.pending is None:
+            return TERMINAL
+        return self.pending["player"]
+
+    def is_terminal(self: State) -> bool:
+        return self.terminal
+
+    def is_chance_node(self: State) -> bool:
+        return not self.terminal and self.pending is not None and self.pending["player"] == CHANCE
+
+    def chance_outcomes(self: State) -> list[tuple[Action, float]]:
+        if not self.is_chance_node():
+            return []
+        return [(Action(CHANCE, o[0]), o[4]) for o in self.pending["options"]]
+
+    def _anytime_options(self: State, player: int) -> list:
+        if self.terminal or self.pending is None or self.pending["player"] == CHANCE or self.flow == "setup":
+            return []
+        out = []
+        for action in self.game.anytime:
+            out.extend(action.options(self, player, {}))
+        return out
+
+    def _options(self: State, player: int) -> list:
+        own = self.pending["options"] if self.pending and self.pending["player"] == player else []
+        if player == CHANCE:
+            return list(own)
+        return list(own) + self._anytime_options(player)
+
+    def legal_actions(self: State, player: int | None = None) -> list[Action]:
+        if player is None:
+            player = self.current_player()
+        if player == TERMINAL:
+            return []
+        return [Action(player, o[0]) for o in self._options(player)]
+
+    def out_of_turn_actions(self: State) -> list[Action]:
+        """Actions that players other than the one deciding may take right now."""
+        if self.pending is None:
+            return []
+        current = self.pending["player"]
+        return [Action(p, o[0]) for p in range(self.n) if p != current for o in self._anytime_options(p)]
+
+    def apply_action(self: State, action) -> None:
+        """Apply an Action, or an action text (for the player deciding now)."""
+        if isinstance(action, Action):
+            player, text = action.player, action.text
+        else:
+            text = str(action)
+            player = self.current_player()
+            if ": " in text and text.split(": ", 1)[0] in ("chance", *self.setup.seat_names):
+                who, text = text.split(": ", 1)
+                player = self.player_index(who)
+        if self.terminal:
+            raise IllegalAction(Diagnostic(Position(self.game.id), f"the game is over; '{text}' cannot be applied"))
+        option = None
+        pending = self.pending
+        if pending is not None and pending["player"] == player:
+            for o in pending["options"]:
+                if o[0] == text:
+                    option = o
+                    break
+        if option is not None:
+            self.fired = []
+            self.pending = None
+            frame = self.frames[-1]
+            if pending["kind"] == "chance":
+                frame[2]["$chance"] = option[2]["value"]
+            else:
+                frame[2]["$answer"] = option
+        else:
+            for o in self._anytime_options(player):
+                if o[0] == text:
+                    option = o
+                    break
+            if option is None:
+                raise _illegal(self, text, player)
+            self.fired = []
+            self.pending = None
+            local = dict(option[2])
+            local["me"] = player
+            self.frames.append([self.game.actions[option[1]].code_id, 0, local])
+        self.history.append(f"{self.player_name(player)}: {text}")
+        self.game.flow.run(self)
+
+    def apply_option(self: State, index: int) -> None:
+        """Fast path for simulation: apply the pending decision's option number `index`."""
+        pending = self.pending
+        option = pending["options"][index]
+        self.fired = []
+        self.pending = None
+        frame = self.frames[-1]
+        if pending["kind"] == "chance":
+            frame[2]["$chance"] = option[2]["value"]
+        else:
+            frame[2]["$answer"] = option
+        self.history.append(f"{self.player_name(pending['player'])}: {option[0]}")
+        self.game.flow.run(self)
+
+    def clone(self: State) -> State:
+        return self.copy()
+
+    # -------------------------------------------------------------- results
+    def scores(self: State) -> list:
+        if self.game.score_fn is None:
+            return [0] * self.n
+        return [self.game.score_fn(self, {"p": p, "me": None}) for p in range(self.n)]
+
+    def ranking(self: State) -> list[list[int]]:
+        """Players grouped by place: [[winner(s)], [second(s)], ...]; ties share a place."""
+        keys = {}
+        for p in range(self.n):
+            env = {"p": p, "me": None}
+            score = self.game.score_fn(self, env) if self.game.score_fn else 0
+            keys[p] = (score, *[f(self, env) for f in self.game.tiebreak_fns])
+        places: list[list[int]] = []
+        for p in sorted(range(self.n), key=lambda p: keys[p], reverse=True):
+            if places and keys[places[-1][0]] == keys[p]:
+                places[-1].append(p)
+            else:
+                places.append([p])
+        return places
+
+    def returns(self: State) -> list[float]:
+        """+1 for a sole winner ... -1 for a sole loser: (players beaten - players ahead) / (n - 1)."""
+        if not self.terminal or self.unfinished or self.n < 2:
+            return [0.0] * self.n
+        places = self.ranking()
+        result = [0.0] * self.n
+        ahead = 0
+        for group in places:
+            behind = self.n - ahead - len(group)
+            for p in group:
+                result[p] = (behind - ahead) / (self.n - 1)
+            ahead += len(group)
+        return result
+
+    # ---------------------------------------------------------- observation
+    def observation(self: State, player: int) -> dict:
+        """What `player` may see: hidden zones show only how many items they hold."""
+        setup = self.setup
+        labels = setup.clabel
+        zones = {}
+        for key in setup.zone_order:
+            items = self.zones[key]
+            vis = setup.zone_visibility.get(key, "all")
+            owner = setup.zone_owner.get(key)
+            if vis == "all" or (vis == "owner" and owner == player):
+                if not items and key not in setup.zone_kind:
+                    continue  # empty board space
+                shown = [labels[c] for c in items]
+                if setup.zone_kind.get(key, "set") in ("bag", "set"):
+                    shown.sort()
+                zones[key] = shown
+            elif vis == "top":
+                zones[key] = {"count": len(items), "top": labels[items[-1]] if items else None}
+            else:
+                zones[key] = {"count": len(items)}
+        variables = {}
+        for name, value in self.vars.items():
+            vis = self.game.variable_visibility.get(name, "all")
+            if vis == "hidden":
+                continue
+            if vis == "owner" and isinstance(value, list) and len(value) == self.n:
+                value = [v if i == player else "?" for i, v in enumerate(value)]
+            variables[name] = _plain(self, value)
+        view = {
+            "ruleset": self.game.id, "you": self.player_name(player), "phase": self.phase,
+            "turn": self.player_name(self.turn_player), "to_move": self.player_name(self.current_player()),
+            "zones": zones, "vars": variables, "log": self.log[-10:],
+        }
+        if self.pending is not None and self.pending["player"] == player:
+            view["options"] = [o[0] for o in self.pending["options"]]
+        if self.terminal:
+            view["scores"] = self.scores()
+        return view
+
+    def observation_string(self: State, player: int) -> str:
+        return json.dumps(self.observation(player), sort_keys=True)
+
+    def __str__(self: State) -> str:
+        lines = [f"phase {self.phase}, turn of {self.player_name(self.turn_player)}, "
+                 f"to move: {self.player_name(self.current_player())}"]
+        for key in self.setup.zone_order:
+            items = self.zones[key]
+            if items:
+                lines.append(f"  {key}: " + " ".join(self.setup.clabel[c] for c in items))
+        for name, value in self.vars.items():
+            lines.append(f"  {name} = {json.dumps(value)}")
+        return "\n".join(lines)
+
+
+def _plain(st, value):
+    return value
+
+
+for _name, _member in list(vars(StateAPI).items()):
+    if callable(_member) and not _name.startswith("__"):
+        setattr(State, _name, _member)
+State.__str__ = StateAPI.__str__

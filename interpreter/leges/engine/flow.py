@@ -1,0 +1,165 @@
+"""Running rules: the instruction loop and the phase/turn flow (boardgame.io's vocabulary).
+
+A game is a sequence of phases. A phase may run `on_begin`, then turns — each turn runs the
+phase's `turn` program for one player — until `end_if` holds or its list of players is used
+up, then `on_end`, then the phase named by `next` (or by a `goto`). Everything the flow needs
+to resume is in the state: the phase, where in it we are (`flow`), whose turn, the frames.
+"""
+from __future__ import annotations
+
+from ..errors import Diagnostic, LegesError, Position, RuleError
+from ..lang.compiler import PUSHED, SUSPEND, UNWIND
+
+MAX_FRAMES = 2000
+
+
+class Flow:
+    def __init__(self, game):
+        self.game = game
+
+    # ------------------------------------------------------------- running
+    def run(self, st) -> None:
+        """Execute rules until a decision is pending or the game is over."""
+        codes = self.game.codes
+        budget = self.game.max_steps
+        steps = 0
+        frames = st.frames
+        while True:
+            if st.terminal:
+                st.pending = None
+                return
+            if st.pending is not None:
+                return
+            if not frames:
+                self.advance(st)
+                continue
+            if len(frames) > MAX_FRAMES:
+                raise RuleError(Diagnostic(Position(self.game.ruleset_file),
+                                           f"rules nested more than {MAX_FRAMES} deep (a procedure or trigger calling itself?)"))
+            fr = frames[-1]
+            instructions, positions = codes[fr[0]]
+            pc = fr[1]
+            n = len(instructions)
+            r = 0
+            try:
+                while pc < n:
+                    r = instructions[pc](st, fr, pc)
+                    steps += 1
+                    if r >= 0:
+                        pc = r
+                        if steps > budget:
+                            break
+                        continue
+                    break
+                else:
+                    frames.pop()
+                    continue
+            except LegesError:
+                raise
+            except RecursionError:
+                raise RuleError(Diagnostic(positions[pc], "rule failed: expression nested too deeply")) from None
+            except Exception as exc:  # a rule did something impossible: report where, not how Python felt
+                raise RuleError(Diagnostic(positions[pc], f"rule failed: {_describe(exc)}",
+                                           "a value was none, missing, or of the wrong kind here")) from None
+            if steps > budget:
+                raise RuleError(Diagnostic(positions[min(pc, n - 1)] if n else Position(self.game.ruleset_file),
+                                           f"rules ran more than {budget} steps for one action",
+                                           "a loop that never ends? limits.max_steps raises the bound"))
+            if r == SUSPEND:
+                fr[1] = pc
+                return
+            # PUSHED: the instruction stored where this frame resumes; UNWIND: the stack was replaced
+
+    # ---------------------------------------------------------------- flow
+    def advance(self, st) -> None:
+        """Nothing left to run: move the flow on (start the game, next turn, next phase)."""
+        flow = st.flow
+        if flow == "setup":
+            self.enter(st, self.game.first_phase)
+            return
+        phase = self.game.phases[st.phase]
+        if flow == "begin":
+            self.start_turns(st, phase)
+        elif flow == "turn":
+            self.after_turn(st, phase)
+        elif flow == "end":
+            nxt = st.next_phase or phase.next
+            st.next_phase = None
+            if nxt is None or nxt == "end":
+                self.finish(st)
+            else:
+                self.enter(st, nxt)
+        else:
+            self.finish(st)
+
+    def enter(self, st, phase_id: str) -> None:
+        phase = self.game.phases[phase_id]
+        st.phase = phase_id
+        st.flow = "begin"
+        st.turn_queue = None
+        if phase.on_begin:
+            st.frames.append([phase.on_begin, 0, {"me": None}])
+
+    def start_turns(self, st, phase) -> None:
+        if not phase.turn:
+            self.end_phase(st)
+            return
+        st.flow = "turn"
+        env = {"me": None}
+        if phase.order_fn is not None:
+            queue = list(phase.order_fn(st, env))
+            if not queue:
+                self.end_phase(st)
+                return
+            st.turn_player = queue[0]
+            st.turn_queue = queue[1:]
+        elif phase.first_fn is not None:
+            st.turn_player = phase.first_fn(st, env)
+        self.start_turn(st, phase)
+
+    def start_turn(self, st, phase) -> None:
+        st.frames.append([phase.turn, 0, {"me": st.turn_player}])
+
+    def after_turn(self, st, phase) -> None:
+        st.turn_count += 1
+        if self.game.max_turns and st.turn_count >= self.game.max_turns:
+            st.unfinished = True
+            self.finish(st)
+            return
+        if phase.end_if is not None and phase.end_if(st, {"me": None}):
+            self.end_phase(st)
+            return
+        if st.turn_queue is not None:
+            if not st.turn_queue:
+                self.end_phase(st)
+                return
+            st.turn_player = st.turn_queue.pop(0)
+        else:
+            st.turn_player = (st.turn_player + phase.direction) % st.n
+        self.start_turn(st, phase)
+
+    def end_phase(self, st) -> None:
+        st.flow = "end"
+        phase = self.game.phases[st.phase] if st.phase else None
+        if phase is not None and phase.on_end:
+            st.frames.append([phase.on_end, 0, {"me": None}])
+
+    def finish(self, st) -> None:
+        st.terminal = True
+        st.flow = "over"
+        st.frames.clear()
+        st.pending = None
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, (TypeError, AttributeError)):
+        return "a value was none or of the wrong kind"
+    if isinstance(exc, KeyError):
+        return f"nothing named {exc.args[0]!r} here"
+    if isinstance(exc, IndexError):
+        return "index out of range"
+    if isinstance(exc, ValueError):
+        return "a component was not where the rule expected it"
+    return type(exc).__name__

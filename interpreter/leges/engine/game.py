@@ -1,0 +1,171 @@
+"""A compiled game: what the interpreter runs, built once per ruleset (and set of variants)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import rng as R
+from .flow import Flow
+from .state import State
+
+Fn = Callable[[Any, dict], Any]
+
+
+@dataclass
+class CompiledAction:
+    id: str
+    code_id: str
+    params: list  # [(name, domain fn, is_zone, formatter)]
+    require: Fn | None
+    anytime: bool
+    decl: Any = None
+
+    def options(self, st, player: int, args: dict) -> list:
+        """Every legal choice of parameters for `player`, as [text, id, params, args]."""
+        env = dict(args)
+        env["me"] = player
+        out: list = []
+        params = self.params
+        require = self.require
+        if not params:
+            if require is None or require(st, env):
+                out.append([self.id, self.id, {}, args])
+            return out
+        names = [p[0] for p in params]
+        last = len(params) - 1
+
+        def level(i: int, text: str) -> None:
+            name, domain, is_zone, fmt = params[i]
+            values = domain(st, env)
+            if is_zone:
+                values = list(st.zones[values])
+            for value in values:
+                env[name] = value
+                t = f"{text} {name}={fmt(st, value)}"
+                if i < last:
+                    level(i + 1, t)
+                elif require is None or require(st, env):
+                    out.append([t, self.id, {n: env[n] for n in names}, args])
+        level(0, self.id)
+        return out
+
+
+@dataclass
+class CompiledTrigger:
+    id: str
+    event: str
+    condition: Fn | None
+    code_id: str
+
+
+@dataclass
+class CompiledPhase:
+    id: str
+    first_fn: Fn | None
+    order_fn: Fn | None
+    direction: int
+    on_begin: str | None
+    turn: str | None
+    end_if: Fn | None
+    on_end: str | None
+    next: str | None
+
+
+@dataclass
+class Setup:
+    """What depends on the number of players: the components, the zones, the seats."""
+
+    n: int
+    seat_names: list[str]
+    seat_props: list[dict]
+    ctype: list[str] = field(default_factory=list)
+    cowner: list = field(default_factory=list)
+    cstatic: list[dict] = field(default_factory=list)
+    clabel: list[str] = field(default_factory=list)
+    zkeys: dict[str, list[str]] = field(default_factory=dict)
+    zone_owner: dict[str, int] = field(default_factory=dict)
+    zone_kind: dict[str, str] = field(default_factory=dict)
+    zone_visibility: dict[str, str] = field(default_factory=dict)
+    zone_order: list[str] = field(default_factory=list)
+    initial: dict[str, list[int]] = field(default_factory=dict)
+
+
+class Game:
+    """A playable game: `new_initial_state(players, seed)` starts one."""
+
+    def __init__(self):
+        self.id = ""
+        self.version = ""
+        self.title = ""
+        self.variants: tuple = ()
+        self.ruleset = None
+        self.board = None
+        self.ruleset_file = ""
+        self.min_players = 1
+        self.max_players = 1
+        self.codes: dict[str, tuple[list, list]] = {}
+        self.actions: dict[str, CompiledAction] = {}
+        self.anytime: list[CompiledAction] = []
+        self.listeners: dict[str, list[CompiledTrigger]] = {}
+        self.phases: dict[str, CompiledPhase] = {}
+        self.first_phase: str | None = None
+        self.setup_code: str | None = None
+        self.score_fn: Fn | None = None
+        self.tiebreak_fns: list[Fn] = []
+        self.variables: dict[str, tuple[bool, Any]] = {}  # id → (per player, initial)
+        self.variable_visibility: dict[str, str] = {}
+        self.max_steps = 1_000_000
+        self.max_loop = 10_000
+        self.max_turns = 0
+        self.flow = Flow(self)
+        self._setups: dict[int, Setup] = {}
+        self.setup_builder: Callable[[int], Setup] | None = None
+        self.approximations: list = []
+
+    def setup_for(self, n: int) -> Setup:
+        if n not in self._setups:
+            self._setups[n] = self.setup_builder(n)
+        return self._setups[n]
+
+    def new_initial_state(self, players: int | None = None, seed: int = 0, explicit_chance: bool = False,
+                          run: bool = True) -> State:
+        from ..errors import Diagnostic, LegesError, Position
+        n = self.min_players if players is None else players
+        if not self.min_players <= n <= self.max_players:
+            raise LegesError(Diagnostic(Position(self.ruleset_file),
+                                        f"{self.title} is for {self.min_players} to {self.max_players} players, not {n}"))
+        setup = self.setup_for(n)
+        st = State.__new__(State)
+        st.game, st.setup, st.n = self, setup, n
+        st.zones = {k: list(v) for k, v in setup.initial.items()}
+        st.where = [""] * len(setup.ctype)
+        for key, items in st.zones.items():
+            for c in items:
+                st.where[c] = key
+        st.vars = {}
+        for name, (per_player, initial) in self.variables.items():
+            if per_player:
+                st.vars[name] = [list(initial) if isinstance(initial, list) else initial for _ in range(n)]
+            else:
+                st.vars[name] = list(initial) if isinstance(initial, list) else initial
+        st.cprops, st.sprops = {}, {}
+        st.phase, st.flow = None, "setup"
+        st.turn_player, st.turn_queue, st.turn_count = 0, None, 0
+        st.frames = []
+        if self.setup_code:
+            st.frames.append([self.setup_code, 0, {"me": None}])
+        st.pending = None
+        st.seed = seed
+        st.rng = R.seed_state(seed)
+        st.terminal, st.unfinished, st.next_phase = False, False, None
+        st.history, st.fired, st.log = [], [], []
+        st.explicit_chance = explicit_chance
+        st.steps = 0
+        st._texts = None
+        if run:
+            self.flow.run(st)
+        return st
+
+    def state_from_json(self, text: str) -> State:
+        import json
+        return State.from_dict(self, json.loads(text))

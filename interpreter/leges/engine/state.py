@@ -1,0 +1,223 @@
+"""The game state: plain data (zones, variables, the program stack, the pending decision).
+
+Everything here serialises to JSON and back; `copy()` is cheap (a few dict and list copies).
+Rules run as programs whose frames `[code id, instruction index, locals]` sit in `frames`; when
+a player must decide, `pending` holds the decision and its options explicitly.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import Diagnostic, Position, RuleError
+from . import rng as R
+
+CHANCE = -1  # the "player" deciding a chance outcome, as in OpenSpiel
+TERMINAL = -4
+MISSING = object()
+LOG_LIMIT = 200
+
+
+class State:
+    __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
+                 "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
+                 "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
+                 "_texts")
+
+    # ---------------------------------------------------------- zone operations
+    def place(self, c: int, zone: str, index: int | None) -> None:
+        """Move component c from wherever it is into `zone` (on top, or at list index `index`)."""
+        old = self.zones[self.where[c]]
+        if old and old[-1] == c:
+            old.pop()
+        else:
+            old.remove(c)
+        target = self.zones[zone]
+        if index is None:
+            target.append(c)
+        else:
+            target.insert(index, c)
+        self.where[c] = zone
+
+    def stack(self, source: str, dest: str, bottom: bool) -> None:
+        if source == dest:
+            return
+        items = self.zones[source]
+        if bottom:
+            self.zones[dest][0:0] = items
+        else:
+            self.zones[dest].extend(items)
+        for c in items:
+            self.where[c] = dest
+        self.zones[source] = []
+
+    def set_cprop(self, c: int, name: str, value: Any) -> None:
+        self.cprops.setdefault(c, {})[name] = value
+
+    # --------------------------------------------------------------- randomness
+    def rand_below(self, n: int) -> int:
+        self.rng, value = R.below(self.rng, n)
+        return value
+
+    def random_item(self, fr: list, key: str, items: list, saved: Any, fmt=None):
+        """A uniformly random item: sampled now, or (explicit chance) a chance decision first."""
+        if not self.explicit_chance:
+            return items[self.rand_below(len(items))]
+        env = fr[2]
+        answer = env.pop("$chance", MISSING)
+        if answer is not MISSING:
+            return answer
+        if saved is not None:
+            env[key] = saved
+        self.suspend(CHANCE, "chance", self._chance_options(items, fmt))
+        return MISSING
+
+    def _chance_options(self, items: list, fmt=None) -> list:
+        label = fmt or (lambda st, v: st.setup.clabel[v])
+        groups: dict[str, list] = {}
+        for item in items:
+            text = label(self, item)
+            if text in groups:
+                groups[text][4] += 1
+            else:
+                groups[text] = [f"chance {text}", "$chance", {"value": item}, {}, 1]
+        total = len(items)
+        return [[o[0], o[1], o[2], o[3], o[4] / total] for o in groups.values()]
+
+    def shuffle_range(self, fr: list, key: str, zone: str, lo: int, hi: int) -> bool:
+        """Shuffle positions lo..hi-1 of a zone. False when waiting for an explicit chance outcome."""
+        items = self.zones[zone]
+        if not self.explicit_chance:
+            for i in range(hi - 1, lo, -1):
+                j = lo + self.rand_below(i - lo + 1)
+                items[i], items[j] = items[j], items[i]
+            return True
+        env = fr[2]
+        i = env.pop(key, hi - 1)
+        answer = env.pop("$chance", MISSING)
+        while i > lo:
+            if answer is MISSING:
+                env[key] = i
+                self.suspend(CHANCE, "chance", self._chance_options(items[lo:i + 1]))
+                return False
+            j = items.index(answer, lo, i + 1)
+            items[i], items[j] = items[j], items[i]
+            answer = MISSING
+            i -= 1
+        return True
+
+    # ------------------------------------------------------------------ events
+    def fire(self, event: str, args: dict, me: Any) -> bool:
+        """Push the frames of the triggers listening to `event` whose condition holds."""
+        self.fired.append(event)
+        triggers = self.game.listeners.get(event)
+        if not triggers:
+            return False
+        matched = []
+        for trigger in triggers:
+            env = dict(args)
+            env["me"] = me
+            if trigger.condition is None or trigger.condition(self, env):
+                matched.append([trigger.code_id, 0, env])
+        for frame in reversed(matched):
+            self.frames.append(frame)
+        return bool(matched)
+
+    def suspend(self, player: int, kind: str, options: list) -> None:
+        self.pending = {"player": player, "kind": kind, "options": options}
+        self._texts = None
+
+    def log_line(self, text: str) -> None:
+        self.log.append(text)
+        if len(self.log) > LOG_LIMIT:
+            del self.log[: len(self.log) - LOG_LIMIT]
+
+    # ------------------------------------------------------------ flow control
+    def goto(self, phase: str) -> None:
+        self.frames.clear()
+        self.next_phase = phase
+        if self.flow != "end":
+            self.game.flow.end_phase(self)
+
+    def end(self, what: str) -> None:
+        if what == "game":
+            self.frames.clear()
+            self.game.flow.finish(self)
+        elif what == "phase":
+            self.frames.clear()
+            if self.flow != "end":
+                self.game.flow.end_phase(self)
+        else:
+            if self.flow != "turn":
+                raise RuleError(Diagnostic(Position(self.game.ruleset_file), "`end turn` used outside a turn"))
+            self.frames.clear()
+
+    # ----------------------------------------------------------- serialisation
+    def copy(self) -> "State":
+        s = State.__new__(State)
+        s.game, s.setup, s.n = self.game, self.setup, self.n
+        s.zones = {k: list(v) for k, v in self.zones.items()}
+        s.where = list(self.where)
+        s.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
+        s.cprops = {k: dict(v) for k, v in self.cprops.items()}
+        s.sprops = {k: dict(v) for k, v in self.sprops.items()}
+        s.phase, s.flow, s.turn_player = self.phase, self.flow, self.turn_player
+        s.turn_queue = list(self.turn_queue) if self.turn_queue is not None else None
+        s.turn_count = self.turn_count
+        s.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
+        s.pending = self.pending  # never mutated in place: replaced when the next decision comes
+        s.rng, s.terminal, s.unfinished, s.next_phase = self.rng, self.terminal, self.unfinished, self.next_phase
+        s.history = list(self.history)
+        s.fired = list(self.fired)
+        s.explicit_chance = self.explicit_chance
+        s.log = list(self.log)
+        s.steps = self.steps
+        s.seed = self.seed
+        s._texts = self._texts
+        return s
+
+    def to_dict(self) -> dict:
+        return {
+            "ruleset": self.game.id, "version": self.game.version, "variants": list(self.game.variants),
+            "players": self.n, "seed": self.seed,
+            "zones": self.zones, "vars": self.vars,
+            "cprops": {str(k): v for k, v in self.cprops.items()}, "sprops": self.sprops,
+            "phase": self.phase, "flow": self.flow, "turn_player": self.turn_player,
+            "turn_queue": self.turn_queue, "turn_count": self.turn_count, "frames": self.frames,
+            "pending": self.pending, "rng": self.rng, "terminal": self.terminal, "unfinished": self.unfinished,
+            "next_phase": self.next_phase, "history": self.history, "fired": self.fired,
+            "explicit_chance": self.explicit_chance, "log": self.log,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, game, data: dict) -> "State":
+        s = State.__new__(State)
+        s.game = game
+        s.n = data["players"]
+        s.setup = game.setup_for(s.n)
+        s.zones = {k: list(v) for k, v in data["zones"].items()}
+        s.where = [""] * len(s.setup.ctype)
+        for key, items in s.zones.items():
+            for c in items:
+                s.where[c] = key
+        s.vars = data["vars"]
+        s.cprops = {int(k): v for k, v in data["cprops"].items()}
+        s.sprops = data["sprops"]
+        for name in ("phase", "flow", "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng",
+                     "terminal", "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "seed"):
+            setattr(s, name, data[name])
+        s.steps = 0
+        s._texts = None
+        return s
+
+
+def _copy_env(env: dict) -> dict:
+    out = {}
+    for k, v in env.items():
+        if isinstance(v, list):
+            v = [list(x) if isinstance(x, list) else x for x in v]
+        out[k] = v
+    return out
