@@ -41,8 +41,8 @@ class Board:
         return b in self.neighbors.get(a, ())
 
     def distances(self, sources: Iterable[str], blocked: frozenset | set = frozenset(),
-                  limit: int | None = None) -> dict[str, int]:
-        """Breadth-first distances from the sources, never entering blocked spaces."""
+                  limit: int | None = None, target: str | None = None) -> dict[str, int]:
+        """Breadth-first distances from the sources, never entering blocked spaces (stops at `target`)."""
         dist: dict[str, int] = {}
         queue: deque = deque()
         for s in sources:
@@ -58,6 +58,8 @@ class Board:
             for nxt in neighbors.get(here, ()):
                 if nxt not in dist and nxt not in blocked:
                     dist[nxt] = d
+                    if nxt == target:
+                        return dist
                     queue.append(nxt)
         return dist
 

@@ -223,6 +223,7 @@ class Builder:
                             static = dict(comp.props)
                             static.update(values)
                             setup.ctype.append(comp.id)
+                            setup.by_type.setdefault(comp.id, []).append(cid)
                             setup.cowner.append(owner)
                             setup.cstatic.append(static)
                             start = comp.start

@@ -73,6 +73,7 @@ class Flow:
     # ---------------------------------------------------------------- flow
     def advance(self, st) -> None:
         """Nothing left to run: move the flow on (start the game, next turn, next phase)."""
+        st.version += 1
         flow = st.flow
         if flow == "setup":
             self.enter(st, self.game.first_phase)

@@ -88,6 +88,7 @@ class Setup:
     zone_visibility: dict[str, str] = field(default_factory=dict)
     zone_order: list[str] = field(default_factory=list)
     initial: dict[str, list[int]] = field(default_factory=dict)
+    by_type: dict[str, list[int]] = field(default_factory=dict)
 
 
 class Game:
@@ -162,6 +163,7 @@ class Game:
         st.explicit_chance = explicit_chance
         st.steps = 0
         st._texts = None
+        st.version, st.fcache, st.fversion = 0, {}, -1
         if run:
             self.flow.run(st)
         return st

@@ -22,11 +22,12 @@ class State:
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "_texts")
+                 "_texts", "version", "fcache", "fversion")
 
     # ---------------------------------------------------------- zone operations
     def place(self, c: int, zone: str, index: int | None) -> None:
         """Move component c from wherever it is into `zone` (on top, or at list index `index`)."""
+        self.version += 1
         old = self.zones[self.where[c]]
         if old and old[-1] == c:
             old.pop()
@@ -42,6 +43,7 @@ class State:
     def stack(self, source: str, dest: str, bottom: bool) -> None:
         if source == dest:
             return
+        self.version += 1
         items = self.zones[source]
         if bottom:
             self.zones[dest][0:0] = items
@@ -52,6 +54,7 @@ class State:
         self.zones[source] = []
 
     def set_cprop(self, c: int, name: str, value: Any) -> None:
+        self.version += 1
         self.cprops.setdefault(c, {})[name] = value
 
     # --------------------------------------------------------------- randomness
@@ -87,6 +90,7 @@ class State:
     def shuffle_range(self, fr: list, key: str, zone: str, lo: int, hi: int) -> bool:
         """Shuffle positions lo..hi-1 of a zone. False when waiting for an explicit chance outcome."""
         items = self.zones[zone]
+        self.version += 1
         if not self.explicit_chance:
             for i in range(hi - 1, lo, -1):
                 j = lo + self.rand_below(i - lo + 1)
@@ -122,6 +126,10 @@ class State:
         for frame in reversed(matched):
             self.frames.append(frame)
         return bool(matched)
+
+    def touch(self) -> None:
+        """Something rule functions may read has changed: their cached results are stale."""
+        self.version += 1
 
     def suspend(self, player: int, kind: str, options: list) -> None:
         self.pending = {"player": player, "kind": kind, "options": options}
@@ -174,6 +182,7 @@ class State:
         s.steps = self.steps
         s.seed = self.seed
         s._texts = self._texts
+        s.version, s.fcache, s.fversion = 0, {}, -1
         return s
 
     def to_dict(self) -> dict:
@@ -211,6 +220,7 @@ class State:
             setattr(s, name, data[name])
         s.steps = 0
         s._texts = None
+        s.version, s.fcache, s.fversion = 0, {}, -1
         return s
 
 

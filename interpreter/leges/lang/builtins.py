@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from . import ast
 from . import types as T
 
 MISSING = object()
@@ -58,10 +59,19 @@ def lam(cx, key, elem: T.Ty, optional: bool = True):
     return cx.lam(node, elem)
 
 
-def _apply(lam_, st, env, x):
-    param, body = lam_[1], lam_[2]
-    env[param] = x
-    return body(st, env)
+def typed_lambda(cx, key, elem):
+    """A lambda of the form `x => x.type == "T" [and ...]`: ("T", lambda for the rest or None)."""
+    node = cx.arg_node(key)
+    if not isinstance(node, ast.Lambda):
+        return None, None
+    wanted, rest = cx.c.split_type_test(node.body, node.param)
+    if wanted is None:
+        return None, None
+    cx.lam(node, elem)  # still checked in full
+    if rest is None:
+        return wanted, None
+    inner = ast.Lambda(node.param, rest, line=node.line, col=node.col)
+    return wanted, cx.lam(inner, elem)
 
 
 # ------------------------------------------------------------- collections
@@ -70,6 +80,9 @@ def _apply(lam_, st, env, x):
 def _count(cx):
     cx.arity(1, 2)
     elem, xs = listy(cx, 0)
+    wanted, rest = typed_lambda(cx, 1, elem)
+    if wanted is not None and rest is None:
+        return T.INT, lambda st, env: sum(1 for c in xs(st, env) if st.setup.ctype[c] == wanted)
     pred = lam(cx, 1, elem)
     if pred is None:
         return T.INT, lambda st, env: len(xs(st, env))
@@ -174,6 +187,11 @@ def _minima(cx):
 def _quantifier(cx, wanted: bool):
     cx.arity(1, 2)
     elem, xs = listy(cx, 0)
+    of_type, rest = typed_lambda(cx, 1, elem)
+    if of_type is not None and rest is None:
+        if wanted:
+            return T.BOOL, lambda st, env: any(st.setup.ctype[c] == of_type for c in xs(st, env))
+        return T.BOOL, lambda st, env: all(st.setup.ctype[c] == of_type for c in xs(st, env))
     pred = lam(cx, 1, elem)
     if pred is None:
         if wanted:
@@ -366,6 +384,19 @@ def _text(cx):
     return T.STR, lambda st, env: fmt(st, x(st, env))
 
 
+@builtin("components(type)", "Every component of a type in this game (for this number of players), wherever it is.",
+         "count(components(\"mark\")) == 10")
+def _components(cx):
+    cx.arity(1, 1)
+    node = cx.node.args[0]
+    kind = getattr(node, "value", None)
+    if not isinstance(kind, str) or kind not in cx.symbols.component_types:
+        cx.error("components() needs a component type as a string literal", 0,
+                 cx.suggest(kind, cx.symbols.component_types) if isinstance(kind, str) else None)
+        return T.list_of(T.COMPONENT), lambda st, env: []
+    return T.list_of(T.component(kind)), lambda st, env: list(st.setup.by_type.get(kind, ()))
+
+
 # ------------------------------------------------------------------ players
 @builtin("next_player(p, [k])", "The player k seats after p in turn order (clockwise), default 1.",
          "next_player(players[0]) == players[1]")
@@ -480,7 +511,7 @@ def _distance(cx):
 
     def distance(st, env):
         target = b(st, env)
-        dist = board.distances(src(st, env), blocked(st, env) if blocked else frozenset())
+        dist = board.distances(src(st, env), blocked(st, env) if blocked else frozenset(), target=target)
         return dist.get(target)
     return T.INT, distance
 

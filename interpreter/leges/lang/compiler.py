@@ -28,8 +28,8 @@ Fn = Callable[[Any, dict], Any]
 
 BUILTIN_NAMES = ("me", "current", "players", "num_players", "spaces", "phase", "turn_number", "true", "false", "none")
 BUILTIN_EVENTS = {
-    "drawn": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "by": T.PLAYER},
-    "moved": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "by": T.PLAYER},
+    "drawn": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "player": T.PLAYER},
+    "moved": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "player": T.PLAYER},
 }
 
 
@@ -413,15 +413,70 @@ class Compiler:
         ty, body = self.function_cache[key]
         params = decl.params
         args = [fn for _, fn in compiled]
+        fid = decl.id
+
+        # Functions are pure: between two changes of the state (st.version) a call with the
+        # same arguments gives the same value, so it is computed once (arguments that are
+        # lists cannot be keys and are simply computed).
         if len(params) == 1:
             p0, a0 = params[0], args[0]
-            return ty, (lambda st, env: body(st, {"me": env.get("me"), p0: a0(st, env)}))
+
+            def call1(st, env):
+                value = a0(st, env)
+                me = env.get("me")
+                if st.fversion != st.version:
+                    st.fcache.clear()
+                    st.fversion = st.version
+                key = (fid, me, value)
+                try:
+                    return st.fcache[key]
+                except KeyError:
+                    pass
+                except TypeError:
+                    return body(st, {"me": me, p0: value})
+                result = st.fcache[key] = body(st, {"me": me, p0: value})
+                return result
+            return ty, call1
+        if len(params) == 2:
+            p0, a0, p1, a1 = params[0], args[0], params[1], args[1]
+
+            def call2(st, env):
+                v0, v1 = a0(st, env), a1(st, env)
+                me = env.get("me")
+                if st.fversion != st.version:
+                    st.fcache.clear()
+                    st.fversion = st.version
+                key = (fid, me, v0, v1)
+                try:
+                    return st.fcache[key]
+                except KeyError:
+                    pass
+                except TypeError:
+                    return body(st, {"me": me, p0: v0, p1: v1})
+                result = st.fcache[key] = body(st, {"me": me, p0: v0, p1: v1})
+                return result
+            return ty, call2
 
         def call(st, env):
-            local = {"me": env.get("me")}
-            for p, a in zip(params, args):
-                local[p] = a(st, env)
-            return body(st, local)
+            values = tuple(a(st, env) for a in args)
+            me = env.get("me")
+            if st.fversion != st.version:
+                st.fcache.clear()
+                st.fversion = st.version
+            key = (fid, me, values)
+            try:
+                return st.fcache[key]
+            except KeyError:
+                pass
+            except TypeError:
+                key = None
+            local = {"me": me}
+            for p, v in zip(params, values):
+                local[p] = v
+            result = body(st, local)
+            if key is not None:
+                st.fcache[key] = result
+            return result
         return ty, call
 
     def _e_ListLit(self, node, scope, origin):
@@ -433,6 +488,29 @@ class Compiler:
             elem = T.join(elem, ty)
         fns = [fn for _, fn in compiled]
         return T.list_of(elem if elem != T.NONE else T.ANY), (lambda st, env: [f(st, env) for f in fns])
+
+    @staticmethod
+    def split_type_test(cond, var: str):
+        """`var.type == "T" and rest` → ("T", rest): the type test can run natively."""
+        parts = []
+
+        def conjuncts(n):
+            if isinstance(n, ast.BoolOp) and n.op == "and":
+                conjuncts(n.left)
+                conjuncts(n.right)
+            else:
+                parts.append(n)
+        conjuncts(cond)
+        first = parts[0]
+        if isinstance(first, ast.Compare) and first.op == "==":
+            for attr, lit in ((first.left, first.right), (first.right, first.left)):
+                if (isinstance(attr, ast.Attr) and attr.name == "type" and isinstance(attr.obj, ast.Name)
+                        and attr.obj.id == var and isinstance(lit, ast.Literal) and isinstance(lit.value, str)):
+                    rest = None
+                    for p in parts[1:]:
+                        rest = p if rest is None else ast.BoolOp("and", rest, p, line=p.line, col=p.col)
+                    return lit.value, rest
+        return None, cond
 
     def _e_Comprehension(self, node, scope, origin):
         ity, items = self.expr(node.iterable, scope, origin)
@@ -457,7 +535,24 @@ class Compiler:
                     out.append(element(st, env))
                 return out
             return T.list_of(ety), mapped
-        _, cond = self.expr(node.condition, inner, origin)
+        wanted, rest = self.split_type_test(node.condition, var)
+        if wanted is not None:
+            self.expr(node.condition, inner, origin)  # still checked in full
+            typed, items = items, (lambda st, env: [c for c in typed(st, env) if st.setup.ctype[c] == wanted])
+            if rest is None:
+                if isinstance(node.element, ast.Name) and node.element.id == var:
+                    return T.list_of(T.component(wanted)), items
+
+                def mapped_typed(st, env):
+                    out = []
+                    for x in items(st, env):
+                        env[var] = x
+                        out.append(element(st, env))
+                    return out
+                return T.list_of(ety), mapped_typed
+            _, cond = self.expr(rest, inner, origin)
+        else:
+            _, cond = self.expr(node.condition, inner, origin)
         if isinstance(node.element, ast.Name) and node.element.id == var:
             def filtered(st, env):
                 out = []

@@ -115,6 +115,7 @@ class StatementCompiler:
                 v = value(st, env)
                 values = st.vars[name]
                 i = index(st, env)
+                st.version += 1
                 values[i] = v if op == "=" else values[i] + v if op == "+=" else values[i] - v
                 return pc + 1
             self.emit(assign_player, node)
@@ -124,6 +125,7 @@ class StatementCompiler:
 
         def assign_global(st, fr, pc):
             v = value(st, fr[2])
+            st.version += 1
             st.vars[name] = v if op == "=" else st.vars[name] + v if op == "+=" else st.vars[name] - v
             return pc + 1
         self.emit(assign_global, node)
@@ -150,6 +152,7 @@ class StatementCompiler:
 
             def set_space(st, fr, pc):
                 env = fr[2]
+                st.version += 1
                 st.sprops.setdefault(obj(st, env), {})[name] = value(st, env)
                 return pc + 1
             self.emit(set_space, node)
@@ -187,7 +190,7 @@ class StatementCompiler:
             for i, c in enumerate(todo):
                 source = st.where[c]
                 st.place(c, to, where(st, env, st.zones[to]) if where else None)
-                if st.game.listeners.get("moved") and st.fire("moved", {"item": c, "source": source, "to": to, "by": me}, me):
+                if st.game.listeners.get("moved") and st.fire("moved", {"item": c, "source": source, "to": to, "player": me}, me):
                     if i + 1 < len(todo):
                         env[key] = [to, todo[i + 1:]]
                         fr[1] = pc
@@ -224,7 +227,7 @@ class StatementCompiler:
                     c = items[-1]
                 st.place(c, to, where(st, env, st.zones[to]) if where else None)
                 remaining -= 1
-                if st.game.listeners.get("drawn") and st.fire("drawn", {"item": c, "source": src, "to": to, "by": me}, me):
+                if st.game.listeners.get("drawn") and st.fire("drawn", {"item": c, "source": src, "to": to, "player": me}, me):
                     if remaining > 0:
                         env[key] = [remaining, src, to]
                         fr[1] = pc
