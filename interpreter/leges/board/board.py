@@ -7,7 +7,6 @@ game state as space properties, so boards stay shareable between games.
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -40,27 +39,32 @@ class Board:
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbors.get(a, ())
 
-    def distances(self, sources: Iterable[str], blocked: frozenset | set = frozenset(),
-                  limit: int | None = None, target: str | None = None) -> dict[str, int]:
+    def distances(self, sources: Iterable[str], blocked=(), limit: int | None = None,
+                  target: str | None = None) -> dict[str, int]:
         """Breadth-first distances from the sources, never entering blocked spaces (stops at `target`)."""
         dist: dict[str, int] = {}
-        queue: deque = deque()
+        frontier = []
         for s in sources:
             if s not in dist:
                 dist[s] = 0
-                queue.append(s)
+                frontier.append(s)
+        if target is not None and target in dist:
+            return dist
         neighbors = self.neighbors
-        while queue:
-            here = queue.popleft()
-            d = dist[here] + 1
+        d = 0
+        while frontier:
+            d += 1
             if limit is not None and d > limit:
-                continue
-            for nxt in neighbors.get(here, ()):
-                if nxt not in dist and nxt not in blocked:
-                    dist[nxt] = d
-                    if nxt == target:
-                        return dist
-                    queue.append(nxt)
+                break
+            reached = []
+            for here in frontier:
+                for nxt in neighbors[here]:
+                    if nxt not in dist and nxt not in blocked:
+                        dist[nxt] = d
+                        if nxt == target:
+                            return dist
+                        reached.append(nxt)
+            frontier = reached
         return dist
 
     def groups(self, members: Iterable[str]) -> list[list[str]]:

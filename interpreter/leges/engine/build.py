@@ -90,6 +90,12 @@ class Builder:
         sym.actions = self._unique(rs.actions, "action")
         for action in sym.actions.values():
             action.args_types = {}
+            for k, tname in action.args.items():
+                ty = parse_type(tname)
+                if ty is None:
+                    self.error(action.at.child("args", k), f"unknown type '{tname}'", did_you_mean(tname, T.TYPE_NAMES))
+                    ty = T.ANY
+                action.args_types[k] = ty
         for event in self._unique(rs.events, "event").values():
             params = {}
             for k, tname in event.params.items():
@@ -285,27 +291,29 @@ class Builder:
                                    f"{per_seat[seat]} for {name}", f"the count is at {comp.at.child('count').position()}")
 
     # ----------------------------------------------------------- compiling
+    def program_texts(self):
+        rs = self.rs
+        for item in [*rs.procedures, *rs.setup, *rs.actions, *rs.triggers]:
+            text = getattr(item, "effect", None) or getattr(item, "body", None)
+            if text is not None:
+                yield text
+        for phase in rs.phases:
+            yield from (t for t in (phase.on_begin, phase.turn, phase.on_end) if t is not None)
+
     def compile(self) -> Game:
         rs, sym, c, game = self.rs, self.sym, self.compiler, self.game
+        c.note_dynamic_props(self.program_texts())
         for decl in sym.functions.values():
             for p in decl.params:
                 if p in sym.variables or p in sym.zones:
                     self.error(decl.at.child("params"), f"parameter '{p}' hides a game variable or zone")
         # actions
         for action in sym.actions.values():
-            scope = Scope(me=True)
-            params = []
-            for name, text in action.params:
-                ty, fn = c.parse_expr(text, scope)
-                elem = T.iter_elem(ty)
-                if elem is None:
-                    self.error(text.at, f"the options of '{name}' must be a list or a zone, not {ty}")
-                    elem = T.ANY
-                params.append((name, fn, ty.kind in ("zone", "space"), c.formatter(elem)))
-                scope = scope.with_local(name, elem)
-            require = c.parse_expr(action.require, scope)[1] if action.require else None
-            code_id = c.parse_program(action.effect, Scope(scope.locals, me=True), f"action:{action.id}")
-            compiled = CompiledAction(action.id, code_id, params, require, action.anytime, action)
+            options, types = c.options_function(action.id, action.params, action.require, action.args_types)
+            locals_ = dict(action.args_types)
+            locals_.update(types)
+            code_id = c.parse_program(action.effect, Scope(locals_, me=True), f"action:{action.id}")
+            compiled = CompiledAction(action.id, code_id, options, action.anytime, action)
             game.actions[action.id] = compiled
             if action.anytime:
                 game.anytime.append(compiled)
@@ -364,7 +372,9 @@ class Builder:
             if not any(k.startswith(f"procedure:{proc.id}(") for k in c.codes):
                 c.procedure_code(proc, [T.ANY] * len(proc.params), True)
         for fn in sym.functions.values():
-            if not any(k[0] == fn.id for k in c.function_cache):
+            if not any(k[0] == fn.id for k in c.function_cache) and not fn.params:
+                c.parse_code(fn.body, Scope(me=True, me_code="me"))
+            if not any(k[0] == fn.id for k in c.function_cache) and fn.params:
                 self.errors.warning(fn.at.position(), f"function '{fn.id}' is never used")
         self._check_reachable_phases(phases)
         # variables

@@ -15,8 +15,7 @@ Fn = Callable[[Any, dict], Any]
 class CompiledAction:
     id: str
     code_id: str
-    params: list  # [(name, domain fn, is_zone, formatter)]
-    require: Fn | None
+    enumerate: Callable  # generated: fn(st, env, out) appends the legal options
     anytime: bool
     decl: Any = None
 
@@ -24,29 +23,9 @@ class CompiledAction:
         """Every legal choice of parameters for `player`, as [text, id, params, args]."""
         env = dict(args)
         env["me"] = player
+        env["$args"] = args
         out: list = []
-        params = self.params
-        require = self.require
-        if not params:
-            if require is None or require(st, env):
-                out.append([self.id, self.id, {}, args])
-            return out
-        names = [p[0] for p in params]
-        last = len(params) - 1
-
-        def level(i: int, text: str) -> None:
-            name, domain, is_zone, fmt = params[i]
-            values = domain(st, env)
-            if is_zone:
-                values = list(st.zones[values])
-            for value in values:
-                env[name] = value
-                t = f"{text} {name}={fmt(st, value)}"
-                if i < last:
-                    level(i + 1, t)
-                elif require is None or require(st, env):
-                    out.append([t, self.id, {n: env[n] for n in names}, args])
-        level(0, self.id)
+        self.enumerate(st, env, out)
         return out
 
 
@@ -163,7 +142,7 @@ class Game:
         st.explicit_chance = explicit_chance
         st.steps = 0
         st._texts = None
-        st.version, st.fcache, st.fversion = 0, {}, -1
+        st.version, st.fcache, st.fversion, st.tversion, st.tcache = 0, {}, -1, {}, {}
         if run:
             self.flow.run(st)
         return st

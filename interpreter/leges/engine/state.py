@@ -22,12 +22,15 @@ class State:
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "_texts", "version", "fcache", "fversion")
+                 "_texts", "version", "fcache", "fversion", "tversion", "tcache")
 
     # ---------------------------------------------------------- zone operations
     def place(self, c: int, zone: str, index: int | None) -> None:
         """Move component c from wherever it is into `zone` (on top, or at list index `index`)."""
         self.version += 1
+        tv = self.tversion
+        t = self.setup.ctype[c]
+        tv[t] = tv.get(t, 0) + 1
         old = self.zones[self.where[c]]
         if old and old[-1] == c:
             old.pop()
@@ -45,6 +48,9 @@ class State:
             return
         self.version += 1
         items = self.zones[source]
+        tv = self.tversion
+        for t in {self.setup.ctype[c] for c in items}:
+            tv[t] = tv.get(t, 0) + 1
         if bottom:
             self.zones[dest][0:0] = items
         else:
@@ -182,7 +188,7 @@ class State:
         s.steps = self.steps
         s.seed = self.seed
         s._texts = self._texts
-        s.version, s.fcache, s.fversion = 0, {}, -1
+        s.version, s.fcache, s.fversion, s.tversion, s.tcache = 0, {}, -1, {}, {}
         return s
 
     def to_dict(self) -> dict:
@@ -220,7 +226,7 @@ class State:
             setattr(s, name, data[name])
         s.steps = 0
         s._texts = None
-        s.version, s.fcache, s.fversion = 0, {}, -1
+        s.version, s.fcache, s.fversion, s.tversion, s.tcache = 0, {}, -1, {}, {}
         return s
 
 

@@ -2,18 +2,14 @@
 
 Each built-in is one documented keyword (Ludii's ludeme idea): its entry carries a signature,
 a one-line meaning and an example that `docs/language.md` shows and the tests run. A built-in
-compiles its call into a closure `fn(state, env)`, choosing the fast path for the argument
-types it was given.
+translates its call into Python source, choosing the fast form for the argument types given.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
-from . import ast
 from . import types as T
-
-MISSING = object()
 
 
 @dataclass
@@ -26,6 +22,7 @@ class Builtin:
 
 
 BUILTINS: dict[str, Builtin] = {}
+NONE = (T.ANY, "None")
 
 
 def builtin(signature: str, doc: str, example: str):
@@ -36,42 +33,22 @@ def builtin(signature: str, doc: str, example: str):
     return register
 
 
-# ----------------------------------------------------------------- helpers
-def listy(cx, i: int):
-    """Argument i as (element type, fn returning a Python list)."""
-    ty, fn = cx.expr(i)
-    elem = T.iter_elem(ty)
-    if elem is None:
-        cx.error(f"{cx.name}() needs a list or a zone, not {ty}", i)
-        return T.ANY, lambda st, env: []
-    if ty.kind in ("zone", "space"):
-        return elem, lambda st, env: st.zones[fn(st, env)]
-    return elem, fn
-
-
-def lam(cx, key, elem: T.Ty, optional: bool = True):
-    """A lambda argument (positional index or keyword) compiled for elements of type `elem`."""
-    node = cx.arg_node(key)
+def listy(cx, i):
+    """Argument i as (element type, Python source of a list)."""
+    node = cx.arg_node(i)
     if node is None:
-        if not optional:
-            cx.error(f"{cx.name}() needs a function argument such as x => x.value")
+        return T.ANY, "[]"
+    elem, code = cx.c.iterable(node, cx.scope, cx.origin)
+    return elem, code
+
+
+def pred_of(cx, key, elem, required=False):
+    """(param source name, body source) of a function argument, or None."""
+    got = cx.lam(key, elem, required)
+    if got is None:
         return None
-    return cx.lam(node, elem)
-
-
-def typed_lambda(cx, key, elem):
-    """A lambda of the form `x => x.type == "T" [and ...]`: ("T", lambda for the rest or None)."""
-    node = cx.arg_node(key)
-    if not isinstance(node, ast.Lambda):
-        return None, None
-    wanted, rest = cx.c.split_type_test(node.body, node.param)
-    if wanted is None:
-        return None, None
-    cx.lam(node, elem)  # still checked in full
-    if rest is None:
-        return wanted, None
-    inner = ast.Lambda(node.param, rest, line=node.line, col=node.col)
-    return wanted, cx.lam(inner, elem)
+    ty, param, body = got
+    return ty, f"v_{param}", body
 
 
 # ------------------------------------------------------------- collections
@@ -80,22 +57,11 @@ def typed_lambda(cx, key, elem):
 def _count(cx):
     cx.arity(1, 2)
     elem, xs = listy(cx, 0)
-    wanted, rest = typed_lambda(cx, 1, elem)
-    if wanted is not None and rest is None:
-        return T.INT, lambda st, env: sum(1 for c in xs(st, env) if st.setup.ctype[c] == wanted)
-    pred = lam(cx, 1, elem)
+    pred = pred_of(cx, 1, elem)
     if pred is None:
-        return T.INT, lambda st, env: len(xs(st, env))
-    _, param, body = pred
-
-    def count(st, env):
-        n = 0
-        for x in xs(st, env):
-            env[param] = x
-            if body(st, env):
-                n += 1
-        return n
-    return T.INT, count
+        return T.INT, f"len({xs})"
+    _, v, body = pred
+    return T.INT, f"sum(1 for {v} in {xs} if {body})"
 
 
 @builtin("sum(xs, [f])", "The sum of the numbers of a list, or of f applied to each item.",
@@ -103,154 +69,98 @@ def _count(cx):
 def _sum(cx):
     cx.arity(1, 2)
     elem, xs = listy(cx, 0)
-    f = lam(cx, 1, elem)
+    f = pred_of(cx, 1, elem)
     if f is None:
-        return T.INT, lambda st, env: sum(xs(st, env))
-    _, param, body = f
-
-    def total(st, env):
-        s = 0
-        for x in xs(st, env):
-            env[param] = x
-            s += body(st, env)
-        return s
-    return T.INT, total
+        return T.INT, f"sum({xs})"
+    _, v, body = f
+    return T.INT, f"sum({body} for {v} in {xs})"
 
 
-def _extreme(cx, pick):
+def _extreme(cx, larger: bool):
     cx.arity(1, 1, kw=("by",))
     elem, xs = listy(cx, 0)
-    by = lam(cx, "by", elem)
+    by = pred_of(cx, "by", elem)
     if by is None:
-        def value(st, env):
-            items = xs(st, env)
-            return pick(items) if items else None
-        return elem, value
-    _, param, body = by
-
-    def best(st, env):
-        result, key = None, None
-        for x in xs(st, env):
-            env[param] = x
-            k = body(st, env)
-            if key is None or pick((k, key)) == k and k != key:
-                result, key = x, k
-        return result
-    return elem, best
+        return elem, f"H.{'maximum' if larger else 'minimum'}({xs})"
+    _, v, body = by
+    return elem, f"H.arg_best({xs}, lambda {v}: {body}, {larger})"
 
 
 @builtin("max(xs, [by=f])", "The largest item; with `by`, the first item whose f is largest. none if empty.",
          "max([3, 7, 5]) == 7 and max([3, 7, 5], by=x => -x) == 3")
 def _max(cx):
-    return _extreme(cx, max)
+    return _extreme(cx, True)
 
 
 @builtin("min(xs, [by=f])", "The smallest item; with `by`, the first item whose f is smallest. none if empty.",
-         "min([3, 7, 5]) == 3")
+         "min([3, 7, 5]) == 3 and min([], by=x => x) == none")
 def _min(cx):
-    return _extreme(cx, min)
+    return _extreme(cx, False)
 
 
-def _extremes(cx, pick):
+def _extremes(cx, larger: bool):
     cx.arity(1, 1, kw=("by",))
     elem, xs = listy(cx, 0)
-    by = lam(cx, "by", elem, optional=False)
+    by = pred_of(cx, "by", elem, required=True)
     if by is None:
-        return T.list_of(elem), lambda st, env: []
-    _, param, body = by
-
-    def best(st, env):
-        items = list(xs(st, env))
-        keys = []
-        for x in items:
-            env[param] = x
-            keys.append(body(st, env))
-        if not items:
-            return []
-        top = pick(keys)
-        return [x for x, k in zip(items, keys) if k == top]
-    return T.list_of(elem), best
+        return T.list_of(elem), "[]"
+    _, v, body = by
+    return T.list_of(elem), f"H.all_best({xs}, lambda {v}: {body}, {larger})"
 
 
 @builtin("maxima(xs, by=f)", "All items whose f is largest (ties included): a sole leader is a list of one.",
          "maxima([1, 3, 3], by=x => x) == [3, 3]")
 def _maxima(cx):
-    return _extremes(cx, max)
+    return _extremes(cx, True)
 
 
 @builtin("minima(xs, by=f)", "All items whose f is smallest (ties included).",
          "minima([2, 1, 1], by=x => x) == [1, 1]")
 def _minima(cx):
-    return _extremes(cx, min)
+    return _extremes(cx, False)
 
 
-def _quantifier(cx, wanted: bool):
+def _quantifier(cx, name: str):
     cx.arity(1, 2)
     elem, xs = listy(cx, 0)
-    of_type, rest = typed_lambda(cx, 1, elem)
-    if of_type is not None and rest is None:
-        if wanted:
-            return T.BOOL, lambda st, env: any(st.setup.ctype[c] == of_type for c in xs(st, env))
-        return T.BOOL, lambda st, env: all(st.setup.ctype[c] == of_type for c in xs(st, env))
-    pred = lam(cx, 1, elem)
+    pred = pred_of(cx, 1, elem)
     if pred is None:
-        if wanted:
-            return T.BOOL, lambda st, env: any(xs(st, env))
-        return T.BOOL, lambda st, env: all(xs(st, env))
-    _, param, body = pred
-
-    def test(st, env):
-        for x in xs(st, env):
-            env[param] = x
-            if bool(body(st, env)) == wanted:
-                return wanted
-        return not wanted
-    return T.BOOL, test
+        return T.BOOL, f"{name}({xs})"
+    _, v, body = pred
+    return T.BOOL, f"{name}({body} for {v} in {xs})"
 
 
 @builtin("any(xs, [pred])", "Whether some item satisfies the predicate (or is true).", "any([1, 5], x => x > 4)")
 def _any(cx):
-    return _quantifier(cx, True)
+    return _quantifier(cx, "any")
 
 
 @builtin("all(xs, [pred])", "Whether every item satisfies the predicate (true for an empty list).",
          "all([], x => x > 4)")
 def _all(cx):
-    return _quantifier(cx, False)
+    return _quantifier(cx, "all")
 
 
 @builtin("filter(xs, pred)", "The items that satisfy the predicate, in order.", "filter([1, 2, 3], x => x != 2) == [1, 3]")
 def _filter(cx):
     cx.arity(2, 2)
     elem, xs = listy(cx, 0)
-    _, param, body = lam(cx, 1, elem, optional=False) or (None, "_", lambda st, env: True)
-
-    def keep(st, env):
-        out = []
-        for x in xs(st, env):
-            env[param] = x
-            if body(st, env):
-                out.append(x)
-        return out
-    return T.list_of(elem), keep
+    pred = pred_of(cx, 1, elem, required=True)
+    if pred is None:
+        return T.list_of(elem), "[]"
+    _, v, body = pred
+    return T.list_of(elem), f"[{v} for {v} in {xs} if {body}]"
 
 
 @builtin("map(xs, f)", "f applied to each item.", "map([1, 2], x => x * 10) == [10, 20]")
 def _map(cx):
     cx.arity(2, 2)
     elem, xs = listy(cx, 0)
-    f = lam(cx, 1, elem, optional=False)
+    f = pred_of(cx, 1, elem, required=True)
     if f is None:
-        return T.list_of(T.ANY), lambda st, env: []
-    ty, param, body = f
-
-    def apply(st, env):
-        out = []
-        for x in xs(st, env):
-            env[param] = x
-            out.append(body(st, env))
-        return out
-    return T.list_of(ty), apply
+        return T.list_of(T.ANY), "[]"
+    ty, v, body = f
+    return T.list_of(ty), f"[{body} for {v} in {xs}]"
 
 
 @builtin("sort(xs, [by=f], [descending=b])", "The items in increasing order (of f), stable.",
@@ -258,83 +168,54 @@ def _map(cx):
 def _sort(cx):
     cx.arity(1, 1, kw=("by", "descending"))
     elem, xs = listy(cx, 0)
-    by = lam(cx, "by", elem)
-    desc = cx.kw_expr("descending")
-    descending = (lambda st, env: False) if desc is None else desc[1]
-    if by is None:
-        return T.list_of(elem), lambda st, env: sorted(xs(st, env), reverse=bool(descending(st, env)))
-    _, param, body = by
-
-    def order(st, env):
-        items = list(xs(st, env))
-        keys = []
-        for x in items:
-            env[param] = x
-            keys.append(body(st, env))
-        idx = sorted(range(len(items)), key=keys.__getitem__, reverse=bool(descending(st, env)))
-        return [items[i] for i in idx]
-    return T.list_of(elem), order
+    by = pred_of(cx, "by", elem)
+    desc = cx.code("descending") if cx.arg_node("descending") is not None else (T.BOOL, "False")
+    key = "None" if by is None else f"lambda {by[1]}: {by[2]}"
+    return T.list_of(elem), f"H.sort({xs}, {key}, {desc[1]})"
 
 
 @builtin("reverse(xs)", "The items in reverse order.", "reverse([1, 2]) == [2, 1]")
 def _reverse(cx):
     cx.arity(1, 1)
     elem, xs = listy(cx, 0)
-    return T.list_of(elem), lambda st, env: list(reversed(xs(st, env)))
+    return T.list_of(elem), f"list(reversed({xs}))"
 
 
 @builtin("first(xs)", "The first item, or none if empty.", "first([4, 5]) == 4")
 def _first(cx):
     cx.arity(1, 1)
     elem, xs = listy(cx, 0)
-
-    def first(st, env):
-        items = xs(st, env)
-        return items[0] if items else None
-    return elem, first
+    return elem, f"H.first({xs})"
 
 
 @builtin("last(xs)", "The last item, or none if empty.", "last([4, 5]) == 5")
 def _last(cx):
     cx.arity(1, 1)
     elem, xs = listy(cx, 0)
-
-    def last(st, env):
-        items = xs(st, env)
-        return items[-1] if items else None
-    return elem, last
+    return elem, f"H.last({xs})"
 
 
 @builtin("take(xs, n)", "The first n items (fewer if there are fewer).", "take([1, 2, 3], 2) == [1, 2]")
 def _take(cx):
     cx.arity(2, 2)
     elem, xs = listy(cx, 0)
-    _, n = cx.expr(1, T.INT)
-    return T.list_of(elem), lambda st, env: list(xs(st, env)[:max(0, n(st, env))])
+    _, n = cx.code(1, T.INT)
+    return T.list_of(elem), f"list({xs}[:max(0, {n})])"
 
 
 @builtin("drop(xs, n)", "All but the first n items.", "drop([1, 2, 3], 2) == [3]")
 def _drop(cx):
     cx.arity(2, 2)
     elem, xs = listy(cx, 0)
-    _, n = cx.expr(1, T.INT)
-    return T.list_of(elem), lambda st, env: list(xs(st, env)[max(0, n(st, env)):])
+    _, n = cx.code(1, T.INT)
+    return T.list_of(elem), f"list({xs}[max(0, {n}):])"
 
 
 @builtin("unique(xs)", "The items without repeats, first occurrences kept in order.", "unique([1, 2, 1]) == [1, 2]")
 def _unique(cx):
     cx.arity(1, 1)
     elem, xs = listy(cx, 0)
-
-    def unique(st, env):
-        seen, out = set(), []
-        for x in xs(st, env):
-            key = repr(x) if isinstance(x, list) else x
-            if key not in seen:
-                seen.add(key)
-                out.append(x)
-        return out
-    return T.list_of(elem), unique
+    return T.list_of(elem), f"H.unique({xs})"
 
 
 @builtin("flatten(xss)", "One list of the items of a list of lists.", "flatten([[1], [2, 3]]) == [1, 2, 3]")
@@ -342,59 +223,53 @@ def _flatten(cx):
     cx.arity(1, 1)
     elem, xs = listy(cx, 0)
     inner = T.iter_elem(elem) or T.ANY
-    return T.list_of(inner), lambda st, env: [y for x in xs(st, env) for y in x]
+    return T.list_of(inner), f"[y for x in {xs} for y in x]"
 
 
 @builtin("index_of(xs, x)", "Position of the first x in xs (from 0), or none.", "index_of([5, 6], 6) == 1")
 def _index_of(cx):
     cx.arity(2, 2)
     _, xs = listy(cx, 0)
-    _, x = cx.expr(1)
-
-    def index_of(st, env):
-        items = xs(st, env)
-        value = x(st, env)
-        return items.index(value) if value in items else None
-    return T.INT, index_of
+    _, x = cx.code(1)
+    return T.INT, f"(lambda l, v: l.index(v) if v in l else None)({xs}, {x})"
 
 
 @builtin("range(a, [b])", "The integers from a to b - 1 (from 0 to a - 1 with one argument).",
          "range(3) == [0, 1, 2] and range(2, 4) == [2, 3]")
 def _range(cx):
     cx.arity(1, 2)
-    _, a = cx.expr(0, T.INT)
-    if len(cx.node.args) == 1:
-        return T.list_of(T.INT), lambda st, env: list(range(min(a(st, env), 100_000)))
-    _, b = cx.expr(1, T.INT)
-    return T.list_of(T.INT), lambda st, env: list(range(a(st, env), min(b(st, env), a(st, env) + 100_000)))
+    _, a = cx.code(0, T.INT)
+    if cx.nargs() == 1:
+        return T.list_of(T.INT), f"list(range(min({a}, 100000)))"
+    _, b = cx.code(1, T.INT)
+    return T.list_of(T.INT), f"(lambda a, b: list(range(a, min(b, a + 100000))))({a}, {b})"
 
 
 @builtin("abs(x)", "The absolute value.", "abs(-3) == 3")
 def _abs(cx):
     cx.arity(1, 1)
-    _, x = cx.expr(0, T.INT)
-    return T.INT, lambda st, env: abs(x(st, env))
+    _, x = cx.code(0, T.INT)
+    return T.INT, f"abs({x})"
 
 
 @builtin("text(x)", "The text form of a value, as actions show it.", "text(12) == \"12\"")
 def _text(cx):
     cx.arity(1, 1)
-    ty, x = cx.expr(0)
-    fmt = cx.formatter(ty)
-    return T.STR, lambda st, env: fmt(st, x(st, env))
+    ty, x = cx.code(0)
+    fmt = cx.const(cx.formatter(ty))
+    return T.STR, f"{fmt}(st, {x})"
 
 
 @builtin("components(type)", "Every component of a type in this game (for this number of players), wherever it is.",
          "count(components(\"mark\")) == 10")
 def _components(cx):
     cx.arity(1, 1)
-    node = cx.node.args[0]
-    kind = getattr(node, "value", None)
+    kind = getattr(cx.arg_node(0), "value", None)
     if not isinstance(kind, str) or kind not in cx.symbols.component_types:
         cx.error("components() needs a component type as a string literal", 0,
                  cx.suggest(kind, cx.symbols.component_types) if isinstance(kind, str) else None)
-        return T.list_of(T.COMPONENT), lambda st, env: []
-    return T.list_of(T.component(kind)), lambda st, env: list(st.setup.by_type.get(kind, ()))
+        return T.list_of(T.COMPONENT), "[]"
+    return T.list_of(T.component(kind)), f"st.setup.by_type.get({kind!r}, [])"
 
 
 # ------------------------------------------------------------------ players
@@ -402,229 +277,206 @@ def _components(cx):
          "next_player(players[0]) == players[1]")
 def _next_player(cx):
     cx.arity(1, 2)
-    _, p = cx.expr(0, T.PLAYER)
-    if len(cx.node.args) == 1:
-        return T.PLAYER, lambda st, env: (p(st, env) + 1) % st.n
-    _, k = cx.expr(1, T.INT)
-    return T.PLAYER, lambda st, env: (p(st, env) + k(st, env)) % st.n
+    _, p = cx.code(0, T.PLAYER)
+    k = cx.code(1, T.INT)[1] if cx.nargs() == 2 else "1"
+    return T.PLAYER, f"(({p}) + ({k})) % st.n"
 
 
 @builtin("previous_player(p)", "The player one seat before p (counter-clockwise).",
          "previous_player(players[0]) == last(players)")
 def _previous_player(cx):
     cx.arity(1, 1)
-    _, p = cx.expr(0, T.PLAYER)
-    return T.PLAYER, lambda st, env: (p(st, env) - 1) % st.n
+    _, p = cx.code(0, T.PLAYER)
+    return T.PLAYER, f"(({p}) - 1) % st.n"
 
 
 @builtin("players_from(p)", "All players in turn order, starting with p.",
          "first(players_from(players[1])) == players[1]")
 def _players_from(cx):
     cx.arity(1, 1)
-    _, p = cx.expr(0, T.PLAYER)
-    return T.list_of(T.PLAYER), lambda st, env: [(p(st, env) + i) % st.n for i in range(st.n)]
+    _, p = cx.code(0, T.PLAYER)
+    return T.list_of(T.PLAYER), f"(lambda p: [(p + i) % st.n for i in range(st.n)])({p})"
 
 
 # -------------------------------------------------------------------- zones
 def _zone_arg(cx, i):
-    ty, fn = cx.expr(i)
+    ty, code = cx.code(i)
     if ty.kind not in ("zone", "space", "any"):
         cx.error(f"{cx.name}() needs a zone, not {ty}", i)
-    return fn
+    return code
 
 
 @builtin("top(zone, [n])", "The top item of an ordered zone (none if empty); with n, the top n items, topmost first.",
-         "top(deck) == none")
+         "top(supply(x)) != none")
 def _top(cx):
     cx.arity(1, 2)
     z = _zone_arg(cx, 0)
-    if len(cx.node.args) == 1:
-        def top1(st, env):
-            items = st.zones[z(st, env)]
-            return items[-1] if items else None
-        return T.COMPONENT, top1
-    _, n = cx.expr(1, T.INT)
-    return T.list_of(T.COMPONENT), lambda st, env: list(reversed(st.zones[z(st, env)][-n(st, env):])) if n(st, env) > 0 else []
+    if cx.nargs() == 1:
+        return T.COMPONENT, f"H.top(st.zones[{z}])"
+    _, n = cx.code(1, T.INT)
+    return T.list_of(T.COMPONENT), f"H.top_n(st.zones[{z}], {n})"
 
 
 @builtin("bottom(zone, [n])", "The bottom item of an ordered zone; with n, the bottom n items, bottom-most first.",
-         "bottom(deck) == none")
+         "bottom(supply(x)) != none")
 def _bottom(cx):
     cx.arity(1, 2)
     z = _zone_arg(cx, 0)
-    if len(cx.node.args) == 1:
-        def bottom1(st, env):
-            items = st.zones[z(st, env)]
-            return items[0] if items else None
-        return T.COMPONENT, bottom1
-    _, n = cx.expr(1, T.INT)
-    return T.list_of(T.COMPONENT), lambda st, env: list(st.zones[z(st, env)][:max(0, n(st, env))])
+    if cx.nargs() == 1:
+        return T.COMPONENT, f"H.bottom(st.zones[{z}])"
+    _, n = cx.code(1, T.INT)
+    return T.list_of(T.COMPONENT), f"list(st.zones[{z}][:max(0, {n})])"
 
 
 # -------------------------------------------------------------------- board
 def _space_set(cx, key):
-    """Optional keyword argument holding spaces, as a fn returning a set."""
-    got = cx.kw_expr(key)
-    if got is None:
-        return None
-    ty, fn = got
+    """An optional keyword argument holding spaces, as the source of a Python set."""
+    if cx.arg_node(key) is None:
+        return "()"
+    ty, code = cx.code(key)
     if ty.kind in ("space", "zone"):
-        return lambda st, env: {fn(st, env)}
-    return lambda st, env: set(fn(st, env))
+        return f"({code},)"
+    return f"H.as_set({code})"
 
 
 def _sources(cx, i):
-    ty, fn = cx.expr(i)
+    ty, code = cx.code(i)
     if ty.kind == "list":
-        return fn
+        return code
     if ty.kind not in ("space", "zone", "any"):
         cx.error(f"{cx.name}() needs a space or a list of spaces, not {ty}", i)
-    return lambda st, env: [fn(st, env)]
+    return f"H.as_list({code})"
+
+
+def _board(cx):
+    board = cx.board()
+    return cx.const(board) if board is not None else "None"
 
 
 @builtin("neighbors(s)", "The spaces adjacent to s (for a graph board: those its edges lead to).",
-         "count(neighbors(first(spaces))) >= 0")
+         "count(neighbors(r1c1)) == 4")
 def _neighbors(cx):
     cx.arity(1, 1)
-    _, s = cx.expr(0, T.SPACE)
-    neighbors = cx.board_attr("neighbors", {})
-    return T.list_of(T.SPACE), lambda st, env: list(neighbors.get(s(st, env), ()))
+    _, s = cx.code(0, T.SPACE)
+    board = cx.board()
+    table = cx.const(board.neighbors if board else {})
+    return T.list_of(T.SPACE), f"{table}.get({s}, ())"
 
 
-@builtin("adjacent(a, b)", "Whether b is adjacent to a.", "not adjacent(first(spaces), first(spaces))")
+@builtin("adjacent(a, b)", "Whether b is adjacent to a.", "adjacent(r0c0, r0c1) and not adjacent(r0c0, r1c1)")
 def _adjacent(cx):
     cx.arity(2, 2)
-    _, a = cx.expr(0, T.SPACE)
-    _, b = cx.expr(1, T.SPACE)
-    neighbors = cx.board_attr("neighbors", {})
-    return T.BOOL, lambda st, env: b(st, env) in neighbors.get(a(st, env), ())
+    _, a = cx.code(0, T.SPACE)
+    _, b = cx.code(1, T.SPACE)
+    board = cx.board()
+    table = cx.const(board.neighbors if board else {})
+    return T.BOOL, f"({b} in {table}.get({a}, ()))"
 
 
-@builtin("distance(a, b, [blocked=spaces])", "Fewest steps from a to b never entering a blocked space; none if unreachable.",
-         "distance(first(spaces), first(spaces)) == 0")
+@builtin("distance(a, b, [blocked=spaces])",
+         "Fewest steps from a (a space or a list of spaces) to b, never entering a blocked space; none if unreachable.",
+         "distance(r0c0, r2c2) == 4 and distance(r0c0, r0c2, blocked=[r0c1, r1c1]) == 4")
 def _distance(cx):
     cx.arity(2, 2, kw=("blocked",))
     src = _sources(cx, 0)
-    _, b = cx.expr(1, T.SPACE)
+    _, b = cx.code(1, T.SPACE)
     blocked = _space_set(cx, "blocked")
-    board = cx.board()
+    return T.INT, f"(lambda t: {_board(cx)}.distances({src}, {blocked}, target=t).get(t))({b})"
 
-    def distance(st, env):
-        target = b(st, env)
-        dist = board.distances(src(st, env), blocked(st, env) if blocked else frozenset(), target=target)
-        return dist.get(target)
-    return T.INT, distance
+
+@builtin("distances(from, [blocked=spaces], [steps=n])",
+         "A table giving, for every space reachable from `from` (a space or a list), its fewest steps; index it with a space (none if unreachable).",
+         "distances(r0c0)[r2c2] == 4 and distances(r0c0, steps=1)[r2c2] == none")
+def _distances(cx):
+    cx.arity(1, 1, kw=("blocked", "steps"))
+    src = _sources(cx, 0)
+    blocked = _space_set(cx, "blocked")
+    steps = cx.code("steps", T.INT)[1] if cx.arg_node("steps") is not None else "None"
+    return T.table_of(T.INT), f"{_board(cx)}.distances({src}, {blocked}, {steps})"
 
 
 @builtin("reachable(from, steps, [blocked=spaces])",
          "The spaces within `steps` steps of `from` (a space or a list), never entering blocked spaces; the start is not included.",
-         "reachable(first(spaces), 0) == []")
+         "count(reachable(r1c1, 1)) == 4")
 def _reachable(cx):
     cx.arity(2, 2, kw=("blocked",))
     src = _sources(cx, 0)
-    _, steps = cx.expr(1, T.INT)
+    _, steps = cx.code(1, T.INT)
     blocked = _space_set(cx, "blocked")
-    board = cx.board()
-
-    def reachable(st, env):
-        starts = src(st, env)
-        dist = board.distances(starts, blocked(st, env) if blocked else frozenset(), steps(st, env))
-        return [s for s, d in dist.items() if d > 0]
-    return T.list_of(T.SPACE), reachable
+    return T.list_of(T.SPACE), f"[s for s, d in {_board(cx)}.distances({src}, {blocked}, {steps}).items() if d > 0]"
 
 
 @builtin("groups(spaces)", "The given spaces split into connected groups (each a list, in board order).",
-         "groups([]) == []")
+         "count(groups([r0c0, r0c1, r2c2])) == 2")
 def _groups(cx):
     cx.arity(1, 1)
     _, xs = listy(cx, 0)
-    board = cx.board()
-    return T.list_of(T.list_of(T.SPACE)), lambda st, env: board.groups(xs(st, env))
+    return T.list_of(T.list_of(T.SPACE)), f"{_board(cx)}.groups({xs})"
 
 
 @builtin("connected(a, b, through=spaces)",
          "Whether a path leads from a to b whose every space after a is in `through` (b included).",
-         "connected(first(spaces), first(spaces), through=[])")
+         "connected(r0c0, r0c2, through=[r0c1, r0c2]) and not connected(r0c0, r2c2, through=[r2c2])")
 def _connected(cx):
     cx.arity(2, 2, kw=("through",))
     src = _sources(cx, 0)
-    _, b = cx.expr(1)
-    through = _space_set(cx, "through")
+    _, b = cx.code(1)
     board = cx.board()
-    spaces = set(board.spaces) if board else set()
-
-    def connected(st, env):
-        allowed = through(st, env) if through else spaces
-        dist = board.distances(src(st, env), spaces - allowed)
-        target = b(st, env)
-        targets = target if isinstance(target, list) else [target]
-        return any(t in dist for t in targets)
-    return T.BOOL, connected
+    everything = cx.const(frozenset(board.spaces) if board else frozenset())
+    through = _space_set(cx, "through") if cx.arg_node("through") is not None else everything
+    return T.BOOL, (f"(lambda d, t: any(x in d for x in H.as_list(t)))"
+                    f"({_board(cx)}.distances({src}, {everything} - set({through})), {b})")
 
 
 @builtin("lines(n)", "Every straight line of n spaces on a grid or hex board (each direction once).",
-         "count(lines(1)) >= 0")
+         "count(lines(3)) == 8")
 def _lines(cx):
     cx.arity(1, 1)
-    ty, n = cx.expr(0, T.INT)
-    board = cx.board()
-    cache: dict[int, list] = {}
-
-    def lines(st, env):
-        k = n(st, env)
-        if k not in cache:
-            cache[k] = board.lines(k)
-        return cache[k]
-    return T.list_of(T.list_of(T.SPACE)), lines
+    _, n = cx.code(0, T.INT)
+    return T.list_of(T.list_of(T.SPACE)), f"{_board(cx)}.lines({n})"
 
 
 @builtin("areas(kind)", "The areas of a kind declared by the map (e.g. every building).",
-         "count(areas(\"region\")) >= 0")
+         "areas(\"row\") == []")
 def _areas(cx):
     cx.arity(1, 1)
-    node = cx.node.args[0]
-    kind = getattr(node, "value", None)
+    kind = getattr(cx.arg_node(0), "value", None)
     board = cx.board()
     kinds = board.areas if board else {}
     if not isinstance(kind, str):
         cx.error("areas() needs the area kind as a string literal, e.g. areas(\"building\")", 0)
-        return T.list_of(T.AREA), lambda st, env: []
+        return T.list_of(T.AREA), "[]"
     if kind not in kinds:
         cx.error(f"the map has no areas of kind '{kind}'", 0, cx.suggest(kind, kinds))
-        return T.list_of(T.AREA), lambda st, env: []
-    ids = list(kinds[kind])
-    return T.list_of(T.area(kind)), lambda st, env: list(ids)
+        return T.list_of(T.AREA), "[]"
+    return T.list_of(T.area(kind)), cx.const(list(kinds[kind]))
 
 
-@builtin("area(id)", "The area with this id.", "count(areas(\"region\")) >= 0")
+@builtin("area(id)", "The area with this id.", "area(\"x\") == \"x\"")
 def _area(cx):
     cx.arity(1, 1)
-    _, x = cx.expr(0)
+    _, x = cx.code(0)
     board = cx.board()
-    node = cx.node.args[0]
-    value = getattr(node, "value", None)
-    if isinstance(value, (str, int)) and board is not None and str(value) not in board.area_spaces:
-        cx.error(f"the map has no area '{value}'", 0, cx.suggest(str(value), board.area_spaces))
+    value = getattr(cx.arg_node(0), "value", None)
     kind = None
     if board is not None and isinstance(value, (str, int)):
+        if str(value) not in board.area_spaces:
+            cx.error(f"the map has no area '{value}'", 0, cx.suggest(str(value), board.area_spaces))
         kind = next((k for k, ids in board.areas.items() if str(value) in ids), None)
-    return (T.area(kind) if kind else T.AREA), lambda st, env: str(x(st, env))
+    return (T.area(kind) if kind else T.AREA), f"str({x})"
 
 
 @builtin("edge(a, b, prop)", "A property of the edge from a to b on a graph board (none if there is no such edge).",
-         "edge(first(spaces), first(spaces), \"cost\") == none")
+         "edge(r0c0, r0c1, \"cost\") == none")
 def _edge(cx):
     cx.arity(3, 3)
-    _, a = cx.expr(0, T.SPACE)
-    _, b = cx.expr(1, T.SPACE)
-    node = cx.node.args[2]
-    prop = getattr(node, "value", None)
+    _, a = cx.code(0, T.SPACE)
+    _, b = cx.code(1, T.SPACE)
+    prop = getattr(cx.arg_node(2), "value", None)
     if not isinstance(prop, str):
         cx.error("edge() needs the property name as a string literal", 2)
-    edges = cx.board_attr("edge_props", {})
+        return NONE
+    board = cx.board()
+    edges = cx.const(board.edge_props if board else {})
     ty = cx.symbols.edge_props.get(prop, T.ANY)
-
-    def edge(st, env):
-        e = edges.get((a(st, env), b(st, env)))
-        return None if e is None else e.get(prop)
-    return ty, edge
+    return ty, f"({edges}.get(({a}, {b})) or {{}}).get({prop!r})"

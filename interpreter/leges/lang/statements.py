@@ -383,13 +383,12 @@ class StatementCompiler:
                 local["me"] = player
                 st.frames.append([action.code_id, 0, local])
                 return PUSHED
-            seen: dict[str, list] = {}
+            options: list = []
             for aid, kw in items:
-                args = {k: f(st, env) for k, f in kw}
-                for option in st.game.actions[aid].options(st, player, args):
-                    if option[0] not in seen:
-                        seen[option[0]] = option
-            options = list(seen.values())
+                options.extend(st.game.actions[aid].options(st, player, {k: f(st, env) for k, f in kw}))
+            by_text = {o[0]: o for o in options}
+            if len(by_text) != len(options):  # equal texts (identical cards): one option each
+                options = list(by_text.values())
             if optional:
                 options.append(["pass", "pass", {}, {}])
             if not options:

@@ -21,6 +21,8 @@ class Ty:
     def __str__(self) -> str:
         if self.kind == "list":
             return f"list of {self.elem}"
+        if self.kind == "table":
+            return f"table of {self.elem} by space"
         if self.kind == "component" and self.sub:
             return "component (" + " or ".join(sorted(self.sub)) + ")"
         if self.kind == "area" and self.sub:
@@ -45,6 +47,11 @@ def list_of(elem: Ty) -> Ty:
     return Ty("list", elem)
 
 
+def table_of(elem: Ty) -> Ty:
+    """A table from spaces to values (what a board query like distances() returns)."""
+    return Ty("table", elem)
+
+
 def component(*types: str) -> Ty:
     return Ty("component", None, frozenset(types) if types else None)
 
@@ -63,6 +70,8 @@ def iter_elem(t: Ty) -> Ty | None:
         return t.elem or ANY
     if t.kind in ("zone", "space"):
         return COMPONENT
+    if t.kind == "table":
+        return SPACE
     if t.kind == "any":
         return ANY
     return None

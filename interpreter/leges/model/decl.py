@@ -118,6 +118,7 @@ class PhaseDecl(Decl):
 @dataclass
 class ActionDecl(Decl):
     params: list = field(default_factory=list)  # [(name, Text)]
+    args: dict = field(default_factory=dict)  # name → type name, given by `act NAME(arg=...)`
     require: Text | None = None
     effect: Text | None = None
     anytime: bool = False

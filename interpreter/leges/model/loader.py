@@ -182,7 +182,7 @@ def _add(rs: d.Ruleset, section: str, doc: YamlDoc, path: tuple, item: dict) -> 
             on_end=_text(doc, path + ("on_end",), item.get("on_end")), next=item.get("next")))
     elif section == "actions":
         params = [(name, _text(doc, path + ("params", name), text)) for name, text in (item.get("params") or {}).items()]
-        rs.actions.append(d.ActionDecl(**common, params=params, require=_text(doc, path + ("require",), item.get("require")),
+        rs.actions.append(d.ActionDecl(**common, params=params, args=item.get("args", {}), require=_text(doc, path + ("require",), item.get("require")),
                                        effect=_text(doc, path + ("effect",), item["effect"]),
                                        anytime=item.get("anytime", False)))
     elif section == "triggers":

@@ -1,0 +1,129 @@
+"""Helpers that compiled rule expressions call at run time.
+
+Generated code (see `compiler.py`) may only reach what is in its namespace: the state `st`,
+the frame's locals `env`, the tables of one compiled game and these helpers.
+"""
+from __future__ import annotations
+
+
+def top(items):
+    return items[-1] if items else None
+
+
+def bottom(items):
+    return items[0] if items else None
+
+
+def top_n(items, n):
+    return list(reversed(items[-n:])) if n > 0 else []
+
+
+def index(items, i):
+    return items[i] if -len(items) <= i < len(items) else None
+
+
+def div(a, b):
+    if b == 0:
+        raise ZeroDivisionError("division by zero")
+    return a // b
+
+
+def mod(a, b):
+    if b == 0:
+        raise ZeroDivisionError("division by zero")
+    return a % b
+
+
+def first(items):
+    return items[0] if items else None
+
+
+def last(items):
+    return items[-1] if items else None
+
+
+def unique(items):
+    seen, out = set(), []
+    for x in items:
+        key = repr(x) if isinstance(x, list) else x
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def maximum(items):
+    return max(items) if items else None
+
+
+def minimum(items):
+    return min(items) if items else None
+
+
+def arg_best(items, key, larger: bool):
+    """The first item whose key is largest (or smallest); none for no items."""
+    best, best_key = None, None
+    for x in items:
+        k = key(x)
+        if best_key is None or (k > best_key if larger else k < best_key):
+            best, best_key = x, k
+    return best
+
+
+def all_best(items, key, larger: bool):
+    items = list(items)
+    if not items:
+        return []
+    keys = [key(x) for x in items]
+    top_key = max(keys) if larger else min(keys)
+    return [x for x, k in zip(items, keys) if k == top_key]
+
+
+def sort(items, key, descending):
+    return sorted(items, key=key, reverse=bool(descending))
+
+
+def space_of(st, c, spaces):
+    z = st.where[c]
+    return z if z in spaces else None
+
+
+def cprop(st, c, name):
+    d = st.cprops.get(c)
+    if d is not None and name in d:
+        return d[name]
+    return st.setup.cstatic[c].get(name)
+
+
+def sprop(st, s, name, static):
+    d = st.sprops.get(s)
+    if d is not None and name in d:
+        return d[name]
+    return static[s][name]
+
+
+def dynamic_attr(st, value, name):
+    """Attribute of a value whose kind was not known when the rule was compiled."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return cprop(st, value, name)
+    return None
+
+
+def as_set(value):
+    if isinstance(value, str):
+        return {value}
+    return set(value)
+
+
+def as_list(value):
+    return value if isinstance(value, list) else [value]
+
+
+def count_if(items, pred):
+    n = 0
+    for x in items:
+        if pred(x):
+            n += 1
+    return n
