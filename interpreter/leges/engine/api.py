@@ -96,6 +96,9 @@ class StateAPI:
             return []
         return [Action(player, o[0]) for o in self._options(player)]
 
+    def _anytime_as_actions(self: State, player: int) -> list[Action]:
+        return [Action(player, o[0]) for o in self._anytime_options(player)]
+
     def out_of_turn_actions(self: State) -> list[Action]:
         """Actions that players other than the one deciding may take right now."""
         if self.pending is None:

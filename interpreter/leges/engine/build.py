@@ -354,7 +354,7 @@ class Builder:
                 c.parse_program(phase.turn, Scope(me=True, in_turn=True), f"phase:{pid}:turn") if phase.turn else None,
                 c.parse_expr(phase.end_if, Scope(me=False))[1] if phase.end_if else None,
                 c.parse_program(phase.on_end, Scope(me=False), f"phase:{pid}:on_end") if phase.on_end else None,
-                phase.next)
+                phase.next, phase.at.position())
             if phase.next is not None and phase.next != "end" and phase.next not in sym.phases:
                 self.error(phase.at.child("next"), f"unknown phase '{phase.next}'",
                            did_you_mean(phase.next, sym.phases) or "name a phase, or `end`")
@@ -377,6 +377,8 @@ class Builder:
             if not any(k[0] == fn.id for k in c.function_cache) and fn.params:
                 self.errors.warning(fn.at.position(), f"function '{fn.id}' is never used")
         self._check_reachable_phases(phases)
+        for inv in self._unique(rs.invariants, "invariant").values():
+            game.invariants.append((inv.id, c.parse_expr(inv.check, Scope(me=False))[1], inv))
         # variables
         for var in rs.variables:
             game.variables[var.id] = (var.per_player, var.initial)
@@ -422,6 +424,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
     b = Builder(rs, board, errors)
     b.symbols()
     game = b.compile()
+    game.compiler = b.compiler
     game.id, game.version, game.title = rs.id, rs.version, rs.title
     game.variants = tuple(rs.variants)
     game.ruleset, game.board = rs, board

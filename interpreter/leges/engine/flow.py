@@ -18,8 +18,8 @@ class Flow:
         self.game = game
 
     # ------------------------------------------------------------- running
-    def run(self, st) -> None:
-        """Execute rules until a decision is pending or the game is over."""
+    def run(self, st, until_empty: bool = False) -> None:
+        """Execute rules until a decision is pending or the game is over (or, if asked, no frame is left)."""
         codes = self.game.codes
         budget = self.game.max_steps
         steps = 0
@@ -31,7 +31,9 @@ class Flow:
             if st.pending is not None:
                 return
             if not frames:
-                self.advance(st)
+                if until_empty:
+                    return
+                self.advance_checked(st)
                 continue
             if len(frames) > MAX_FRAMES:
                 raise RuleError(Diagnostic(Position(self.game.ruleset_file),
@@ -71,6 +73,18 @@ class Flow:
             # PUSHED: the instruction stored where this frame resumes; UNWIND: the stack was replaced
 
     # ---------------------------------------------------------------- flow
+    def advance_checked(self, st) -> None:
+        """`advance`, with a failing `first`, `order` or `end_if` reported at the phase, not as a traceback."""
+        try:
+            self.advance(st)
+        except LegesError:
+            raise
+        except Exception as exc:
+            phase = self.game.phases.get(st.phase) if st.phase else None
+            where = phase.position if phase is not None else Position(self.game.ruleset_file)
+            raise RuleError(Diagnostic(where, f"phase '{st.phase}': {_describe(exc)}",
+                                       "check the phase's first, order and end_if expressions")) from None
+
     def advance(self, st) -> None:
         """Nothing left to run: move the flow on (start the game, next turn, next phase)."""
         st.version += 1

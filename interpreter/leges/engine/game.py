@@ -48,6 +48,7 @@ class CompiledPhase:
     end_if: Fn | None
     on_end: str | None
     next: str | None
+    position: Any = None
 
 
 @dataclass
@@ -101,6 +102,35 @@ class Game:
         self._setups: dict[int, Setup] = {}
         self.setup_builder: Callable[[int], Setup] | None = None
         self.approximations: list = []
+        self.invariants: list = []  # (id, fn, declaration)
+        self.compiler = None
+        self.warnings: list = []
+
+    # ------------------------------------------------- extra rules (scenarios, checks)
+    def compile_expression(self, text, me: bool = False):
+        """Check and compile one more expression against this game's names (e.g. a scenario's)."""
+        from ..errors import Collector
+        from ..lang.compiler import Scope
+        errors = Collector()
+        self.compiler.errors = errors
+        _, fn = self.compiler.parse_expr(text, Scope(me=me))
+        errors.raise_if_errors()
+        return fn
+
+    def compile_program(self, text, code_id: str) -> str:
+        from ..errors import Collector
+        from ..lang.compiler import Scope
+        errors = Collector()
+        self.compiler.errors = errors
+        self.compiler.parse_program(text, Scope(me=False), code_id)
+        errors.raise_if_errors()
+        code = self.compiler.codes[code_id]
+        self.codes[code_id] = (code.instructions, code.positions)
+        return code_id
+
+    def check_invariants(self, st) -> list[str]:
+        """Ids of the declared invariants that do not hold in `st`."""
+        return [inv_id for inv_id, fn, _ in self.invariants if not fn(st, {"me": None})]
 
     def setup_for(self, n: int) -> Setup:
         if n not in self._setups:

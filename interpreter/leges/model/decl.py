@@ -139,6 +139,11 @@ class ReadingDecl(Decl):
 
 
 @dataclass
+class InvariantDecl(Decl):
+    check: Text | None = None
+
+
+@dataclass
 class ScoringDecl(Decl):
     score: Text | None = None
     tiebreak: list = field(default_factory=list)
@@ -173,6 +178,7 @@ class Ruleset:
     actions: list[ActionDecl] = field(default_factory=list)
     triggers: list[TriggerDecl] = field(default_factory=list)
     readings: list[ReadingDecl] = field(default_factory=list)
+    invariants: list[InvariantDecl] = field(default_factory=list)
     scoring: ScoringDecl | None = None
     limits: dict = field(default_factory=dict)
     variants: tuple = ()

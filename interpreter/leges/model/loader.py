@@ -17,7 +17,7 @@ from .schemas import validate
 
 MAIN_FILE = "ruleset.yaml"
 LIST_SECTIONS = ("rulebooks", "constants", "components", "zones", "variables", "functions", "procedures",
-                 "events", "setup", "phases", "actions", "triggers", "readings")
+                 "events", "setup", "phases", "actions", "triggers", "readings", "invariants")
 MAIN_ONLY = ("leges", "id", "title", "version", "description", "players", "map", "include", "scoring", "limits")
 MAX_INCLUDES = 64
 MAP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
@@ -188,6 +188,8 @@ def _add(rs: d.Ruleset, section: str, doc: YamlDoc, path: tuple, item: dict) -> 
     elif section == "triggers":
         rs.triggers.append(d.TriggerDecl(**common, on=item["on"], condition=_text(doc, path + ("if",), item.get("if")),
                                          effect=_text(doc, path + ("effect",), item["effect"])))
+    elif section == "invariants":
+        rs.invariants.append(d.InvariantDecl(**common, check=_text(doc, path + ("check",), item["check"])))
     elif section == "readings":
         rs.readings.append(d.ReadingDecl(**common, kind=item.get("kind"), question=item.get("question"),
                                          text=item.get("text", "")))

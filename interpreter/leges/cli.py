@@ -1,0 +1,351 @@
+"""The `leges` command line: validate, info, simulate, play, replay, test."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from .errors import Diagnostic, LegesError, Position
+
+EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
+
+
+def _variants(args) -> list[str]:
+    return list(getattr(args, "variant", None) or [])
+
+
+def _load(path: str, args):
+    from . import load
+    return load(path, variants=_variants(args))
+
+
+# ------------------------------------------------------------------ validate
+def _kind_of(path: str) -> str:
+    if os.path.isdir(path):
+        return "ruleset"
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = handle.read(4000)
+    except OSError:
+        return "ruleset"
+    for line in head.splitlines():
+        if line.startswith("leges_map:"):
+            return "map"
+        if line.startswith("leges_scenario:"):
+            return "scenario"
+    return "ruleset"
+
+
+def cmd_validate(args) -> int:
+    from .errors import Collector
+    from .model.schemas import validate
+    from .source import load_yaml_file
+    status = EXIT_OK
+    for path in args.paths:
+        kind = _kind_of(path)
+        try:
+            if kind == "ruleset":
+                game = _load(path, args)
+                for w in game.warnings:
+                    print(w.format())
+                approx = _approximations(game)
+                note = f", {len(approx)} approximated values (see `leges info`)" if approx else ""
+                print(f"{path}: ok — {game.title}, {len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} "
+                      f"triggers, {len(game.phases)} phases{note}")
+            else:
+                doc = load_yaml_file(path)
+                errors = Collector()
+                validate(doc, kind, errors)
+                if kind == "map" and not errors.errors:
+                    from .board.board import build_board
+                    build_board(doc, errors)
+                errors.raise_if_errors()
+                print(f"{path}: ok ({kind})")
+        except LegesError as exc:
+            for d in exc.diagnostics:
+                print(d.format(), file=sys.stderr)
+            errors_found = sum(1 for d in exc.diagnostics if d.severity == "error")
+            print(f"{path}: {errors_found} error{'s' if errors_found != 1 else ''}", file=sys.stderr)
+            status = EXIT_INPUT
+    return status
+
+
+# ---------------------------------------------------------------------- info
+def _approximations(game) -> list[tuple[str, str]]:
+    """Every value marked as an approximation, with where it is (for owners of the physical game)."""
+    found = [(f"{game.board.doc.file}: {where}", note) for where, note in game.approximations] if game.board else []
+    for doc in game.ruleset.docs:
+        _walk_provenance(doc.data, (), doc.file, found)
+    return found
+
+
+def _walk_provenance(data, path, file, found) -> None:
+    if isinstance(data, dict):
+        prov = data.get("provenance")
+        if isinstance(prov, dict) and prov.get("status") in ("approximation", "inferred", "guess"):
+            found.append((f"{file}: {'/'.join(map(str, path))}", prov.get("note", prov["status"])))
+        for k, v in data.items():
+            if k != "provenance":
+                _walk_provenance(v, path + (k,), file, found)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _walk_provenance(v, path + (i,), file, found)
+
+
+def cmd_info(args) -> int:
+    game = _load(args.ruleset, args)
+    rs = game.ruleset
+    print(f"{game.title} ({game.id} {game.version}), {game.min_players}-{game.max_players} players")
+    for book in rs.rulebooks:
+        print(f"  rulebook {book['id']}: {book.get('title', book['file'])}")
+    print(f"  {len(rs.components)} component types, {len(rs.zones)} zones, {len(game.phases)} phases, "
+          f"{len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} triggers")
+    if rs.readings:
+        print(f"  readings (where the rulebook is silent, ambiguous or contradicts itself): {len(rs.readings)}")
+        for r in rs.readings:
+            print(f"    {r.id} [{r.kind or 'reading'}]: {r.question or ''}")
+    approx = _approximations(game)
+    if approx:
+        print(f"  approximated values: {len(approx)} — check them against the physical game")
+        for where, note in approx:
+            print(f"    {where}: {note}")
+    else:
+        print("  approximated values: none")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ simulate
+class _Progress:
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def __call__(self, done: int, total: int, seconds: float) -> None:
+        if not self.enabled or (done % max(1, total // 200) and done != total):
+            return
+        width = 30
+        filled = int(width * done / total)
+        rate = done / seconds if seconds > 0 else 0.0
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {rate:.1f}/s")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def cmd_simulate(args) -> int:
+    from .records import make_record, write_record
+    from .simulate import simulate
+    game = _load(args.ruleset, args)
+    players = args.players if args.players is not None else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        raise LegesError(Diagnostic(Position(game.ruleset_file),
+                                    f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}"))
+    if args.games < 1:
+        raise LegesError(Diagnostic(Position("--games"), "--games must be at least 1"))
+    progress = _Progress(sys.stderr.isatty() and not args.quiet)
+    summary = simulate(game, players, args.games, args.seed, check=args.check, progress=progress)
+    seats = game.setup_for(players).seat_names
+    if args.records:
+        os.makedirs(args.records, exist_ok=True)
+        for r in summary.results:
+            result = {"ranking": r.ranking, "scores": r.scores, "unfinished": r.unfinished}
+            write_record(os.path.join(args.records, f"{game.id}-{players}p-seed{r.seed}.json"),
+                         make_record(game, args.ruleset, players, r.seed, r.history, result))
+    if args.json:
+        print(json.dumps({
+            "ruleset": game.id, "players": players, "seed": args.seed, "games": args.games,
+            "results": [{"seed": r.seed, "ranking": r.ranking, "scores": r.scores, "length": r.length,
+                         "unfinished": r.unfinished} for r in summary.results],
+            "mean_length": summary.mean_length(), "seat_win_rate": summary.seat_win_rate(seats),
+            "playouts_per_second": summary.playouts_per_second(),
+        }))
+        return EXIT_OK
+    if not args.quiet:
+        for r in summary.results:
+            ranking = " > ".join(" = ".join(group) for group in r.ranking)
+            status = " (unfinished: turn limit reached)" if r.unfinished else ""
+            print(f"seed {r.seed}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
+    unfinished = len(summary.results) - len(summary.finished)
+    print(f"{args.games} games of {game.title} with {players} players (seeds {args.seed}..{args.seed + args.games - 1})")
+    print(f"  mean length: {summary.mean_length():.1f} decisions")
+    rates = summary.seat_win_rate(seats)
+    print("  seat win rate: " + ", ".join(f"{s} {rates[s]:.1%}" for s in seats))
+    if unfinished:
+        print(f"  unfinished (turn limit): {unfinished}")
+    if args.check:
+        print(f"  invariants held after every action: {', '.join(i for i, _, _ in game.invariants) or 'none declared'}")
+    print(f"  play-outs per second: {summary.playouts_per_second():.1f}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------- play
+def cmd_play(args) -> int:
+    import random
+    from .records import make_record, write_record
+    game = _load(args.ruleset, args)
+    players = args.players if args.players is not None else game.min_players
+    st = game.new_initial_state(players=players, seed=args.seed)
+    seats = st.setup.seat_names
+    me = st.player_index(args.seat) if args.seat else 0
+    rng = random.Random(args.seed)
+    print(f"{game.title}: you are {seats[me]}; the others play at random. Type a number, an action's text, or q.")
+    while not st.is_terminal():
+        who = st.current_player()
+        actions = st.legal_actions(who)
+        if who != me:
+            mine = st.legal_actions(me) if st.pending and st.pending["player"] != me else []
+            action = rng.choice(actions)
+            print(f"  {seats[who]}: {action.text}")
+            st.apply_action(action)
+            del mine
+            continue
+        _show(st, me)
+        for i, a in enumerate(actions, 1):
+            print(f"  {i:3}. {a.text}")
+        while True:
+            try:
+                answer = input(f"{seats[me]}> ").strip()
+            except EOFError:
+                print()
+                return EXIT_OK
+            if answer in ("q", "quit", "exit"):
+                return EXIT_OK
+            choice = None
+            if answer.isdigit() and 1 <= int(answer) <= len(actions):
+                choice = actions[int(answer) - 1]
+            else:
+                choice = next((a for a in actions if a.text == answer), None)
+            if choice is None:
+                print(f"  not one of the {len(actions)} actions; type its number")
+                continue
+            st.apply_action(choice)
+            break
+    print("game over: " + " > ".join(" = ".join(seats[p] for p in g) for g in st.ranking())
+          + f"; scores {st.scores()}")
+    if args.record:
+        write_record(args.record, make_record(game, args.ruleset, players, args.seed, st.history,
+                                              {"ranking": [[seats[p] for p in g] for g in st.ranking()], "scores": st.scores()}))
+        print(f"record written to {args.record}")
+    return EXIT_OK
+
+
+def _show(st, player: int) -> None:
+    view = st.observation(player)
+    print(f"-- {view['phase']}: turn of {view['turn']}")
+    for key, value in view["zones"].items():
+        if isinstance(value, dict):
+            shown = f"{value['count']} hidden" + (f", top {value['top']}" if value.get("top") else "")
+        else:
+            shown = " ".join(value) if value else "-"
+        print(f"   {key}: {shown}")
+    for line in view["log"][-3:]:
+        print(f"   log: {line}")
+
+
+# -------------------------------------------------------------------- replay
+def cmd_replay(args) -> int:
+    from .records import read_record, replay
+    record = read_record(args.record)
+    path = args.ruleset or record.get("ruleset_path")
+    if not path:
+        raise LegesError(Diagnostic(Position(args.record), "the record names no ruleset path", "give it with --ruleset"))
+    from . import load
+    game = load(path, variants=record.get("variants", []))
+    st = replay(game, record, args.record)
+    print(f"replayed {len(record['actions'])} actions of {game.title}: every action was legal")
+    print(str(st))
+    if st.is_terminal():
+        seats = st.setup.seat_names
+        print("result: " + " > ".join(" = ".join(seats[p] for p in g) for g in st.ranking()) + f"; scores {st.scores()}")
+        saved = record.get("result") or {}
+        if saved.get("scores") is not None and saved["scores"] != st.scores():
+            print(f"the record says scores {saved['scores']}: they differ", file=sys.stderr)
+            return EXIT_FAIL
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------- test
+def cmd_test(args) -> int:
+    from .scenario import find_scenarios, run_file
+    files = find_scenarios(args.scenarios)
+    if not files:
+        raise LegesError(Diagnostic(Position(" ".join(args.scenarios)), "no scenario files found"))
+    failed = 0
+    for path in files:
+        outcome = run_file(path)
+        mark = "ok  " if outcome.passed else "FAIL"
+        print(f"{mark} {outcome.file}: {outcome.title}")
+        for f in outcome.failures:
+            print(f"     {f}")
+        failed += not outcome.passed
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+# ---------------------------------------------------------------------- main
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="leges", description="Board-game rules as data: check, simulate and play rulesets.")
+    top.add_argument("--version", action="version", version="leges 0.1.0")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    variant = argparse.ArgumentParser(add_help=False)
+    variant.add_argument("--variant", action="append", metavar="NAME[=VALUE]",
+                         help="switch on a variant of the ruleset (repeatable)")
+
+    p = sub.add_parser("validate", parents=[variant], help="check rulesets, maps and scenarios; report every problem")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser("info", parents=[variant], help="what a ruleset holds: readings, approximated values")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.set_defaults(run=cmd_info)
+
+    p = sub.add_parser("simulate", parents=[variant], help="play random games and report the outcomes")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--players", "-p", type=int, help="number of players (default: the least allowed)")
+    p.add_argument("--games", "-g", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game; game i uses seed+i (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--records", metavar="DIR", help="write a replayable record of every game into DIR")
+    p.add_argument("--check", action="store_true", help="test the ruleset's invariants after every action")
+    p.add_argument("--quiet", "-q", action="store_true", help="only the summary, no progress bar")
+    p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("play", parents=[variant], help="play at the terminal against random opponents")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--players", "-p", type=int)
+    p.add_argument("--seat", help="your seat (default: the first)")
+    p.add_argument("--seed", "-s", type=int, default=0)
+    p.add_argument("--record", metavar="FILE", help="write the game's record to FILE at the end")
+    p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("replay", help="re-run a game record, checking every action, and show the final state")
+    p.add_argument("record", metavar="RECORD")
+    p.add_argument("--ruleset", help="the ruleset (default: the path stored in the record)")
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("test", help="run scenario files (a rulebook's worked examples)")
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario files or folders holding them")
+    p.set_defaults(run=cmd_test)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if not getattr(args, "command", None):
+        parser().print_help()
+        return EXIT_INPUT
+    try:
+        return args.run(args)
+    except LegesError as exc:
+        for d in exc.diagnostics:
+            print(d.format(), file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Scenarios: a position described directly, actions played from it, checks of what follows.
+
+A rulebook's worked example becomes a scenario file; `leges test` runs it and pytest collects
+every scenario of the bundled rulesets.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import Collector, Diagnostic, LegesError, Position
+from .model.decl import At, Text
+from .model.schemas import validate
+from .source import YamlDoc, load_yaml_file
+
+
+@dataclass
+class Outcome:
+    file: str
+    id: str
+    title: str
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _load_game(doc: YamlDoc):
+    from . import load
+    ruleset = (Path(doc.file).parent / doc.data["ruleset"]).resolve()
+    return load(str(ruleset), variants=doc.data.get("variants", ()))
+
+
+def _text(doc: YamlDoc, path: tuple, value: str) -> Text:
+    return Text(value, At(doc, path))
+
+
+def run_file(path: str) -> Outcome:
+    doc = load_yaml_file(path)
+    errors = Collector()
+    if not validate(doc, "scenario", errors):
+        raise LegesError(errors.diagnostics)
+    data = doc.data
+    outcome = Outcome(doc.file, data["id"], data.get("title", data["id"]))
+    game = _load_game(doc)
+    state = start(game, doc)
+    for i, step in enumerate(data.get("steps", [])):
+        failures = _step(game, state, doc, i, step)
+        outcome.failures.extend(failures)
+        if failures:
+            break
+    return outcome
+
+
+def start(game, doc: YamlDoc):
+    """The scenario's position: a fresh game whose set-up is replaced by `position`."""
+    data = doc.data
+    explicit = data.get("chance") == "explicit"
+    st = game.new_initial_state(players=data["players"], seed=data.get("seed", 0), explicit_chance=explicit, run=False)
+    position = data.get("position")
+    if not position:
+        game.flow.run(st)
+        return st
+    st.frames.clear()
+    phase = position.get("phase")
+    if phase is not None and phase not in game.phases:
+        raise LegesError(Diagnostic(doc.position(("position", "phase")), f"no phase '{phase}' in {game.id}"))
+    if "turn" in position:
+        st.turn_player = st.player_index(position["turn"])
+    if "arrange" in position:
+        code_id = game.compile_program(_text(doc, ("position", "arrange"), position["arrange"]),
+                                       f"scenario:{data['id']}:arrange")
+        st.frames.append([code_id, 0, {"me": None}])
+        game.flow.run(st, until_empty=True)
+        if st.pending is not None:
+            raise LegesError(Diagnostic(doc.position(("position", "arrange")),
+                                        "the arrangement asks for a decision; arrange positions without choices"))
+    if phase is not None:
+        st.phase = phase
+        st.flow = "turn"
+        st.version += 1
+        game.flow.start_turn(st, game.phases[phase])
+    game.flow.run(st)
+    return st
+
+
+def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
+    where = doc.position(("steps", i))
+    failures = []
+    if "do" in step:
+        text = step["do"]
+        if "by" in step:
+            text = f"{step['by']}: {text}"
+        try:
+            st.apply_action(text)
+        except LegesError as exc:
+            return [f"{where}: {d.message}" + (f" ({d.hint})" if d.hint else "") for d in exc.diagnostics]
+    if "to_move" in step:
+        who = st.player_name(st.current_player())
+        if who != step["to_move"]:
+            failures.append(f"{where}: expected {step['to_move']} to decide, but it is {who}")
+    checks = step.get("expect", [])
+    if isinstance(checks, str):
+        checks = [checks]
+    for j, check in enumerate(checks):
+        path = ("steps", i, "expect") if isinstance(step.get("expect"), str) else ("steps", i, "expect", j)
+        fn = game.compile_expression(_text(doc, path, check))
+        if not fn(st, {"me": None}):
+            failures.append(f"{doc.position(path)}: expected {check.strip()}")
+    legal = {a.text for p in range(st.n) for a in st.legal_actions(p)}
+    for text in step.get("legal", []):
+        if text not in legal:
+            failures.append(f"{where}: '{text}' should be legal; legal: {', '.join(sorted(legal)[:15])}")
+    for text in step.get("illegal", []):
+        if text in legal:
+            failures.append(f"{where}: '{text}' should not be legal")
+    if "legal_exactly" in step:
+        wanted = set(step["legal_exactly"])
+        now = {a.text for a in st.legal_actions()}
+        if wanted != now:
+            failures.append(f"{where}: legal actions differ: missing {sorted(wanted - now)}, extra {sorted(now - wanted)}")
+    for event in step.get("events", []):
+        if event not in st.fired:
+            failures.append(f"{where}: event '{event}' did not fire (fired: {', '.join(st.fired) or 'none'})")
+    if "terminal" in step and st.is_terminal() != step["terminal"]:
+        failures.append(f"{where}: expected the game {'to be over' if step['terminal'] else 'to go on'}")
+    return failures
+
+
+def find_scenarios(paths: list[str]) -> list[str]:
+    found = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found.extend(str(f) for f in sorted(path.rglob("*.yaml")) if _is_scenario(f))
+        else:
+            found.append(str(path))
+    return found
+
+
+def _is_scenario(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return any(line.startswith("leges_scenario:") for line in handle)
+    except OSError:
+        return False
