@@ -1,6 +1,6 @@
 """Leges: board-game rules as data.
 
-    game = leges.load("rulesets/pompeii")
+    game = leges.load("rulesets/tictactoe")
     state = game.new_initial_state(players=3, seed=1)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])

@@ -642,7 +642,7 @@ class Compiler:
         return T.BOOL, f"({left} {op} {right})"
 
     def _check_literal_domain(self, node, origin):
-        """`c.type == "omen"` and `c.colour == "gren"`: check the string against known values."""
+        """`c.type == "crad"` and `c.colour == "gren"`: check the string against known values."""
         for attr, lit in ((node.left, node.right), (node.right, node.left)):
             if isinstance(attr, ast.Attr) and isinstance(lit, ast.Literal) and isinstance(lit.value, str):
                 if attr.name == "type":

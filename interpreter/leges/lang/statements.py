@@ -13,6 +13,7 @@ from ..errors import RuleError, Diagnostic, did_you_mean
 from ..source import TextOrigin
 from . import ast
 from . import types as T
+from ..engine.state import MISSING
 from .builtins import BUILTINS
 from .compiler import BUILTIN_EVENTS, PUSHED, SUSPEND, UNWIND, Code, Compiler, Scope
 
@@ -221,7 +222,7 @@ class StatementCompiler:
                     break
                 if st.setup.zone_kind.get(src) == "bag":
                     c = st.random_item(fr, key, items, [remaining, src, to])
-                    if c is None:
+                    if c is MISSING:
                         return SUSPEND
                 else:
                     c = items[-1]
@@ -313,7 +314,7 @@ class StatementCompiler:
                     env[name] = None
                     return pc + 1
                 value = st.random_item(fr, key, options, None, fmt)
-                if value is None and options:
+                if value is MISSING:
                     return SUSPEND
                 env[name] = value
                 return pc + 1

@@ -1,0 +1,25 @@
+"""Helpers for the tests (importable as `helpers`: pytest puts tests/ on the path)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+
+
+def play_random(game, players: int, seed: int, until=None):
+    """Play random legal actions (the simulator's agent) until the end, or until `until(state)`."""
+    from leges.simulate import agent_rng
+    st = game.new_initial_state(players=players, seed=seed)
+    rng = agent_rng(seed)
+    while not st.is_terminal() and not (until and until(st)):
+        st.apply_option(rng.randrange(len(st.pending["options"])))
+    return st
+
+
+def expr(game, state, text: str):
+    """Evaluate a rule-language expression in a state (for assertions)."""
+    from leges.model.decl import At, Text
+    from leges.source import load_yaml_text
+    doc = load_yaml_text("x: 1\n", "<test>")
+    return game.compile_expression(Text(text, At(doc, ("x",))))(state, {"me": None})
