@@ -23,3 +23,25 @@ def expr(game, state, text: str):
     from leges.source import load_yaml_text
     doc = load_yaml_text("x: 1\n", "<test>")
     return game.compile_expression(Text(text, At(doc, ("x",))))(state, {"me": None})
+
+
+def position(game, players: int, phase: str | None, turn: str | None, arrange: str = "", seed: int = 0):
+    """A state arranged directly (as a scenario's `position`), at the start of `turn`'s turn in `phase`."""
+    import yaml
+    from leges.scenario import start
+    from leges.source import load_yaml_text
+    pos = {}
+    if phase:
+        pos["phase"] = phase
+    if turn:
+        pos["turn"] = turn
+    if arrange:
+        import textwrap
+        pos["arrange"] = textwrap.dedent(arrange).strip("\n") + "\n"
+    data = {"leges_scenario": 1, "id": "t", "ruleset": ".", "players": players, "seed": seed, "position": pos}
+    doc = load_yaml_text(yaml.safe_dump(data, sort_keys=False), "<position>")
+    return start(game, doc)
+
+
+def texts(state, player=None) -> list[str]:
+    return [a.text for a in state.legal_actions(player)]

@@ -229,7 +229,7 @@ class Compiler:
 
     def parse_tree(self, text) -> ast.Program | None:
         """The syntax tree of a program text (parsed once; syntax errors are reported once)."""
-        key = (text.at.file, text.at.path)
+        key = (text.at.file, text.at.path, text.text)
         if key not in self._trees:
             try:
                 self._trees[key] = parse_program(text.text, text.at.origin())

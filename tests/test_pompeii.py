@@ -1,0 +1,380 @@
+"""The Downfall of Pompeii: one test (at least) per rule, named after the rule's id.
+
+The rulebook's worked examples are scenarios (rulesets/pompeii/scenarios); these tests cover
+the rules the examples do not, and the readings chosen where the rulebook is silent.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from helpers import expr, play_random, position, texts
+from leges.simulate import random_playout
+
+DEAL_HANDS = """
+    for p in players:
+      draw 4 - count(hand(p)) from deck to hand(p)
+"""
+
+
+FOUR_FOR_RED = """
+    move take([c for c in deck if c.number == 9], 2) to hand(red)
+    move take([c for c in deck if c.number == 1], 2) to hand(red)
+"""
+AD79_ON_TOP = """
+    move [c for c in aside if c.type == "ad79"] to deck at top
+"""
+
+
+def first_lava_player(pompeii, st) -> int:
+    """Who drew the opening's first tile: forced placements (a symbol's first tile) are taken automatically,
+    so the turn may have moved on by `opening_tiles` seats."""
+    return (st.turn_player - expr(pompeii, st, "opening_tiles")) % st.n
+
+
+def labels(st, zone):
+    return [st.setup.clabel[c] for c in st.zones[zone]]
+
+
+# ----------------------------------------------------------------- components
+@pytest.mark.parametrize("players, each", [(2, 36), (3, 30), (4, 25)])
+def test_component_citizen_counts_by_player_count(pompeii, players, each):
+    st = pompeii.new_initial_state(players=players, seed=0)
+    for p in range(players):
+        assert expr(pompeii, st, f"count(components(\"citizen\"), c => c.owner == players[{p}])") == each
+    assert st.setup.seat_names == ["red", "black", "yellow", "blue"][:players]
+
+
+def test_component_cards_omens_ad79_and_lava(pompeii):
+    st = pompeii.new_initial_state(players=3, seed=0)
+    assert expr(pompeii, st, 'count(components("card"))') == 53
+    assert expr(pompeii, st, 'count(components("omen"))') == 7
+    assert expr(pompeii, st, 'count(components("ad79"))') == 1
+    symbols = Counter(st.setup.cstatic[c]["symbol"] for c in st.setup.by_type["lava"])
+    assert symbols == {"vase": 7, "helmet": 7, "mask": 7, "scroll": 8, "column": 8, "coin": 8}
+
+
+# -------------------------------------------------------------------- set-up
+def test_setup_dealer_and_seven_piles_and_draw_pile(pompeii):
+    """seven_piles, draw_pile, dealer: 2 piles of 4 on A.D. 79 on the 25 other cards and 7 omens."""
+    st = pompeii.new_initial_state(players=3, seed=9)
+    assert expr(pompeii, st, "dealer == blue or dealer == last(players)")
+    deck = st.zones["deck"]
+    assert len(deck) == 8 + 1 + 32
+    types = [st.setup.ctype[c] for c in deck]  # bottom first
+    assert types[32] == "ad79"
+    assert all(t == "card" for t in types[33:])  # the two piles on top
+    assert Counter(types[:32]) == {"card": 25, "omen": 7}
+
+
+def test_setup_choose_piles_in_turn_order_and_unused_piles(pompeii):
+    """choose_piles: from the dealer's left, each player takes one of the remaining piles; unused_piles go to the box."""
+    st = pompeii.new_initial_state(players=3, seed=9)
+    order = []
+    while st.phase is None:
+        order.append(st.player_name(st.current_player()))
+        assert all(t.startswith("take_pile k=") for t in texts(st))
+        st.apply_action(texts(st)[0])
+    assert order == ["red", "black", "yellow"]
+    assert all(len(st.zones[f"hand.{p}"]) == 4 for p in ("red", "black", "yellow"))
+    assert len(st.zones["box"]) == 4 * (5 - 3)
+    assert st.phase == "settle" and st.player_name(st.current_player()) == "red"
+
+
+# ------------------------------------------------------------------- settling
+def test_play_places_on_a_free_circle_of_the_numbered_building(pompeii):
+    st = position(pompeii, 3, "settle", "red", """
+    move take([c for c in deck if c.number == 2], 1) to hand(red)
+    move take(supply(black), 2) to r0c4
+    """ + DEAL_HANDS)
+    legal = [t for t in texts(st) if t.startswith("play card=2")]
+    assert legal == ["play card=2 building=2 square=r1c4"]  # r0c4's two circles are taken
+
+
+def test_play_without_citizen_when_no_room_before_ad79(pompeii):
+    """card_without_placement: before A.D. 79 a card whose buildings are full is no joker; it is played alone."""
+    st = position(pompeii, 3, "settle", "red", """
+    move take(supply(black), 4) to r2c8
+    move take([c for c in deck if c.number == 5], 1) to hand(red)
+    """ + DEAL_HANDS)
+    assert "play_without_citizen card=5" in texts(st)
+    assert not any(t.startswith("play card=5 ") for t in texts(st))
+    st.apply_action("play_without_citizen card=5")
+    assert expr(pompeii, st, "top(discard).number == 5 and count(supply(red)) == 30")
+
+
+def test_play_without_citizen_when_the_supply_is_empty(pompeii):
+    st = position(pompeii, 3, "settle", "red", "    stack supply(red) onto box\n" + FOUR_FOR_RED + DEAL_HANDS)
+    assert sorted(texts(st)) == ["play_without_citizen card=1", "play_without_citizen card=9"]
+
+
+def test_refill_draws_back_to_four(pompeii):
+    st = position(pompeii, 3, "settle", "red", DEAL_HANDS)
+    st.apply_action(texts(st)[0])
+    assert len(st.zones["hand.red"]) == 4 and len(st.zones["deck"]) == 53 - 12 - 1
+
+
+def test_relatives_only_after_ad79(pompeii):
+    """place_relatives: before A.D. 79 joining a building with citizens brings no relative."""
+    st = position(pompeii, 3, "settle", "red", """
+    move top(supply(black)) to r2c8
+    move take([c for c in deck if c.number == 5], 1) to hand(red)
+    """ + DEAL_HANDS)
+    st.apply_action("play card=5 building=5 square=r2c8")
+    assert st.player_name(st.current_player()) == "black"
+
+
+def test_relatives_are_optional_and_one_per_building(pompeii):
+    """relatives_one_at_a_time, relative_squares: 'pass' ends them; never twice into one building."""
+    st = position(pompeii, 3, "settle", "red", """
+    ad79_drawn = 1
+    move take(supply(black), 2) to r2c8
+    move take([c for c in deck if c.number == 5], 1) to hand(red)
+    """ + DEAL_HANDS)
+    st.apply_action("play card=5 building=5 square=r2c8")
+    assert "pass" in texts(st)
+    st.apply_action("relative square=r4c5")  # building 7, purple
+    assert "relative square=r4c5" not in texts(st) and "pass" in texts(st)
+    st.apply_action("pass")
+    assert st.player_name(st.current_player()) == "black"
+    assert expr(pompeii, st, "count(r4c5, c => c.owner == red) == 1 and count(supply(red)) == 28")
+
+
+def test_omen_sacrifice_throws_another_players_citizen_into_the_volcano(pompeii):
+    """omen, sacrifice: the omen is discarded, the drawer picks another player's citizen, then draws again."""
+    st = position(pompeii, 3, "settle", "red", """
+    ad79_drawn = 1
+    move take(supply(black), 1) to r2c8
+    move take(supply(yellow), 1) to r2c8
+    move take(supply(yellow), 1) to r5c5
+    move take(supply(red), 1) to r5c4
+    """ + FOUR_FOR_RED + DEAL_HANDS + """
+    move take([c for c in aside if c.type == "omen"], 1) to deck
+    """)
+    st.apply_action("play card=1 building=1 square=r1c0")  # red plays; the draw is the omen
+    assert sorted(texts(st)) == ["sacrifice square=r2c8 victim=black", "sacrifice square=r2c8 victim=yellow",
+                                 "sacrifice square=r5c5 victim=yellow"]
+    st.apply_action("sacrifice square=r2c8 victim=black")
+    assert expr(pompeii, st, "count(volcano, c => c.owner == black) == 1 and count(r2c8) == 1")
+    assert expr(pompeii, st, 'top(discard).type == "omen" and count(hand(red)) == 4')
+    assert st.player_name(st.current_player()) == "black"
+
+
+def test_omen_with_no_other_players_citizen_does_nothing_more(pompeii):
+    """omen_cases: with no victim the omen is discarded and the player draws again."""
+    st = position(pompeii, 3, "settle", "red", """
+    ad79_drawn = 1
+    move take([c for c in deck if c.number == 9], 2) to hand(red)
+    move take([c for c in deck if c.number == 1], 2) to hand(red)
+    """ + DEAL_HANDS + """
+    move take([c for c in aside if c.type == "omen"], 1) to deck
+    """)
+    st.apply_action("play card=1 building=1 square=r1c0")
+    assert st.player_name(st.current_player()) == "black"
+    assert expr(pompeii, st, "count(volcano) == 0 and count(hand(red)) == 4")
+
+
+def test_ad79_first_is_shown_replaced_and_shuffled_into_the_bottom_fifteen(pompeii):
+    """ad79_first: shown, replaced by the next card, put among the bottom 15 of the deck."""
+    for seed in range(12):
+        st = position(pompeii, 3, "settle", "red", FOUR_FOR_RED + DEAL_HANDS + AD79_ON_TOP, seed=seed)
+        before = len(st.zones["deck"])
+        st.apply_action(texts(st)[0])
+        deck = st.zones["deck"]
+        assert expr(pompeii, st, "ad79_drawn == 1 and count(hand(red)) == 4")
+        assert len(deck) == before - 1
+        where = [st.setup.ctype[c] for c in deck].index("ad79")
+        assert where < 16  # index 0 is the bottom
+        assert any("shows ad79" in line or "ad79" in line for line in st.log)
+
+
+def test_ad79_second_makes_vesuvius_erupt(pompeii):
+    """ad79_second, eruption: hands go to the discards, unplaced citizens to the box; lava from the drawer's left."""
+    st = position(pompeii, 3, "settle", "black", """
+    ad79_drawn = 1
+    move take(supply(black), 3) to r2c8
+    move take([c for c in deck if c.number == 9], 2) to hand(black)
+    move take([c for c in deck if c.number == 1], 2) to hand(black)
+    """ + DEAL_HANDS + """
+    move [c for c in aside if c.type == "ad79"] to deck at top
+    """)
+    st.apply_action(texts(st)[0])
+    assert st.phase == "opening"
+    assert expr(pompeii, st, "erupter == black and ad79_drawn == 2")
+    assert all(len(st.zones[f"hand.{p}"]) == 0 for p in ("red", "black", "yellow"))
+    assert expr(pompeii, st, "count(supply(black)) == 0 and count(box, c => c.type == \"citizen\") > 60")
+    assert first_lava_player(pompeii, st) == 2  # yellow, left of black, draws the first lava tile
+
+
+def test_declare_eruption_out_of_turn_with_four_jokers(pompeii):
+    """declare_eruption (anytime): a player holding four jokers may end the first phase even on another's turn."""
+    st = position(pompeii, 3, "settle", "red", """
+    ad79_drawn = 1
+    move take(supply(red), 4) to r2c8
+    move take(supply(red), 4) to r5c4
+    move take([c for c in deck if c.number == 5], 2) to hand(yellow)
+    move take([c for c in deck if c.number == 9], 2) to hand(yellow)
+    """ + DEAL_HANDS)
+    assert st.player_name(st.current_player()) == "red"
+    assert "declare_eruption" in texts(st, 2)
+    assert "declare_eruption" not in texts(st, 1)
+    st.apply_action("yellow: declare_eruption")
+    assert st.phase == "opening" and expr(pompeii, st, "erupter == yellow")
+    assert first_lava_player(pompeii, st) == 0  # declared_eruption_first_tile: red, left of yellow
+
+
+# ----------------------------------------------------------------------- lava
+def test_opening_six_tiles_then_escape_from_the_left_of_the_last(pompeii):
+    """opening, place_lava, lava_squares: six tiles, a symbol's first on its start square."""
+    st = play_random(pompeii, 3, seed=21, until=lambda s: s.phase == "opening")
+    while st.phase == "opening":
+        st.apply_option(0)
+    placed = [c for c in st.setup.by_type["lava"] if st.where[c] in pompeii.board.props]
+    assert len(placed) == 6 or expr(pompeii, st, "count(box, c => c.type == \"lava\")") + len(placed) == 6
+    for c in placed:
+        symbol = st.setup.cstatic[c]["symbol"]
+        same = [d for d in placed if st.setup.cstatic[d]["symbol"] == symbol]
+        if len(same) == 1:
+            assert pompeii.board.props[st.where[c]]["vent"] == symbol
+    assert st.phase == "escape" and st.turn_player == (expr(pompeii, st, "last_lava") + 1) % 3
+
+
+def test_place_lava_next_to_its_symbol_and_it_destroys_citizens(pompeii):
+    """place_lava: later tiles touch a tile of the same symbol (sides only); citizens there go to the volcano."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "vase"] to box
+    move take(bag, 1) to r2c10
+    move take(supply(black), 2) to r3c10
+    move top(supply(red)) to r5c5
+    """)
+    assert sorted(texts(st)) == ["place_lava square=r2c9", "place_lava square=r3c10"]
+    st.apply_action("place_lava square=r3c10")
+    assert expr(pompeii, st, "count(volcano, c => c.owner == black) == 2 and has_lava(r3c10)")
+
+
+def test_lava_tile_with_no_square_goes_to_the_box(pompeii):
+    """lava_on_any_free_square: the helmet start square under another symbol's lava: the helmet tile is set aside."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take([t for t in box if t.symbol == "vase"], 1) to r6c9
+    move top(supply(red)) to r5c5
+    """)
+    assert expr(pompeii, st, 'count(box, c => c.type == "lava" and c.symbol == "helmet") == 1')
+
+
+def test_cut_off_citizens_go_to_the_volcano(pompeii):
+    """cut_off: a citizen with no lava-free way to an open gate is lost at once."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "coin"] to box
+    move take([t for t in box if t.symbol == "vase"], 1) to r1c1
+    move take([t for t in box if t.symbol == "vase"], 1) to r2c0
+    move top(supply(black)) to r1c0
+    move top(supply(red)) to r5c5
+    move take([t for t in box if t.symbol == "vase"], 1) to r0c0
+    move take([t for t in box if t.symbol == "vase"], 1) to r0c1
+    """)
+    # r1c0 is now shut in (r0c0, r1c1, r2c0 under lava): the first lava tile of the turn triggers the check
+    assert expr(pompeii, st, "count(volcano, c => c.owner == black) == 1 and count(r1c0) == 0")
+
+
+# --------------------------------------------------------------------- escape
+def test_move_citizen_never_onto_lava_and_up_to_its_points(pompeii):
+    """move_citizen, points: orthogonal steps around lava, at most as many as citizens on the square."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take([t for t in box if t.symbol == "vase"], 1) to r4c8
+    move take(supply(red), 3) to r4c7
+    """)
+    legal = [t for t in texts(st) if t.startswith("move_citizen from=r4c7")]
+    assert "move_citizen from=r4c7 to=r4c8" not in legal  # lava
+    assert "move_citizen from=r4c7 to=r1c7" in legal  # three steps
+    assert "move_citizen from=r4c7 to=r0c7" not in legal  # four
+
+
+def test_escape_moves_mandatory_no_pass(pompeii):
+    """escape_moves_mandatory: no 'pass' while a move is possible."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take(supply(red), 2) to r4c7
+    """)
+    assert "pass" not in texts(st)
+
+
+def test_player_with_one_citizen_moves_it_twice(pompeii):
+    """may_move: a player with one citizen left in the city moves it twice."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move top(supply(red)) to r3c5
+    move top(supply(black)) to r3c5
+    """)
+    st.apply_action("move_citizen from=r3c5 to=r2c5")
+    assert st.player_name(st.current_player()) == "red"
+    assert any(t.startswith("move_citizen from=r2c5") for t in texts(st))
+
+
+def test_player_without_citizens_only_places_lava(pompeii):
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move top(supply(black)) to r3c5
+    """)
+    assert st.player_name(st.current_player()) == "black"
+    assert expr(pompeii, st, 'count(components("lava"), t => t.space == r6c9) == 1')
+
+
+def test_escape_ends_with_the_last_tile_and_the_rest_go_to_the_volcano(pompeii):
+    """escape (end): after the turn in which the last tile is drawn, citizens left are lost."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take(bag, 6) to box
+    move take(supply(red), 2) to r3c5
+    move take(supply(black), 2) to r2c2
+    """)
+    assert expr(pompeii, st, "count(bag) == 0")
+    while not st.is_terminal():
+        st.apply_action(texts(st)[0])
+    assert expr(pompeii, st, "all(spaces, s => count(citizens(s)) == 0)")
+    assert expr(pompeii, st, 'count(volcano) + count(saved(red)) + count(saved(black)) == 4')
+
+
+def test_escape_ends_when_no_citizen_is_left(pompeii):
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move top(supply(red)) to r0c5
+    """)
+    st.apply_action("leave_city from=r0c5")
+    assert st.is_terminal() and st.scores() == [1, 0, 0]
+
+
+# -------------------------------------------------------------------- scoring
+def test_scoring_most_saved_then_fewest_in_the_volcano(pompeii):
+    """scoring, shared_victory: ties on saved go to fewer in the volcano; a tie that remains is shared."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take(supply(red), 2) to saved(red)
+    move take(supply(black), 2) to saved(black)
+    move take(supply(yellow), 1) to saved(yellow)
+    move take(supply(black), 1) to volcano
+    move top(supply(red)) to r0c5
+    """)
+    st.apply_action("leave_city from=r0c5")
+    assert st.is_terminal()
+    assert st.scores() == [3, 2, 1]
+    assert st.ranking() == [[0], [1], [2]]
+    tie = position(pompeii, 2, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take(supply(black), 1) to saved(black)
+    move top(supply(red)) to r0c5
+    """)
+    tie.apply_action("leave_city from=r0c5")
+    assert tie.ranking() == [[0, 1]] and tie.returns() == [0.0, 0.0]
+
+
+# ------------------------------------------------------------------ play-outs
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_finish_with_every_citizen_accounted_for(pompeii, players):
+    """The invariants (citizens_accounted_for, ...) hold after every action of random games."""
+    for seed in range(6):
+        result = random_playout(pompeii, players, seed, check=True)
+        assert not result.unfinished
+        assert 60 < result.length < 400
