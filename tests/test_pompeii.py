@@ -5,6 +5,7 @@ the rules the examples do not, and the readings chosen where the rulebook is sil
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -254,7 +255,7 @@ def test_place_lava_next_to_its_symbol_and_it_destroys_citizens(pompeii):
 
 
 def test_lava_tile_with_no_square_goes_to_the_box(pompeii):
-    """lava_on_any_free_square: the helmet start square under another symbol's lava: the helmet tile is set aside."""
+    """lava_step, lava_on_any_free_square: the helmet start square under another symbol's lava: the helmet tile is set aside."""
     st = position(pompeii, 3, "escape", "red", """
     move [t for t in bag if t.symbol != "helmet"] to box
     move take([t for t in box if t.symbol == "vase"], 1) to r6c9
@@ -378,3 +379,18 @@ def test_random_games_finish_with_every_citizen_accounted_for(pompeii, players):
         result = random_playout(pompeii, players, seed, check=True)
         assert not result.unfinished
         assert 60 < result.length < 400
+
+
+def test_every_rule_is_named_by_a_test_or_a_scenario():
+    """Each rule (set-up step, phase, action, trigger, procedure, sourced function) has a test that names it."""
+    import yaml
+    from helpers import ROOT
+    from leges.model.loader import load_declarations
+    rs, _, _ = load_declarations(str(ROOT / "rulesets" / "pompeii"))
+    rules = {x.id for x in [*rs.setup, *rs.phases, *rs.actions, *rs.triggers, *rs.procedures]}
+    rules |= {f.id for f in rs.functions if f.source}
+    named = (ROOT / "tests" / "test_pompeii.py").read_text()
+    for path in (ROOT / "rulesets" / "pompeii" / "scenarios").glob("*.yaml"):
+        named += " " + " ".join(yaml.safe_load(path.read_text()).get("rules", []))
+    missing = sorted(r for r in rules if not re.search(rf"(?<![a-z0-9]){re.escape(r)}(?![a-z0-9])", named))
+    assert not missing, f"rules no test names: {missing}"

@@ -1,0 +1,59 @@
+"""Every citation of a rulebook names a section that exists and quotes words that are there.
+
+The rulebooks live beside the project (../shared/rulebooks); without them these tests skip.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers import ROOT, SHARED
+from leges.model.loader import load_declarations
+
+RULESETS = ["pompeii"]
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def _sources(rs):
+    from leges.model import decl as d
+    for item in [*rs.components, *rs.zones, *rs.variables, *rs.functions, *rs.procedures, *rs.setup,
+                 *rs.phases, *rs.actions, *rs.triggers, *rs.readings, *rs.invariants, *rs.constants]:
+        if isinstance(item.source, dict):
+            yield item, item.source
+    if rs.scoring is not None:
+        yield rs.scoring, rs.scoring.source
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_citation_is_in_the_rulebook(name):
+    rs, _, _ = load_declarations(str(ROOT / "rulesets" / name))
+    books = {b["id"]: SHARED / "rulebooks" / b["file"] for b in rs.rulebooks}
+    if not all(p.exists() for p in books.values()):
+        pytest.skip("the rulebooks are not beside the project (../shared/rulebooks)")
+    texts = {k: _norm(p.read_text(encoding="utf-8")) for k, p in books.items()}
+    problems = []
+    for item, source in _sources(rs):
+        book = source.get("book")
+        if book is None:
+            continue
+        text = texts[book]
+        where = f"{item.at.position()} ({item.id})"
+        if _norm(source["section"]) not in text:
+            problems.append(f"{where}: no section '{source['section']}' in {books[book].name}")
+        for fragment in re.split(r"\.\.\.|…", source.get("quote", "")):
+            fragment = _norm(fragment.strip(' "'))
+            if fragment and fragment not in text:
+                problems.append(f"{where}: quote not found: '{fragment}'")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_reading_is_cited_by_a_rule(name):
+    rs, _, _ = load_declarations(str(ROOT / "rulesets" / name))
+    used = {source.get("reading") for item, source in _sources(rs) if item not in rs.readings}
+    unused = [r.id for r in rs.readings if r.id not in used]
+    assert rs.readings and not unused, f"readings no rule cites: {unused}"
