@@ -63,6 +63,8 @@ class Builder:
                 for k, v in values.items():
                     props[k] = T.join(props.get(k, T.NONE), type_of_value(v))
             sym.component_types[comp.id] = props
+            kinds = [values for values, _, _ in comp.instances] or [{}]
+            self.compiler.uniform_props[comp.id] = {k for k in props if all(k in comp.props or k in v for v in kinds)}
             for k, v in list(comp.props.items()) + [kv for values, _, _ in comp.instances for kv in values.items()]:
                 if isinstance(v, str):
                     sym.prop_values.setdefault(k, set()).add(v)

@@ -163,6 +163,7 @@ class Compiler:
         self.used_events: set[str] = set()
         self.goto_targets: set[str] = set()
         self.dynamic_space_props: set[str] = set()
+        self.uniform_props: dict[str, set] = {}  # component type → properties every instance has
         self.constants: list = []
         self.namespace: dict[str, Any] = {"H": runtime, "K": self.constants, "__builtins__": {
             "len": len, "sum": sum, "any": any, "all": all, "list": list, "range": range, "min": min, "max": max,
@@ -357,6 +358,9 @@ class Compiler:
                 pty = T.join(pty, other)
             if name in sym.dynamic_component_props:
                 return pty, f"H.cprop(st, {obj}, {name!r})"
+            if len(found) == len(types) and all(name in sym.component_types.get(t, {}) for t in types) \
+                    and all(name in self.uniform_props.get(t, ()) for t in types):
+                return pty, f"st.setup.cstatic[{obj}][{name!r}]"  # every such component has it
             return pty, f"st.setup.cstatic[{obj}].get({name!r})"
         if kind == "space" or (kind == "zone" and name in sym.space_props):
             if self.board is not None and name in self.board.areas:

@@ -43,6 +43,10 @@ def last(items):
 
 
 def unique(items):
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:  # lists of lists
+        pass
     seen, out = set(), []
     for x in items:
         key = repr(x) if isinstance(x, list) else x
