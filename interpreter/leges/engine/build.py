@@ -232,6 +232,7 @@ class Builder:
                             static.update(values)
                             setup.ctype.append(comp.id)
                             setup.by_type.setdefault(comp.id, []).append(cid)
+                            setup.by_owner.setdefault((comp.id, owner), []).append(cid)
                             setup.cowner.append(owner)
                             setup.cstatic.append(static)
                             start = comp.start

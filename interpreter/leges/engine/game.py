@@ -69,6 +69,7 @@ class Setup:
     zone_order: list[str] = field(default_factory=list)
     initial: dict[str, list[int]] = field(default_factory=dict)
     by_type: dict[str, list[int]] = field(default_factory=dict)
+    by_owner: dict[tuple, list[int]] = field(default_factory=dict)  # (type, owner) → components
 
 
 class Game:

@@ -260,15 +260,18 @@ def _text(cx):
     return T.STR, f"{fmt}(st, {x})"
 
 
-@builtin("components(type)", "Every component of a type in this game (for this number of players), wherever it is.",
-         "count(components(\"mark\")) == 10")
+@builtin("components(type, [owner])", "Every component of a type in this game (for this number of players), wherever it is; with an owner, only theirs.",
+         "count(components(\"mark\")) == 10 and count(components(\"mark\", x)) == 5")
 def _components(cx):
-    cx.arity(1, 1)
+    cx.arity(1, 2)
     kind = getattr(cx.arg_node(0), "value", None)
     if not isinstance(kind, str) or kind not in cx.symbols.component_types:
         cx.error("components() needs a component type as a string literal", 0,
                  cx.suggest(kind, cx.symbols.component_types) if isinstance(kind, str) else None)
         return T.list_of(T.COMPONENT), "[]"
+    if cx.nargs() == 2:
+        _, owner = cx.code(1, T.PLAYER)
+        return T.list_of(T.component(kind)), f"st.setup.by_owner.get(({kind!r}, {owner}), [])"
     return T.list_of(T.component(kind)), f"st.setup.by_type.get({kind!r}, [])"
 
 
