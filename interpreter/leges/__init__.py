@@ -24,8 +24,7 @@ def load(path: str, variants=()) -> Game:
     from .model.loader import load_declarations
     from .engine.build import build_game
 
-    rs, board, errors = load_declarations(path)
-    rs.variants = tuple(variants)
+    rs, board, errors = load_declarations(path, variants)
     game = build_game(rs, board, errors)
     errors.raise_if_errors()
     game.warnings = [d for d in errors.diagnostics if d.severity == "warning"]

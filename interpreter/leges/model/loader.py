@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..board.board import Board, build_board
@@ -108,16 +109,37 @@ def _text(doc: YamlDoc, path: tuple, value) -> d.Text | None:
     return d.Text(str(value), d.At(doc, path))
 
 
-def build_ruleset(docs: list[YamlDoc], errors: Collector) -> d.Ruleset:
+@dataclass
+class Entry:
+    """One item of a list section, with the document it comes from (a ruleset file or a variant)."""
+
+    section: str
+    doc: YamlDoc
+    path: tuple
+    item: dict
+    overrides: dict = field(default_factory=dict)  # key → (doc, path) of a value a variant set
+
+
+def entries_of(docs: list[YamlDoc]) -> list[Entry]:
+    return [Entry(section, doc, (section, i), item)
+            for doc in docs for section in LIST_SECTIONS
+            for i, item in enumerate(doc.data.get(section, []) or [])]
+
+
+def build_ruleset(docs: list[YamlDoc], errors: Collector, entries: list[Entry] | None = None,
+                  scalars: dict | None = None) -> d.Ruleset:
     main = docs[0]
     data = main.data
+    scalars = scalars if scalars is not None else {}
     players = data.get("players", {})
+    limits = dict(data.get("limits", {}))
+    limits.update(scalars.get("limits", {}))
     rs = d.Ruleset(id=data.get("id", "unnamed"), title=data.get("title", data.get("id", "")),
                    version=str(data.get("version", "0")), root=str(Path(main.file).parent), docs=docs,
                    at=d.At(main, ()), description=data.get("description", ""),
                    min_players=players.get("min", 1), max_players=players.get("max", 1),
                    seats=players.get("seats", []), map=data.get("map"), map_at=d.At(main, ("map",)),
-                   limits=data.get("limits", {}))
+                   limits=limits)
     if not rs.seats:
         rs.seats = [{"name": f"p{i}"} for i in range(rs.max_players)]
     elif len(rs.seats) < rs.max_players:
@@ -125,36 +147,48 @@ def build_ruleset(docs: list[YamlDoc], errors: Collector) -> d.Ruleset:
                      f"{len(rs.seats)} seats declared for up to {rs.max_players} players")
     if rs.min_players > rs.max_players:
         errors.error(main.position(("players",)), "players.min is larger than players.max")
-    for doc in docs:
-        for section in LIST_SECTIONS:
-            for i, item in enumerate(doc.data.get(section, []) or []):
-                _add(rs, section, doc, (section, i), item)
-    sc = data.get("scoring")
-    if sc:
-        rs.scoring = d.ScoringDecl(id="scoring", at=d.At(main, ("scoring",)), source=sc.get("source"),
-                                   description=sc.get("description"),
-                                   score=_text(main, ("scoring", "score"), sc["score"]),
-                                   tiebreak=[_text(main, ("scoring", "tiebreak", i), t)
-                                             for i, t in enumerate(sc.get("tiebreak", []))])
+    for entry in entries if entries is not None else entries_of(docs):
+        _add(rs, entry)
+    scoring = scalars.get("scoring") or (Entry("scoring", main, ("scoring",), data["scoring"]) if data.get("scoring") else None)
+    if scoring is not None:
+        _add(rs, scoring)
     return rs
 
 
-def _add(rs: d.Ruleset, section: str, doc: YamlDoc, path: tuple, item: dict) -> None:
-    at = d.At(doc, path)
+def _add(rs: d.Ruleset, entry: Entry) -> None:
+    section, item = entry.section, entry.item
+
+    def where(*keys) -> tuple[YamlDoc, tuple]:
+        if keys and keys[0] in entry.overrides:
+            doc, path = entry.overrides[keys[0]]
+            return doc, path + tuple(keys[1:])
+        return entry.doc, entry.path + tuple(keys)
+
+    def text(*keys):
+        value = item
+        for k in keys:
+            if isinstance(value, list) and isinstance(k, int):
+                value = value[k] if k < len(value) else None
+            else:
+                value = value.get(k) if isinstance(value, dict) else None
+        doc, path = where(*keys)
+        return _text(doc, path, value)
+
+    at = d.At(entry.doc, entry.path)
     common = dict(id=item.get("id", ""), at=at, source=item.get("source"), description=item.get("description"))
     if section == "rulebooks":
         rs.rulebooks.append(dict(item, at=at))
     elif section == "constants":
         rs.constants.append(d.ConstantDecl(**common, value=item["value"]))
     elif section == "components":
+        doc, path = where("instances")
         instances = [({k: v for k, v in inst.items() if k not in ("count", "provenance")}, inst.get("count", 1),
-                      d.At(doc, path + ("instances", j)))
+                      d.At(doc, path + (j,)))
                      for j, inst in enumerate(item.get("instances", []))]
         rs.components.append(d.ComponentDecl(
             **common, per_player=item.get("per_player", False), count=item.get("count", 1),
             props=item.get("props", {}), instances=instances, start=item.get("start"),
-            label=_text(doc, path + ("label",), item.get("label")), box=item.get("box"),
-            provenance=item.get("provenance")))
+            label=text("label"), box=item.get("box"), provenance=item.get("provenance")))
     elif section == "zones":
         rs.zones.append(d.ZoneDecl(**common, kind=item.get("kind", "set"), per_player=item.get("per_player", False),
                                    count=item.get("count"), visibility=item.get("visibility", "all")))
@@ -163,44 +197,44 @@ def _add(rs: d.Ruleset, section: str, doc: YamlDoc, path: tuple, item: dict) -> 
                                            initial=item.get("initial"), type=item.get("type"),
                                            visibility=item.get("visibility", "all")))
     elif section == "functions":
-        rs.functions.append(d.FunctionDecl(**common, params=item.get("params", []),
-                                           body=_text(doc, path + ("body",), item["body"])))
+        rs.functions.append(d.FunctionDecl(**common, params=item.get("params", []), body=text("body")))
     elif section == "procedures":
-        rs.procedures.append(d.ProcedureDecl(**common, params=item.get("params", []),
-                                             body=_text(doc, path + ("body",), item["body"])))
+        rs.procedures.append(d.ProcedureDecl(**common, params=item.get("params", []), body=text("body")))
     elif section == "events":
         rs.events.append(d.EventDecl(**common, params=item.get("params", {})))
     elif section == "setup":
-        rs.setup.append(d.SetupDecl(**common, effect=_text(doc, path + ("effect",), item["effect"])))
+        rs.setup.append(d.SetupDecl(**common, effect=text("effect")))
     elif section == "phases":
         rs.phases.append(d.PhaseDecl(
-            **common, first=_text(doc, path + ("first",), item.get("first")),
-            order=_text(doc, path + ("order",), item.get("order")),
-            on_begin=_text(doc, path + ("on_begin",), item.get("on_begin")),
-            turn=_text(doc, path + ("turn",), item.get("turn")),
-            end_if=_text(doc, path + ("end_if",), item.get("end_if")),
-            on_end=_text(doc, path + ("on_end",), item.get("on_end")), next=item.get("next")))
+            **common, first=text("first"), order=text("order"), on_begin=text("on_begin"), turn=text("turn"),
+            end_if=text("end_if"), on_end=text("on_end"), next=item.get("next")))
     elif section == "actions":
-        params = [(name, _text(doc, path + ("params", name), text)) for name, text in (item.get("params") or {}).items()]
-        rs.actions.append(d.ActionDecl(**common, params=params, args=item.get("args", {}), require=_text(doc, path + ("require",), item.get("require")),
-                                       effect=_text(doc, path + ("effect",), item["effect"]),
-                                       anytime=item.get("anytime", False)))
+        params = [(name, text("params", name)) for name in (item.get("params") or {})]
+        rs.actions.append(d.ActionDecl(**common, params=params, args=item.get("args", {}), require=text("require"),
+                                       effect=text("effect"), anytime=item.get("anytime", False)))
     elif section == "triggers":
-        rs.triggers.append(d.TriggerDecl(**common, on=item["on"], condition=_text(doc, path + ("if",), item.get("if")),
-                                         effect=_text(doc, path + ("effect",), item["effect"])))
+        rs.triggers.append(d.TriggerDecl(**common, on=item["on"], condition=text("if"), effect=text("effect")))
     elif section == "invariants":
-        rs.invariants.append(d.InvariantDecl(**common, check=_text(doc, path + ("check",), item["check"])))
+        rs.invariants.append(d.InvariantDecl(**common, check=text("check")))
     elif section == "readings":
         rs.readings.append(d.ReadingDecl(**common, kind=item.get("kind"), question=item.get("question"),
                                          text=item.get("text", "")))
+    elif section == "scoring":
+        common["id"] = "scoring"
+        rs.scoring = d.ScoringDecl(**common, score=text("score"),
+                                   tiebreak=[text("tiebreak", i) for i in range(len(item.get("tiebreak", [])))])
 
 
-def load_declarations(path: str) -> tuple[d.Ruleset, Board | None, Collector]:
-    """Load and schema-check a ruleset and its map; raises if the files cannot be read as declared."""
+def load_declarations(path: str, variants=()) -> tuple[d.Ruleset, Board | None, Collector]:
+    """Load and schema-check a ruleset (with variants applied) and its map; raises if it cannot be read."""
+    from .variants import apply_variants
     errors = Collector()
     docs = load_documents(path, errors)
     errors.raise_if_errors()
-    rs = build_ruleset(docs, errors)
+    entries, scalars, applied = apply_variants(docs, entries_of(docs), list(variants), errors)
+    errors.raise_if_errors()
+    rs = build_ruleset(docs, errors, entries, scalars)
+    rs.variants = tuple(applied)
     board = None
     if rs.map:
         board = load_map(Path(rs.root).resolve(), rs.map, rs.map_at, errors)
