@@ -460,15 +460,7 @@ CATEGORIES = {
 
 # Registry examples that do not hold in the sample game: the section shows these instead
 # (test_registry_examples checks that the registry's own example still fails).
-REPLACED = {
-    "distance": ("distance(r0c0, r2c2) == 4 and distance(r0c0, r0c2, blocked=[r0c1]) == 4\n\n"
-                 "distance(r0c0, r0c2, blocked=[r0c1, r1c1]) == 6 and distance(r0c0, r1c1, blocked=[r0c1, r1c0]) == none",
-                 "Going around two blocked squares of a 3x3 grid takes six steps."),
-    "areas": ('areas("region") == [area("north"), area("south")]',
-              "The kind must be one the map declares; asking for another is an error."),
-    "area": ('area("north").value == 3 and area("north") == r0c0.region',
-             'An area is not a string: compare it with `area("north")`, not with `"north"`.'),
-}
+REPLACED: dict = {}  # built-ins whose registry example the doc replaces: (example, note)
 
 
 # More about some built-ins, in the sample game: (a note, an example), either may be None.

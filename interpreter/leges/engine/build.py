@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Collector, did_you_mean
+from ..errors import Collector, Diagnostic, LegesError, did_you_mean
 from ..lang import types as T
 from ..lang.compiler import BUILTIN_EVENTS, Compiler, Scope
 from ..lang.symbols import Symbols, VarInfo, ZoneInfo, parse_type, type_of_value
@@ -68,7 +68,7 @@ class Builder:
             for k, v in list(comp.props.items()) + [kv for values, _, _ in comp.instances for kv in values.items()]:
                 if isinstance(v, str):
                     sym.prop_values.setdefault(k, set()).add(v)
-            sym.dynamic_component_props.update(comp.props)
+
         for zone in self._unique(rs.zones, "zone").values():
             if zone.per_player and zone.count:
                 self.error(zone.at, f"zone '{zone.id}' cannot be both per_player and a row (count)")
@@ -249,7 +249,14 @@ class Builder:
             for cid, ctype in enumerate(setup.ctype):
                 fn = label_fns.get(ctype)
                 if fn is not None:
-                    text = fn(probe, {"it": cid})
+                    try:
+                        text = fn(probe, {"it": cid})
+                    except Exception:  # a label that reads the game state: it is computed before the game
+                        comp = next(c for c in comps if c.id == ctype)
+                        raise LegesError(Diagnostic(comp.label.at.position(),
+                                                    f"the label of '{ctype}' could not be computed",
+                                                    "a label may use only the component's own properties "
+                                                    "(it is computed once, before the game starts)")) from None
                     text = str(text) if not isinstance(text, bool) else ("true" if text else "false")
                 else:
                     parts = []

@@ -222,7 +222,10 @@ def _unique(cx):
 def _flatten(cx):
     cx.arity(1, 1)
     elem, xs = listy(cx, 0)
-    inner = T.iter_elem(elem) or T.ANY
+    if elem.kind not in ("list", "any"):
+        cx.error(f"flatten() needs a list of lists, not a list of {elem}", 0)
+        return T.list_of(T.ANY), "[]"
+    inner = elem.elem or T.ANY if elem.kind == "list" else T.ANY
     return T.list_of(inner), f"[y for x in {xs} for y in x]"
 
 
@@ -363,7 +366,7 @@ def _neighbors(cx):
     _, s = cx.code(0, T.SPACE)
     board = cx.board()
     table = cx.const(board.neighbors if board else {})
-    return T.list_of(T.SPACE), f"{table}.get({s}, ())"
+    return T.list_of(T.SPACE), f"list({table}.get({s}, ()))"
 
 
 @builtin("adjacent(a, b)", "Whether b is adjacent to a.", "adjacent(r0c0, r0c1) and not adjacent(r0c0, r1c1)")
@@ -378,7 +381,7 @@ def _adjacent(cx):
 
 @builtin("distance(a, b, [blocked=spaces])",
          "Fewest steps from a (a space or a list of spaces) to b, never entering a blocked space; none if unreachable.",
-         "distance(r0c0, r2c2) == 4 and distance(r0c0, r0c2, blocked=[r0c1, r1c1]) == 4")
+         "distance(r0c0, r2c2) == 4 and distance(r0c0, r0c2, blocked=[r0c1, r1c1]) == 6")
 def _distance(cx):
     cx.arity(2, 2, kw=("blocked",))
     src = _sources(cx, 0)
@@ -440,7 +443,7 @@ def _lines(cx):
 
 
 @builtin("areas(kind)", "The areas of a kind declared by the map (e.g. every building).",
-         "areas(\"row\") == []")
+         "areas(\"region\") == [area(\"north\"), area(\"south\")]")
 def _areas(cx):
     cx.arity(1, 1)
     kind = getattr(cx.arg_node(0), "value", None)
@@ -455,7 +458,8 @@ def _areas(cx):
     return T.list_of(T.area(kind)), cx.const(list(kinds[kind]))
 
 
-@builtin("area(id)", "The area with this id.", "area(\"x\") == \"x\"")
+@builtin("area(id)", "The area with this id (an area is not a string: compare it with area(\"...\")).",
+         "area(\"north\") == r0c0.region")
 def _area(cx):
     cx.arity(1, 1)
     _, x = cx.code(0)

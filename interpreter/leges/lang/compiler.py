@@ -240,13 +240,15 @@ class Compiler:
         return self._trees[key]
 
     def note_dynamic_props(self, texts) -> None:
-        """Space properties some rule sets (`set s.prop = ...`) must be read from the state."""
+        """Properties some rule sets (`set x.prop = ...`) must be read from the state, not the declarations."""
         for text in texts:
             tree = self.parse_tree(text)
             if tree is not None:
                 for node in tree.walk():
-                    if isinstance(node, ast.SetProp) and node.name in self.symbols.space_props:
-                        self.dynamic_space_props.add(node.name)
+                    if isinstance(node, ast.SetProp):
+                        if node.name in self.symbols.space_props:
+                            self.dynamic_space_props.add(node.name)
+                        self.symbols.dynamic_component_props.add(node.name)
 
     def parse_program(self, text, scope: Scope, code_id: str) -> str:
         tree = self.parse_tree(text)
@@ -305,7 +307,10 @@ class Compiler:
                 return T.list_of(T.SPACE), "[]"
             return T.list_of(T.SPACE), self.const(list(self.board.spaces))
         if name in sym.variables:
-            return sym.variables[name].type, f"st.vars[{name!r}]"
+            var = sym.variables[name]
+            if var.per_player:  # the whole row: one value per player
+                return T.list_of(var.type), f"st.vars[{name!r}]"
+            return var.type, f"st.vars[{name!r}]"
         if name in sym.constants:
             ty, value = sym.constants[name]
             return ty, (repr(value) if not isinstance(value, list) else self.const(value))
@@ -367,6 +372,8 @@ class Compiler:
                 return T.area(name), f"{self.const(self.board.area_of[name])}.get({obj})"
             if name in sym.space_props:
                 static = self.const(self.board.props)
+                if kind == "zone":  # a zone that may be a space: none for other zones
+                    return sym.space_props[name], f"H.sprop(st, {obj}, {name!r}, {static})"
                 if name in self.dynamic_space_props:
                     return sym.space_props[name], f"H.sprop(st, {obj}, {name!r}, {static})"
                 return sym.space_props[name], f"{static}[{obj}][{name!r}]"
@@ -660,7 +667,7 @@ class Compiler:
     def _e_BoolOp(self, node, scope, origin):
         _, left = self.code(node.left, scope, origin)
         _, right = self.code(node.right, scope, origin)
-        return T.BOOL, f"({left} {node.op} {right})"
+        return T.BOOL, f"bool({left} {node.op} {right})"
 
     def _e_IfExpr(self, node, scope, origin):
         _, cond = self.code(node.condition, scope, origin)

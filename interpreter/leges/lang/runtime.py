@@ -103,7 +103,8 @@ def sprop(st, s, name, static):
     d = st.sprops.get(s)
     if d is not None and name in d:
         return d[name]
-    return static[s][name]
+    row = static.get(s)
+    return None if row is None else row[name]
 
 
 def dynamic_attr(st, value, name):

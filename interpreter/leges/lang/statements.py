@@ -136,10 +136,14 @@ class StatementCompiler:
         _, value = self.expr(node.value, scope)
         name = node.name
         if ty.kind == "component":
-            known = {p for props in self.sym.component_types.values() for p in props}
+            types = ty.sub or set(self.sym.component_types)
+            known = {p for t in types for p in self.sym.component_types.get(t, {})}
             if name not in known:
-                self.error(node, f"components have no property '{name}'",
+                self.error(node, f"{ty} has no property '{name}'",
                            did_you_mean(name, known) or "declare it with a default under the component's props")
+            elif name not in self.sym.dynamic_component_props:
+                self.error(node, f"property '{name}' is fixed in this ruleset; no rule of it changes it",
+                           "only properties some rule of the ruleset sets can change")
 
             def set_component(st, fr, pc):
                 env = fr[2]
@@ -150,6 +154,9 @@ class StatementCompiler:
             if name not in self.sym.space_props:
                 self.error(node, f"spaces have no property '{name}'",
                            did_you_mean(name, self.sym.space_props) or "declare it with a default under the map's space_props")
+            elif name not in self.c.dynamic_space_props:
+                self.error(node, f"space property '{name}' is fixed in this ruleset; no rule of it changes it",
+                           "only properties some rule of the ruleset sets can change")
 
             def set_space(st, fr, pc):
                 env = fr[2]
@@ -590,9 +597,15 @@ class StatementCompiler:
         key = f"$r{self.here}"
         end = [0]
 
+        position = self.origin.locate(node.line or 1, node.col or 1)
+
         def start(st, fr, pc):
             env = fr[2]
-            env[key] = min(count(st, env), st.game.max_loop)
+            n = count(st, env)
+            if n > st.game.max_loop:
+                raise RuleError(Diagnostic(position, f"repeat {n} times is more than {st.game.max_loop}",
+                                           "limits.max_loop raises the bound"))
+            env[key] = n
             return pc + 1
         self.emit(start, node)
 

@@ -129,11 +129,13 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
     scalars: dict = {}
     for variant, values in chosen:
         doc = variant.doc
-        for i, p in enumerate(variant.parameters):
-            entries.append(Entry("constants", doc, ("parameters", i),
-                                 {"id": p["id"], "value": values[p["id"]], "description": p.get("description", "")}))
         for i, op in enumerate(variant.data.get("patch", [])):
             _apply(entries, scalars, docs[0], doc, i, op, errors)
+        for i, p in enumerate(variant.parameters):
+            # a parameter is a constant; one of the ruleset's constants with its name is overridden
+            entries[:] = [e for e in entries if not (e.section == "constants" and e.item.get("id") == p["id"])]
+            entries.append(Entry("constants", doc, ("parameters", i),
+                                 {"id": p["id"], "value": values[p["id"]], "description": p.get("description", "")}))
     return entries, scalars, names
 
 
