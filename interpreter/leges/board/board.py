@@ -26,6 +26,7 @@ class Board:
     props: dict[str, dict[str, Any]]
     prop_defaults: dict[str, Any]
     neighbors: dict[str, tuple[str, ...]]
+    rings: dict[str, tuple] = field(default_factory=dict)  # neighbours in direction order, None off the board
     edge_props: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     areas: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)  # kind → id → props
     area_spaces: dict[str, list[str]] = field(default_factory=dict)  # area id → spaces
@@ -123,6 +124,7 @@ def build_board(doc: YamlDoc, errors: Collector) -> Board | None:
     props: dict[str, dict] = {}
     neighbors: dict[str, tuple[str, ...]] = {}
     edge_props: dict[tuple[str, str], dict] = {}
+    rings: dict[str, tuple] = {}
 
     if topology in ("grid", "grid8", "hex"):
         grid = data["grid"]
@@ -144,6 +146,7 @@ def build_board(doc: YamlDoc, errors: Collector) -> Board | None:
         dirs = {"grid": GRID_DIRS, "grid8": GRID8_DIRS, "hex": HEX_DIRS}[topology]
         for sid, (r, c) in coords.items():
             neighbors[sid] = tuple(by_coord[(r + dr, c + dc)] for dr, dc in dirs if (r + dr, c + dc) in by_coord)
+        rings = {sid: tuple(by_coord.get((r + dr, c + dc)) for dr, dc in dirs) for sid, (r, c) in coords.items()}
     else:
         for i, entry in enumerate(data.get("nodes", [])):
             sid = entry if isinstance(entry, str) else entry["id"]
@@ -188,7 +191,7 @@ def build_board(doc: YamlDoc, errors: Collector) -> Board | None:
         props[sid].update(values)
 
     board = Board(id=data["id"], topology=topology, spaces=spaces, props=props, prop_defaults=defaults,
-                  neighbors=neighbors, edge_props=edge_props, coords=coords,
+                  neighbors=neighbors, rings=rings, edge_props=edge_props, coords=coords,
                   provenance=data.get("provenance", {}), doc=doc)
     for kind, entries in (data.get("areas") or {}).items():
         board.areas[kind] = {}

@@ -229,6 +229,28 @@ def _flatten(cx):
     return T.list_of(inner), f"[y for x in {xs} for y in x]"
 
 
+@builtin("without(xs, ys)", "xs with one occurrence of each item of ys taken out, where present (a multiset difference).",
+         "without([1, 2, 2, 3], [2, 3, 4]) == [1, 2]")
+def _without(cx):
+    cx.arity(2, 2)
+    elem, xs = listy(cx, 0)
+    _, ys = listy(cx, 1)
+    return T.list_of(elem), f"H.without({xs}, {ys})"
+
+
+@builtin("payments(pool, need, [wildcard=w], [substitute=n])",
+         "Every distinct way to meet a list of needs from a pool of items: each need is met by an equal item "
+         "(any item, if it is the wildcard) or by `substitute` items of any kind. Each way is a sorted list of pool items.",
+         "payments([1, 1, 2], [1]) == [[1]] and payments([1, 1, 2], [1], substitute=2) == [[1], [1, 1], [1, 2]]")
+def _payments(cx):
+    cx.arity(2, 2, kw=("wildcard", "substitute"))
+    elem, pool = listy(cx, 0)
+    _, need = listy(cx, 1)
+    wildcard = cx.code("wildcard")[1] if cx.arg_node("wildcard") is not None else "None"
+    substitute = cx.code("substitute", T.INT)[1] if cx.arg_node("substitute") is not None else "0"
+    return T.list_of(T.list_of(elem)), f"H.payments({pool}, {need}, {wildcard}, {substitute})"
+
+
 @builtin("index_of(xs, x)", "Position of the first x in xs (from 0), or none.", "index_of([5, 6], 6) == 1")
 def _index_of(cx):
     cx.arity(2, 2)
@@ -366,6 +388,16 @@ def _neighbors(cx):
     _, s = cx.code(0, T.SPACE)
     board = cx.board()
     table = cx.const(board.neighbors if board else {})
+    return T.list_of(T.SPACE), f"list({table}.get({s}, ()))"
+
+
+@builtin("ring(s)", "The six spaces around s on a hex board, turning in a fixed order (none where the board ends); "
+         "on a grid, the four orthogonal neighbours.", "count(ring(r1c1)) == 4 and ring(r0c0)[0] == none")
+def _ring(cx):
+    cx.arity(1, 1)
+    _, s = cx.code(0, T.SPACE)
+    board = cx.board()
+    table = cx.const(board.rings if board else {})
     return T.list_of(T.SPACE), f"list({table}.get({s}, ()))"
 
 

@@ -132,3 +132,52 @@ def count_if(items, pred):
         if pred(x):
             n += 1
     return n
+
+
+def without(items, taken):
+    out = list(items)
+    for t in taken:
+        try:
+            out.remove(t)
+        except ValueError:
+            pass
+    return out
+
+
+def payments(pool, need, wildcard, substitute, limit: int = 5000):
+    """Distinct multisets of pool items that meet every need (see the built-in `payments`)."""
+    kinds = sorted(set(pool), key=repr)
+    have = tuple(pool.count(k) for k in kinds)
+    need = list(need)
+    found: set = set()
+    seen: set = set()
+
+    def take_any(counts, n, start, chosen, rest):
+        if n == 0:
+            step(rest, counts, chosen)
+            return
+        for i in range(start, len(kinds)):
+            if counts[i]:
+                c = list(counts)
+                c[i] -= 1
+                take_any(tuple(c), n - 1, i, chosen + (i,), rest)
+
+    def step(rest, counts, chosen):
+        key = (rest, counts)
+        if key in seen or len(found) >= limit:
+            return
+        seen.add(key)
+        if rest == len(need):
+            found.add(tuple(sorted(chosen)))
+            return
+        want = need[rest]
+        for i, k in enumerate(kinds):
+            if counts[i] and (k == want or want == wildcard):
+                c = list(counts)
+                c[i] -= 1
+                step(rest + 1, tuple(c), chosen + (i,))
+        if substitute:
+            take_any(counts, substitute, 0, chosen, rest + 1)
+
+    step(0, have, ())
+    return sorted(([kinds[i] for i in combo] for combo in found), key=lambda p: (len(p), [repr(x) for x in p]))
