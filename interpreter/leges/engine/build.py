@@ -85,8 +85,15 @@ class Builder:
                 sym.variables[var.id] = VarInfo(var.id, ty, True)
             else:
                 sym.variables[var.id] = VarInfo(var.id, ty, False)
+        spaces = set(board.spaces) if board is not None else set()
         for const in self._unique(rs.constants, "constant").values():
-            sym.constants[const.id] = (type_of_value(const.value), const.value)
+            ty = type_of_value(const.value)
+            value = const.value
+            if isinstance(value, str) and value in spaces:  # a constant naming a space is a space
+                ty = T.SPACE
+            elif isinstance(value, list) and value and all(isinstance(v, str) and v in spaces for v in value):
+                ty = T.list_of(T.SPACE)
+            sym.constants[const.id] = (ty, value)
         sym.functions = self._unique(rs.functions, "function")
         sym.procedures = self._unique(rs.procedures, "procedure")
         sym.actions = self._unique(rs.actions, "action")

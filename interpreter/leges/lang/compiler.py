@@ -170,7 +170,9 @@ class Compiler:
             "abs": abs, "sorted": sorted, "reversed": reversed, "str": str, "set": set, "tuple": tuple,
             "KeyError": KeyError, "TypeError": TypeError, "zip": zip, "bool": bool}}
         self._fn_cache: dict[str, Fn] = {}
-        self._where_types: set = set()  # component types whose positions the current function reads
+        # what the function being compiled reads that may change: component types whose positions
+        # it reads, and "prop:NAME" for space properties rules change
+        self._where_types: set = set()
         self.function_deps: dict[str, frozenset | None] = {}  # None: depends on anything
         self._trees: dict[tuple, ast.Program | None] = {}
         self._counter = 0
@@ -372,9 +374,9 @@ class Compiler:
                 return T.area(name), f"{self.const(self.board.area_of[name])}.get({obj})"
             if name in sym.space_props:
                 static = self.const(self.board.props)
-                if kind == "zone":  # a zone that may be a space: none for other zones
-                    return sym.space_props[name], f"H.sprop(st, {obj}, {name!r}, {static})"
-                if name in self.dynamic_space_props:
+                if kind == "zone" or name in self.dynamic_space_props:  # a zone may not be a space
+                    if name in self.dynamic_space_props:
+                        self._where_types.add(f"prop:{name}")
                     return sym.space_props[name], f"H.sprop(st, {obj}, {name!r}, {static})"
                 return sym.space_props[name], f"{static}[{obj}][{name!r}]"
             known = set(sym.space_props) | set(self.board.areas if self.board else ())
@@ -499,7 +501,7 @@ class Compiler:
         args = "".join(f", {c}" for _, c in compiled)
         return ty, f"{fname}(st, {scope.me_code if scope.me else 'None'}{args})"
 
-    _GLOBAL_READS = ("st.zones", "st.vars", "st.cprops", "H.cprop", "H.sprop", "H.dynamic_attr",
+    _GLOBAL_READS = ("st.zones", "st.vars", "st.cprops", "H.cprop", "H.dynamic_attr",
                      "st.turn_player", "st.phase", "st.turn_count")
 
     def _dependencies(self, body: str) -> frozenset | None:

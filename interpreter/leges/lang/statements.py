@@ -158,9 +158,12 @@ class StatementCompiler:
                 self.error(node, f"space property '{name}' is fixed in this ruleset; no rule of it changes it",
                            "only properties some rule of the ruleset sets can change")
 
+            key = f"prop:{name}"
+
             def set_space(st, fr, pc):
                 env = fr[2]
                 st.version += 1
+                st.tversion[key] = st.tversion.get(key, 0) + 1
                 st.sprops.setdefault(obj(st, env), {})[name] = value(st, env)
                 return pc + 1
             self.emit(set_space, node)
