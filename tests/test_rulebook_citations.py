@@ -11,7 +11,7 @@ import pytest
 from helpers import ROOT, SHARED
 from leges.model.loader import load_declarations
 
-RULESETS = ["pompeii"]
+RULESETS = ["pompeii", "attika"]
 
 
 def _norm(text: str) -> str:
