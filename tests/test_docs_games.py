@@ -5,7 +5,7 @@ from helpers import ROOT
 from leges.model.loader import load_declarations
 
 
-@pytest.mark.parametrize("game", ["pompeii", "attika"])
+@pytest.mark.parametrize("game", ["pompeii", "attika", "alexander"])
 def test_every_reading_is_listed_in_the_games_docs(game):
     rs, _, _ = load_declarations(str(ROOT / "rulesets" / game))
     text = (ROOT / "docs" / f"{game}.md").read_text()

@@ -77,10 +77,17 @@ def start(game, doc: YamlDoc):
             raise LegesError(Diagnostic(doc.position(("position", "arrange")),
                                         "the arrangement asks for a decision; arrange positions without choices"))
     if phase is not None:
-        st.phase = phase
-        st.flow = "turn"
         st.version += 1
-        game.flow.start_turn(st, game.phases[phase])
+        compiled = game.phases[phase]
+        if compiled.turn:
+            st.phase = phase
+            st.flow = "turn"
+            if compiled.order_fn is not None:  # the players after this one take their turns next
+                queue = list(compiled.order_fn(st, {"me": None}))
+                st.turn_queue = queue[queue.index(st.turn_player) + 1:] if st.turn_player in queue else queue
+            game.flow.start_turn(st, compiled)
+        else:  # a phase without turns: it starts from its beginning
+            game.flow.enter(st, phase)
     game.flow.run(st)
     return st
 

@@ -145,8 +145,23 @@ class StateAPI:
             local = dict(option[2])
             local["me"] = player
             self.frames.append([self.game.actions[option[1]].code_id, 0, local])
-        self.history.append(f"{self.player_name(player)}: {text}")
+        self._record(player, option[1], text)
         self.game.flow.run(self)
+
+    def _record(self: State, player: int, action_id: str, text: str) -> None:
+        action = self.game.actions.get(action_id)
+        if action is not None and action.secret:
+            self.sealed.append(len(self.history))
+        self.history.append(f"{self.player_name(player)}: {text}")
+
+    def record_view(self: State, player: int) -> list[str]:
+        """The history as `player` may see it: others' secret commitments of the phase stay sealed."""
+        sealed = set(self.sealed)
+        out = []
+        for i, entry in enumerate(self.history):
+            who = entry.split(": ", 1)[0]
+            out.append(f"{who}: (sealed)" if i in sealed and who != self.player_name(player) else entry)
+        return out
 
     def apply_option(self: State, index: int) -> None:
         """Fast path for simulation: apply the pending decision's option number `index`."""
@@ -159,7 +174,7 @@ class StateAPI:
             frame[2]["$chance"] = option[2]["value"]
         else:
             frame[2]["$answer"] = option
-        self.history.append(f"{self.player_name(pending['player'])}: {option[0]}")
+        self._record(pending["player"], option[1], option[0])
         self.game.flow.run(self)
 
     def clone(self: State) -> State:

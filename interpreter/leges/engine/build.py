@@ -136,6 +136,10 @@ class Builder:
                         props[k] = T.join(props.get(k, T.NONE), type_of_value(v))
                         if isinstance(v, str):
                             sym.prop_values.setdefault(k, set()).add(v)
+                for k in props:  # a property whose every value names a space holds spaces
+                    found = [values[k] for values in entries.values() if values.get(k) is not None]
+                    if found and all(isinstance(v, str) and v in sym.space_ids for v in found):
+                        props[k] = T.SPACE
                 sym.area_kinds[kind] = props
                 sym.area_ids.update(entries)
             for values in board.edge_props.values():
@@ -330,7 +334,7 @@ class Builder:
             locals_ = dict(action.args_types)
             locals_.update(types)
             code_id = c.parse_program(action.effect, Scope(locals_, me=True), f"action:{action.id}")
-            compiled = CompiledAction(action.id, code_id, options, action.anytime, action)
+            compiled = CompiledAction(action.id, code_id, options, action.anytime, action, action.secret)
             game.actions[action.id] = compiled
             if action.anytime:
                 game.anytime.append(compiled)

@@ -155,6 +155,7 @@ class Flow:
 
     def end_phase(self, st) -> None:
         st.flow = "end"
+        st.sealed.clear()  # secret commitments of the phase are revealed with its end
         phase = self.game.phases[st.phase] if st.phase else None
         if phase is not None and phase.on_end:
             st.frames.append([phase.on_end, 0, {"me": None}])

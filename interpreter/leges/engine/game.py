@@ -18,6 +18,7 @@ class CompiledAction:
     enumerate: Callable  # generated: fn(st, env, out) appends the legal options
     anytime: bool
     decl: Any = None
+    secret: bool = False
 
     def options(self, st, player: int, args: dict) -> list:
         """Every legal choice of parameters for `player`, as [text, id, params, args]."""
@@ -169,7 +170,7 @@ class Game:
         st.seed = seed
         st.rng = R.seed_state(seed)
         st.terminal, st.unfinished, st.next_phase = False, False, None
-        st.history, st.fired, st.log = [], [], []
+        st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
         st.steps = 0
         st._texts = None

@@ -22,7 +22,7 @@ class State:
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "_texts", "version", "fcache", "fversion", "tversion", "tcache")
+                 "_texts", "version", "fcache", "fversion", "tversion", "tcache", "sealed")
 
     # ---------------------------------------------------------- zone operations
     def place(self, c: int, zone: str, index: int | None) -> None:
@@ -182,6 +182,7 @@ class State:
         s.pending = self.pending  # never mutated in place: replaced when the next decision comes
         s.rng, s.terminal, s.unfinished, s.next_phase = self.rng, self.terminal, self.unfinished, self.next_phase
         s.history = list(self.history)
+        s.sealed = list(self.sealed)
         s.fired = list(self.fired)
         s.explicit_chance = self.explicit_chance
         s.log = list(self.log)
@@ -200,7 +201,7 @@ class State:
             "phase": self.phase, "flow": self.flow, "turn_player": self.turn_player,
             "turn_queue": self.turn_queue, "turn_count": self.turn_count, "frames": self.frames,
             "pending": self.pending, "rng": self.rng, "terminal": self.terminal, "unfinished": self.unfinished,
-            "next_phase": self.next_phase, "history": self.history, "fired": self.fired,
+            "next_phase": self.next_phase, "history": self.history, "sealed": self.sealed, "fired": self.fired,
             "explicit_chance": self.explicit_chance, "log": self.log,
         }
 
@@ -222,7 +223,7 @@ class State:
         s.cprops = {int(k): v for k, v in data["cprops"].items()}
         s.sprops = data["sprops"]
         for name in ("phase", "flow", "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng",
-                     "terminal", "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "seed"):
+                     "terminal", "unfinished", "next_phase", "history", "sealed", "fired", "explicit_chance", "log", "seed"):
             setattr(s, name, data[name])
         s.steps = 0
         s._texts = None

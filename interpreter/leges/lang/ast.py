@@ -17,20 +17,24 @@ class Node:
 
     def children(self) -> Iterator["Node"]:
         for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, Node):
-                yield value
-            elif isinstance(value, (list, tuple)):
-                for item in value:
-                    if isinstance(item, Node):
-                        yield item
-                    elif isinstance(item, (list, tuple)):
-                        yield from (x for x in item if isinstance(x, Node))
+            yield from _nodes_in(getattr(self, f.name))
 
     def walk(self) -> Iterator["Node"]:
         yield self
         for child in self.children():
             yield from child.walk()
+
+
+def _nodes_in(value) -> Iterator[Node]:
+    """The nodes in a field: a node, or nodes nested in lists, tuples and dicts (if-branches, kwargs)."""
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _nodes_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _nodes_in(item)
 
 
 # ------------------------------------------------------------------ expressions

@@ -122,6 +122,7 @@ class ActionDecl(Decl):
     require: Text | None = None
     effect: Text | None = None
     anytime: bool = False
+    secret: bool = False
 
 
 @dataclass

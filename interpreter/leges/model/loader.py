@@ -211,7 +211,8 @@ def _add(rs: d.Ruleset, entry: Entry) -> None:
     elif section == "actions":
         params = [(name, text("params", name)) for name in (item.get("params") or {})]
         rs.actions.append(d.ActionDecl(**common, params=params, args=item.get("args", {}), require=text("require"),
-                                       effect=text("effect"), anytime=item.get("anytime", False)))
+                                       effect=text("effect"), anytime=item.get("anytime", False),
+                                       secret=item.get("secret", False)))
     elif section == "triggers":
         rs.triggers.append(d.TriggerDecl(**common, on=item["on"], condition=text("if"), effect=text("effect")))
     elif section == "invariants":

@@ -1,0 +1,255 @@
+"""Alexander the Great: one test (at least) per rule, named after the rule's id; examples are scenarios."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+import leges
+from helpers import ROOT, expr, position, texts
+from leges.simulate import random_playout
+
+ALEXANDER = str(ROOT / "rulesets" / "alexander")
+
+
+@pytest.fixture(scope="module")
+def alexander():
+    return leges.load(ALEXANDER)
+
+
+def test_components_and_the_approximated_map(alexander):
+    st = alexander.new_initial_state(players=5, seed=0)
+    for p in range(5):
+        assert len(st.setup.by_owner[("cube", p)]) == 15
+        assert len(st.setup.by_owner[("temple", p)]) == 10 and len(st.setup.by_owner[("city", p)]) == 8
+    board = alexander.board
+    assert board.provenance["status"] == "approximation"
+    assert not board.adjacent("cilicia", "cappadocia") and not board.adjacent("cappadocia", "cilicia")
+    assert board.props["media"]["symbol"] == "5" and board.props["karmania"]["symbol"] == "star"
+    assert len(board.areas["region"]) == 6
+
+
+def test_eight_cities_contradiction_is_flagged_when_put_back(tmp_path):
+    """eight_cities: the component list's '5 per colour' contradicts the set-up's 8."""
+    shutil.copytree(ROOT / "rulesets" / "alexander", tmp_path / "alexander")
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    path = tmp_path / "alexander" / "components.yaml"
+    path.write_text(path.read_text().replace(
+        'box: {total: 40, source:', 'box: {total: 40, per_seat: [5, 5, 5, 5, 5], source:'))
+    with pytest.raises(leges.LegesError) as err:
+        leges.load(str(tmp_path / "alexander"))
+    text = str(err.value)
+    assert "the box holds 40 in all, but per seat 5 + 5 + 5 + 5 + 5 = 25" in text
+    assert "each needs 8, but the box has 5" in text
+
+
+def test_share_is_secret_until_the_screens_are_lifted(alexander):
+    """share, simultaneous_in_seat_order: nobody sees another's share-out before every screen is lifted."""
+    st = alexander.new_initial_state(players=3, seed=0)
+    st.apply_action("share order=2 armies=5 temples=4")
+    # red's commitment is hidden from blue's view and sealed in the record blue may see
+    blue_view = st.observation(1)
+    assert blue_view["vars"]["shares"][0] == "?" and "order_box.red" in blue_view["zones"]
+    assert blue_view["zones"]["screen.red"] == {"count": 15}
+    assert st.record_view(1) == ["red: (sealed)"] and st.record_view(0) == ["red: share order=2 armies=5 temples=4"]
+    # blue's view is the same whatever red committed
+    other = alexander.new_initial_state(players=3, seed=0)
+    other.apply_action("share order=0 armies=15 temples=0")
+    assert json.dumps(other.observation(1), sort_keys=True) == json.dumps(blue_view, sort_keys=True)
+    st.apply_action("share order=0 armies=5 temples=5")
+    st.apply_action("share order=1 armies=7 temples=7")
+    # screens lifted together
+    assert st.record_view(1)[0] == "red: share order=2 armies=5 temples=4"
+    assert st.observation(1)["zones"]["army_box.red"] == ["red"] * 5
+
+
+def test_march_pays_from_the_chosen_boxes_once_for_armies_moving_together(alexander):
+    """enter, march, payments_for, fresh_armies, arrive, entering_the_region, entry_arrow_free."""
+    st = position(alexander, 2, "march", "red", """
+    campaign = 1
+    round = 1
+    region = area("r1")
+    turn_order = [red, blue]
+    move take(screen(red), 3) to army_box(red)
+    move take(screen(red), 1) to temple_box(red)
+    move take(screen(red), 2) to city_box(red)
+    move take(screen(blue), 1) to army_box(blue)
+    """)
+    assert texts(st) == ["enter armies=1", "enter armies=2", "enter armies=3", "pass"]
+    st.apply_action("enter armies=3")
+    assert expr(alexander, st, "count(armies_at(thessalia, red)) == 3 and count(spent(red)) == 0")
+    legal = texts(st)
+    assert "march source=thessalia to=boeotia armies=3 from_temples=0" in legal
+    assert "march source=thessalia to=boeotia armies=3 from_temples=1" in legal
+    st.apply_action("march source=thessalia to=boeotia armies=2 from_temples=1")  # cost 1, paid once
+    assert expr(alexander, st, "count(temple_box(red)) == 0 and count(city_box(red)) == 2 and count(spent(red)) == 1")
+    st.apply_action("march source=boeotia to=attica armies=2 from_temples=0")  # a hollow arrow: free
+    # third province reached: these armies are spent for the round
+    assert not any(t.startswith("march source=attica") for t in texts(st))
+    assert expr(alexander, st, "count(spent(red)) == 1")
+
+
+def test_attempt_temple_and_attempt_city(alexander):
+    """attempt_temple, attempt_city, one_attempt_per_province: where one's army stands and the symbol is."""
+    st = position(alexander, 2, "march", "red", """
+    campaign = 1
+    round = 1
+    region = area("r1")
+    turn_order = [red, blue]
+    move top(screen(red)) to attica
+    move top(screen(red)) to thracia
+    let c = components("city", blue)
+    move c[0] to thracia
+    set c[0].built = true
+    """)
+    st.apply_action("pass")  # no march: on to the attempts
+    legal = texts(st)
+    assert "attempt_temple province=attica" in legal and "attempt_city province=attica" in legal
+    assert "attempt_city province=thracia" not in legal  # a city stands there already
+    assert not any("boeotia" in t for t in legal)  # no army of red's there
+    st.apply_action("attempt_temple province=attica")
+    assert "attempt_temple province=attica" not in texts(st) and "attempt_city province=attica" in texts(st)
+
+
+def test_campaign_ends_when_the_target_is_reached_and_all_cubes_return(alexander):
+    """campaign_start, round_scoring: an army in the symbol's province ends the campaign after the round."""
+    st = position(alexander, 2, "round_scoring", None, """
+    campaign = 1
+    round = 1
+    region = area("r1")
+    target_reached = true
+    move take(screen(red), 2) to thracia
+    move take(screen(red), 4) to spent(red)
+    """)
+    assert expr(alexander, st, "campaign == 2 and round == 1 and region == area('r2')")
+    assert expr(alexander, st, "count(screen(red)) == 15 and count(thracia) == 0 and vp[red] == 2")
+
+
+def test_third_round_ends_the_campaign(alexander):
+    st = position(alexander, 2, "round_scoring", None, """
+    campaign = 1
+    round = 3
+    region = area("r1")
+    """)
+    assert expr(alexander, st, "campaign == 2 and round == 1")
+
+
+def test_reshare_moves_only_temple_and_city_cubes(alexander):
+    """reshare: rounds 2 and 3 share out again only the temple and city boxes."""
+    st = position(alexander, 2, "share_out", "red", """
+    campaign = 2
+    round = 2
+    region = area("r2")
+    move take(screen(red), 3) to temple_box(red)
+    move take(screen(red), 1) to city_box(red)
+    move take(screen(red), 4) to army_box(red)
+    move take(screen(blue), 2) to city_box(blue)
+    for p in players:
+      stack screen(p) onto spent(p)
+    """)
+    assert texts(st) == [f"reshare temples={i}" for i in range(5)]
+    st.apply_action("reshare temples=0")
+    st.apply_action("reshare temples=2")
+    assert expr(alexander, st, "count(temple_box(red)) == 0 and count(city_box(red)) == 4 and count(army_box(red)) == 4")
+    assert expr(alexander, st, "count(temple_box(blue)) == 2 and count(city_box(blue)) == 0")
+
+
+def test_later_campaign_order_bidder_chooses_then_victory_points(alexander):
+    """later_campaign_order, nobody_bids."""
+    st = position(alexander, 3, "turn_order", None, """
+    campaign = 2
+    round = 1
+    region = area("r2")
+    vp[red] = 5
+    vp[blue] = 9
+    vp[green] = 1
+    move take(screen(green), 2) to order_box(green)
+    """)
+    assert texts(st) == ["place place=1", "place place=2", "place place=3"] and st.current_player() == 2
+    st.apply_action("place place=2")
+    assert expr(alexander, st, "turn_order == [blue, green, red]")
+    nobody = position(alexander, 3, "turn_order", None, """
+    campaign = 2
+    round = 1
+    region = area("r2")
+    vp[red] = 5
+    vp[blue] = 9
+    vp[green] = 1
+    """)
+    assert expr(alexander, nobody, "turn_order == [blue, red, green]")
+
+
+def test_first_campaign_with_no_bid_starts_with_the_oldest(alexander):
+    """oldest_player."""
+    st = alexander.new_initial_state(players=3, seed=0)
+    for _ in range(3):
+        st.apply_action("share order=0 armies=5 temples=5")
+    assert expr(alexander, st, "turn_order == [red, blue, green]")
+
+
+def test_final_scoring_majorities_and_ties(alexander):
+    """final_scoring, award_sole, built_of."""
+    st = position(alexander, 2, "final_scoring", None, """
+    let t = components("temple", red)
+    move t[0] to attica
+    move t[1] to troas
+    set t[0].built = true
+    set t[1].built = true
+    let c = components("city", blue)
+    move c[0] to attica
+    set c[0].built = true
+    let c2 = components("city", red)
+    move c2[0] to troas
+    set c2[0].built = true
+    """)
+    # cities 1-1 (tie: nothing); temples red 2 (15); r1: city blue (5), temple red (5); r2: city red (5), temple red (5)
+    assert st.is_terminal()
+    assert st.scores() == [15 + 5 + 5 + 5, 5]
+
+
+def test_variant_final_scoring_by_region(alexander):
+    """final_scoring_by_region (6.1.1): per region temples and cities together, 5 to the sole leader."""
+    game = leges.load(ALEXANDER, variants=["final_scoring_by_region"])
+    st = position(game, 2, "final_scoring", None, """
+    let t = components("temple", red)
+    move t[0] to attica
+    set t[0].built = true
+    let c = components("city", blue)
+    move c[0] to attica
+    set c[0].built = true
+    move c[1] to boeotia
+    set c[1].built = true
+    """)
+    assert st.scores() == [15, 10 + 5]
+
+
+def test_variant_short_game_and_both_together():
+    """short_game (7.0), variants_combined, short_game_order: campaigns 2-4, halved final scoring."""
+    game = leges.load(ALEXANDER, variants=["short_game"])
+    st = game.new_initial_state(players=2, seed=0)
+    assert expr(game, st, "campaign == 2 and region == area('r2') and final_points == [5, 7, 2, 2]")
+    both = leges.load(ALEXANDER, variants=["short_game", "final_scoring_by_region"])
+    assert both.variants == ("short_game", "final_scoring_by_region")
+    result = random_playout(both, 3, seed=2, check=True)
+    assert not result.unfinished
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_random_games_account_for_every_cube_temple_and_city(alexander, players):
+    result = random_playout(alexander, players, seed=3, check=True)
+    assert not result.unfinished
+
+
+def test_every_rule_is_named_by_a_test_or_a_scenario():
+    import yaml
+    from leges.model.loader import load_declarations
+    rs, _, _ = load_declarations(ALEXANDER)
+    rules = {x.id for x in [*rs.setup, *rs.phases, *rs.actions, *rs.triggers, *rs.procedures]}
+    rules |= {f.id for f in rs.functions if f.source}
+    named = (ROOT / "tests" / "test_alexander.py").read_text()
+    for path in (ROOT / "rulesets" / "alexander" / "scenarios").glob("*.yaml"):
+        named += " " + " ".join(yaml.safe_load(path.read_text()).get("rules", []))
+    missing = sorted(r for r in rules if not re.search(rf"(?<![a-z0-9]){re.escape(r)}(?![a-z0-9])", named))
+    assert not missing, f"rules no test names: {missing}"
