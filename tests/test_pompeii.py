@@ -281,7 +281,7 @@ def test_cut_off_citizens_go_to_the_volcano(pompeii):
 
 # --------------------------------------------------------------------- escape
 def test_move_citizen_never_onto_lava_and_up_to_its_points(pompeii):
-    """move_citizen, points: orthogonal steps around lava, at most as many as citizens on the square."""
+    """move_citizen, points, blocked_spaces: orthogonal steps around lava, at most as many as citizens on the square."""
     st = position(pompeii, 3, "escape", "red", """
     move [t for t in bag if t.symbol != "helmet"] to box
     move take([t for t in box if t.symbol == "vase"], 1) to r4c8
