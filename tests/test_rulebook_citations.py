@@ -19,13 +19,12 @@ def _norm(text: str) -> str:
 
 
 def _sources(rs):
-    from leges.model import decl as d
+    from leges.engine.build import citations
     for item in [*rs.components, *rs.zones, *rs.variables, *rs.functions, *rs.procedures, *rs.setup,
-                 *rs.phases, *rs.actions, *rs.triggers, *rs.readings, *rs.invariants, *rs.constants]:
-        if isinstance(item.source, dict):
-            yield item, item.source
-    if rs.scoring is not None:
-        yield rs.scoring, rs.scoring.source
+                 *rs.phases, *rs.actions, *rs.triggers, *rs.readings, *rs.invariants, *rs.constants,
+                 *([rs.scoring] if rs.scoring else [])]:
+        for _, source in citations(item):
+            yield item, source
 
 
 @pytest.mark.parametrize("name", RULESETS)

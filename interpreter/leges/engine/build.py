@@ -149,15 +149,13 @@ class Builder:
 
     def _check_sources(self, books: set) -> None:
         for item in self._all_decls():
-            src = item.source
-            if not isinstance(src, dict):
-                continue
-            if "book" in src and src["book"] not in books:
-                self.error(item.at.child("source", "book"), f"no rulebook '{src['book']}' is declared",
-                           did_you_mean(src["book"], books) or "declare it under `rulebooks`")
-            if "reading" in src and src["reading"] not in self.readings:
-                self.error(item.at.child("source", "reading"), f"no reading '{src['reading']}' is declared",
-                           did_you_mean(src["reading"], self.readings) or "declare it under `readings`")
+            for at, src in citations(item):
+                if "book" in src and src["book"] not in books:
+                    self.error(at.child("book"), f"no rulebook '{src['book']}' is declared",
+                               did_you_mean(src["book"], books) or "declare it under `rulebooks`")
+                if "reading" in src and src["reading"] not in self.readings:
+                    self.error(at.child("reading"), f"no reading '{src['reading']}' is declared",
+                               did_you_mean(src["reading"], self.readings) or "declare it under `readings`")
 
     def _all_decls(self):
         rs = self.rs
@@ -439,6 +437,15 @@ class Builder:
             if phase.id not in reachable:
                 self.error(phase.at.child("id"), f"phase '{phase.id}' can never be reached",
                            "no phase names it as `next` and no rule does `goto " + phase.id + "`")
+
+
+def citations(item) -> list[tuple[d.At, dict]]:
+    """A declaration's citations — its `source` and the `also` citations of other rulebooks — with their places."""
+    src = item.source
+    if not isinstance(src, dict):
+        return []
+    at = item.at.child("source")
+    return [(at, src)] + [(at.child("also", i), c) for i, c in enumerate(src.get("also", [])) if isinstance(c, dict)]
 
 
 def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
