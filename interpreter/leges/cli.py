@@ -4,11 +4,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 
-from .errors import Diagnostic, LegesError, Position
+from .errors import Diagnostic, LegesError, Position, RuleError
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE: leges itself failed
 
 
 def _variants(args) -> list[str]:
@@ -17,6 +19,12 @@ def _variants(args) -> list[str]:
 
 def _load(path: str, args):
     from . import load
+    kind = _kind_of(path)
+    if kind != "ruleset":
+        raise LegesError(Diagnostic(Position(path, 1, 1), f"this is a {kind} file, not a ruleset",
+                                    "give the ruleset's folder (or its ruleset.yaml)" +
+                                    ("; a ruleset names its map with `map:`" if kind == "map" else
+                                     "; run scenarios with `leges test`")))
     return load(path, variants=_variants(args))
 
 
@@ -27,8 +35,8 @@ def _kind_of(path: str) -> str:
     try:
         with open(path, encoding="utf-8") as handle:
             head = handle.read(4000)
-    except OSError:
-        return "ruleset"
+    except (OSError, UnicodeDecodeError):
+        return "ruleset"  # loading it reports why it cannot be read
     for line in head.splitlines():
         if line.startswith("leges_map:"):
             return "map"
@@ -243,15 +251,93 @@ def _show(st, player: int) -> None:
 
 
 # -------------------------------------------------------------------- replay
+def _read_record(path: str) -> dict:
+    """The record at `path`, its fields checked, so that a damaged record is reported, never a crash."""
+    from .records import read_record
+    if os.path.isdir(path):
+        raise LegesError(Diagnostic(Position(path), "is a directory, expected a game record (a .json file)"))
+    try:
+        record = read_record(path)
+    except UnicodeDecodeError as exc:
+        raise LegesError(Diagnostic(Position(path, 1, 1), f"not a JSON record: not UTF-8 text ({exc.reason})")) from None
+    except OSError as exc:
+        raise LegesError(Diagnostic(Position(path), f"cannot read the record: {exc.strerror}")) from None
+    wanted = {"ruleset": (str,), "players": (int,), "seed": (int,), "actions": (list,),
+              "ruleset_path": (str, type(None)), "variants": (list, type(None)),
+              "explicit_chance": (bool, type(None))}
+    names = {str: "a string", int: "a whole number", list: "a list", bool: "true or false", type(None): "null"}
+    for key, types in wanted.items():
+        value = record.get(key)
+        if key not in record and type(None) in types:
+            continue
+        if not isinstance(value, types) or (int in types and isinstance(value, bool)):
+            raise LegesError(Diagnostic(Position(path, 1, 1), f"the record's '{key}' should be "
+                                        + " or ".join(names[t] for t in types) + f", not {json.dumps(value)}",
+                                        "records are written by `leges simulate --records DIR` or `leges play --record FILE`"))
+    for i, action in enumerate(record["actions"]):
+        if not isinstance(action, str):
+            raise LegesError(Diagnostic(Position(path, 1, 1), f"action {i + 1} of the record is not a text: "
+                                        f"{json.dumps(action)}", "each action is written as `seat: action text`"))
+    for i, variant in enumerate(record.get("variants") or []):
+        if not isinstance(variant, str):
+            raise LegesError(Diagnostic(Position(path, 1, 1), f"variant {i + 1} of the record is not a text: "
+                                        f"{json.dumps(variant)}"))
+    return record
+
+
+def _json_position(path: str, key: str, index: int | None = None) -> Position:
+    """Where the value of a top-level `key` (or its `index`th item) is written in a JSON file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        match = re.search(r'"%s"\s*:\s*' % re.escape(key), text)
+        if match is None:
+            return Position(path, 1, 1)
+        offset = match.end()
+        if index is not None:
+            decoder = json.JSONDecoder()
+            offset += 1  # past '['
+            for i in range(index + 1):
+                while text[offset] in " \t\r\n,":
+                    offset += 1
+                if i == index:
+                    break
+                _, offset = decoder.raw_decode(text, offset)
+    except (OSError, ValueError, IndexError):
+        return Position(path, 1, 1)
+    line = text.count("\n", 0, offset) + 1
+    return Position(path, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def _locate_action(d: Diagnostic, path: str) -> Diagnostic:
+    """'action N of the record: ...' is placed at that action in the record file."""
+    match = re.match(r"action (\d+) of the record", d.message)
+    if match is None or d.position.line:
+        return d
+    return Diagnostic(_json_position(path, "actions", int(match.group(1)) - 1), d.message, d.hint, d.severity)
+
+
 def cmd_replay(args) -> int:
-    from .records import read_record, replay
-    record = read_record(args.record)
+    from .records import replay
+    record = _read_record(args.record)
     path = args.ruleset or record.get("ruleset_path")
     if not path:
         raise LegesError(Diagnostic(Position(args.record), "the record names no ruleset path", "give it with --ruleset"))
-    from . import load
-    game = load(path, variants=record.get("variants", []))
-    st = replay(game, record, args.record)
+    game = _load(path, argparse.Namespace(variant=record.get("variants") or []))
+    if not game.min_players <= record["players"] <= game.max_players:
+        raise LegesError(Diagnostic(_json_position(args.record, "players"),
+                                    f"the record is of a game of {record['players']} players, but {game.title} "
+                                    f"is for {game.min_players} to {game.max_players}"))
+    try:
+        st = replay(game, record, args.record)
+    except LegesError as exc:
+        located = [_locate_action(d, args.record) for d in exc.diagnostics]
+        # replay() reports every failure at the record; when a rule failed, the place in the
+        # ruleset matters most: it is the exception replay() was handling when it raised.
+        cause = exc.__context__
+        if isinstance(cause, RuleError):
+            located = list(cause.diagnostics) + located
+        raise LegesError(located) from None
     print(f"replayed {len(record['actions'])} actions of {game.title}: every action was legal")
     print(str(st))
     if st.is_terminal():
@@ -270,15 +356,24 @@ def cmd_test(args) -> int:
     files = find_scenarios(args.scenarios)
     if not files:
         raise LegesError(Diagnostic(Position(" ".join(args.scenarios)), "no scenario files found"))
-    failed = 0
+    failed = broken = 0
     for path in files:
-        outcome = run_file(path)
+        try:
+            outcome = run_file(path)
+        except LegesError as exc:  # the scenario (or its ruleset) cannot be run: report it, go on
+            for d in exc.diagnostics:
+                print(d.format(), file=sys.stderr)
+            print(f"ERR  {path}: cannot be run", file=sys.stderr)
+            broken += 1
+            continue
         mark = "ok  " if outcome.passed else "FAIL"
         print(f"{mark} {outcome.file}: {outcome.title}")
         for f in outcome.failures:
             print(f"     {f}")
         failed += not outcome.passed
-    print(f"{len(files) - failed} passed, {failed} failed")
+    print(f"{len(files) - failed - broken} passed, {failed} failed" + (f", {broken} could not be run" if broken else ""))
+    if broken:
+        return EXIT_INPUT
     return EXIT_FAIL if failed else EXIT_OK
 
 
@@ -345,6 +440,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except RecursionError:
+        if os.environ.get("LEGES_DEBUG"):
+            raise
+        print("leges: error: the input is nested too deeply to be processed", file=sys.stderr)
+        return EXIT_INPUT
+    except Exception as exc:  # a bug of leges, not of the input: say so in one line, no traceback
+        if os.environ.get("LEGES_DEBUG"):
+            raise
+        print(f"leges: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("    hint: this is a bug in leges, not necessarily in your files; please report it with the input "
+              "(LEGES_DEBUG=1 shows the Python traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -22,21 +22,102 @@ Path_ = tuple  # a path into a document: keys and list indices
 
 @dataclass
 class TextOrigin:
-    """Where a string scalar's text sits in its file, to map positions inside the text back."""
+    """Where a string scalar's text sits in its file, to map positions inside the text back.
+
+    YAML changes a scalar's text on the way in: a block (`|`, `>`) loses its indentation, `>`
+    and multi-line plain or quoted scalars fold line breaks into spaces, quoted scalars lose
+    their quotes and escapes. When the source is known, every character of the value is
+    matched to the character of the file it came from, so a position inside the text (a
+    syntax error, an unknown name) is reported where the author sees it.
+    """
 
     file: str
     line: int  # 1-based line of the first character of the text
     col: int  # 1-based column of the first character of the text
     block: bool = False  # literal/folded block: every line starts at the block's indent
     indent: int = 0  # block indent (0-based column)
+    value: str | None = field(default=None, repr=False)  # the scalar's text as loaded
+    source: str | None = field(default=None, repr=False)  # the whole file
+    start: int = 0  # index in `source` where the scalar's content begins
+    end: int = 0  # index in `source` just past the scalar
+    _places: list | None = field(default=None, repr=False, compare=False)
 
     def locate(self, line: int, col: int) -> Position:
         """Position in the file of (line, col) counted from 1 inside the text."""
+        if self.value is not None and self.source is not None:
+            places = self._places
+            if places is None:
+                places = self._places = _align(self.value, self.source, self.start, self.end, self.line, self.col)
+            offset = _offset(self.value, line, col)
+            at_line, at_col = places[min(offset, len(places) - 1)]
+            return Position(self.file, at_line, at_col)
         if self.block:
             return Position(self.file, self.line + line - 1, self.indent + col)
         if line == 1:
             return Position(self.file, self.line, self.col + col - 1)
         return Position(self.file, self.line + line - 1, col)
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    """Index in `text` of (line, col), both counted from 1; clamped to the text."""
+    start = 0
+    for _ in range(max(0, line - 1)):
+        nl = text.find("\n", start)
+        if nl < 0:
+            return len(text)
+        start = nl + 1
+    nl = text.find("\n", start)
+    stop = len(text) if nl < 0 else nl
+    return start + min(max(0, col - 1), stop - start)
+
+
+def _breaks(source: str, i: int) -> bool:
+    ch = source[i]
+    return ch == "\n" or ch in "\x85\u2028\u2029" or (ch == "\r" and source[i + 1:i + 2] != "\n")
+
+
+def _align(value: str, source: str, start: int, end: int, line: int, col: int) -> list[tuple[int, int]]:
+    """For each character of `value` (and one past its end), its (line, col) in `source`.
+
+    `source[start:end]` is the raw text the value was read from, beginning at (line, col).
+    The value is that text with indentation, line breaks, quotes and escapes changed, so
+    each character of the value is matched with the next equal character of the source;
+    a space or line break of the value (folding) matches the next blank of the source.
+    """
+    places: list[tuple[int, int]] = []
+    i = start
+    end = min(end, len(source))
+
+    def advance() -> None:
+        nonlocal i, line, col
+        if _breaks(source, i):
+            line, col = line + 1, 1
+        else:
+            col += 1
+        i += 1
+
+    for ch in value:
+        if ch in " \t\n":
+            if i < end and source[i] in " \t\r\n\x85\u2028\u2029":
+                places.append((line, col))
+                advance()
+            else:  # an escape such as \n: keep the place, consume nothing
+                places.append((line, col))
+            continue
+        j = source.find(ch, i, end)
+        if j < 0:  # not in the source as such (an escape): keep the place
+            places.append((line, col))
+            continue
+        while i < j:
+            advance()
+        places.append((line, col))
+        advance()
+    if places:
+        last_line, last_col = places[-1]
+        places.append((last_line, last_col + 1))
+    else:
+        places.append((line, col))
+    return places
 
 
 @dataclass
@@ -48,6 +129,7 @@ class YamlDoc:
     nodes: dict[Path_, yaml.Node] = field(default_factory=dict)
     key_nodes: dict[Path_, yaml.Node] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
+    text: str | None = field(default=None, repr=False)  # the file's text, to locate inside scalars
 
     def position(self, path: Path_, key: bool = False) -> Position:
         """The position of the value at `path` (or of its key), else of its nearest ancestor."""
@@ -81,6 +163,8 @@ class YamlDoc:
             return TextOrigin(self.file, pos.line, pos.col)
         mark = node.start_mark
         style = getattr(node, "style", None)
+        value = node.value if isinstance(node, yaml.ScalarNode) else None
+        exact = self.text is not None and isinstance(value, str) and mark.index is not None
         if style in ("|", ">"):
             # The text starts on the line after the indicator, at the block's indentation.
             first = mark.line + 1
@@ -89,9 +173,24 @@ class YamlDoc:
                 if raw.strip():
                     indent = len(raw) - len(raw.lstrip(" "))
                     break
-            return TextOrigin(self.file, first + 1, indent + 1, block=True, indent=indent)
+            origin = TextOrigin(self.file, first + 1, indent + 1, block=True, indent=indent)
+            if exact:
+                # skip the header line (`|`, chomping and indentation indicators, a comment)
+                start = mark.index
+                while start < node.end_mark.index and not _breaks(self.text, start):
+                    start += 1
+                if start < len(self.text) and self.text[start] == "\r" and self.text[start + 1:start + 2] == "\n":
+                    start += 1
+                origin.value, origin.source = value, self.text
+                origin.start, origin.end = start + 1, node.end_mark.index
+                origin.line, origin.col = first + 1, 1
+            return origin
         quote = 1 if style in ("'", '"') else 0
-        return TextOrigin(self.file, mark.line + 1, mark.column + 1 + quote)
+        origin = TextOrigin(self.file, mark.line + 1, mark.column + 1 + quote)
+        if exact:
+            origin.value, origin.source = value, self.text
+            origin.start, origin.end = mark.index + quote, node.end_mark.index - quote
+        return origin
 
 
 class _Loader(yaml.SafeLoader):
@@ -106,33 +205,127 @@ def _fail(file: str, mark, message: str, hint: str | None = None) -> LegesError:
     return LegesError(Diagnostic(pos, message, hint))
 
 
+def _mark_position(file: str, mark) -> Position:
+    return Position(file, mark.line + 1, mark.column + 1)
+
+
+def _index_position(file: str, text: str, index: int) -> Position:
+    line = text.count("\n", 0, index) + 1
+    return Position(file, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+
+
+def _unclosed_quote(text: str, mark) -> tuple | None:
+    """A quoted string of block context that runs over lines before a syntax error: (start, end) marks.
+
+    Multi-line quoted strings are valid YAML, so an unclosed quote is usually noticed only
+    lines later, where the parser stumbles; the string that swallowed the lines is the culprit.
+    """
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=_Loader):
+            if token.start_mark.index >= mark.index:
+                break
+            if isinstance(token, yaml.ScalarToken):
+                last = token
+    except yaml.YAMLError:
+        pass
+    if last is not None and last.style in ("'", '"') and last.end_mark.line > last.start_mark.line:
+        return last.start_mark, last.end_mark
+    return None
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic:
+    """A readable, located diagnostic for a YAML syntax error."""
+    problem = (exc.problem or "").strip()
+    context = (exc.context or "").strip()
+    mark = exc.problem_mark or exc.context_mark
+    if mark is None:
+        return Diagnostic(Position(file, 1, 1), f"YAML syntax: {problem or context or 'invalid YAML'}")
+    generic = "check indentation, colons and quotes near this place"
+    if "quoted scalar" in context and exc.context_mark is not None:
+        quote = text[exc.context_mark.index] if exc.context_mark.index < len(text) else "'"
+        return Diagnostic(_mark_position(file, exc.context_mark),
+                          f"YAML syntax: the string quoted here with {quote} is never closed",
+                          f"end it with {quote} (the file ends at line {mark.line + 1} without one)"
+                          if "end of stream" in problem else f"{problem} at {_mark_position(file, mark)}")
+    if "'\t'" in problem or "\\t" in problem:
+        return Diagnostic(_mark_position(file, mark), "YAML syntax: a tab character here; YAML indents with spaces",
+                          "replace the tab by spaces")
+    if context.startswith("while parsing a flow") and exc.context_mark is not None:
+        opener = text[exc.context_mark.index] if exc.context_mark.index < len(text) else "["
+        closer = {"[": "]", "{": "}"}.get(opener, "]")
+        where = _mark_position(file, exc.context_mark)
+        if "stream end" in problem:
+            return Diagnostic(where, f"YAML syntax: '{opener}' is never closed",
+                              f"close it with '{closer}' (the file ends at line {mark.line + 1} without one)")
+        return Diagnostic(_mark_position(file, mark), f"YAML syntax: {problem}",
+                          f"inside the '{opener}' opened at {where}; is a '{closer}' or ',' missing?")
+    culprit = _unclosed_quote(text, mark)
+    if culprit is not None:
+        start, end = culprit
+        quote = text[start.index]
+        return Diagnostic(_mark_position(file, start),
+                          f"YAML syntax: the string quoted here with {quote} runs on to line {end.line + 1}",
+                          f"is its closing {quote} missing? (the YAML reader stopped at "
+                          f"{_mark_position(file, mark)}: {problem or context})")
+    message = f"YAML syntax: {problem} ({context})" if problem and context else f"YAML syntax: {problem or context}"
+    hint = generic
+    if "mapping values are not allowed" in problem:
+        hint = ("a ': ' inside a plain value, or a line indented deeper than the key above it; "
+                "quote the value or fix the indentation")
+    elif "could not find expected ':'" in problem:
+        hint = "a key needs ':' after it; or a line is indented differently from its neighbours"
+    elif "expected <block end>" in problem:
+        hint = "this line is not indented like the lines before it"
+    return Diagnostic(_mark_position(file, mark), message, hint)
+
+
+def _char(c) -> str:
+    if isinstance(c, int):
+        c = chr(c)
+    return f"U+{ord(c):04X} {c!r}" if isinstance(c, str) and len(c) == 1 else repr(c)
+
+
 def load_yaml_text(text: str, file: str) -> YamlDoc:
-    """Parse YAML text into data plus positions; YAML errors become located diagnostics."""
+    """Parse YAML text into data plus positions; YAML errors become located diagnostics.
+
+    A syntax error stops the reading (the rest of the file cannot be trusted); problems of
+    well-formed YAML (duplicate keys, tags) are all collected and reported together.
+    """
     if len(text) > MAX_FILE_BYTES:
         raise LegesError(Diagnostic(Position(file, 1, 1), f"file is larger than {MAX_FILE_BYTES} bytes"))
-    loader = _Loader(text)
     try:
-        node = loader.get_single_node()
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        message = (exc.problem or exc.context or "invalid YAML").strip()
-        if exc.context and exc.problem:
-            message = f"{exc.problem} ({exc.context})"
-        raise _fail(file, mark, f"YAML syntax: {message}",
-                    "check indentation, colons and quotes near this place") from None
+        raise LegesError(_syntax_error(exc, text, file)) from None
+    except yaml.reader.ReaderError as exc:
+        raise LegesError(Diagnostic(_index_position(file, text, exc.position),
+                                    f"YAML: character {_char(exc.character)} is not allowed in a YAML file",
+                                    "remove it (control characters may only be written as escapes in quotes)")) from None
     except yaml.YAMLError as exc:
         raise _fail(file, None, f"YAML syntax: {exc}") from None
-    finally:
-        loader.dispose()
-    doc = YamlDoc(file=file, data=None, lines=text.splitlines())
+    except RecursionError:
+        raise LegesError(Diagnostic(Position(file, 1, 1), "YAML: the document is nested too deeply")) from None
+    doc = YamlDoc(file=file, data=None, lines=text.splitlines(), text=text)
     if node is None:
         return doc
     counter = [0]
-    doc.data = _build(node, (), doc, loader, counter)
+    problems: list[Diagnostic] = []
+    try:
+        doc.data = _build(node, (), doc, loader, counter, problems)
+    except RecursionError:
+        raise LegesError(Diagnostic(Position(file, 1, 1), "YAML: the document is nested too deeply")) from None
+    if problems:
+        raise LegesError(sorted(problems, key=lambda d: (d.position.line, d.position.col)))
     return doc
 
 
-def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: _Loader, counter: list[int]) -> Any:
+def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: _Loader, counter: list[int],
+           problems: list[Diagnostic]) -> Any:
     counter[0] += 1
     if counter[0] > MAX_NODES:
         raise _fail(doc.file, node.start_mark, f"document has more than {MAX_NODES} values",
@@ -142,26 +335,35 @@ def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: _Loader, counter:
         result: dict = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                raise _fail(doc.file, key_node.start_mark, "mapping keys must be plain scalars")
+                problems.append(Diagnostic(_mark_position(doc.file, key_node.start_mark),
+                                           "mapping keys must be plain scalars"))
+                continue
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise _fail(doc.file, key_node.start_mark, "YAML merge keys ('<<') are not supported",
-                            "write the keys out, or use the ruleset's own reuse features")
+                problems.append(Diagnostic(_mark_position(doc.file, key_node.start_mark),
+                                           "YAML merge keys ('<<') are not supported",
+                                           "write the keys out, or use the ruleset's own reuse features"))
+                continue
             # Keys are kept as written: YAML 1.1 would read `on:` as true and `2:` as a number,
             # but a key is a name (JSON semantics), so its text is what counts.
             key = str(key_node.value)
             if key in result:
-                raise _fail(doc.file, key_node.start_mark, f"duplicate key '{key}'",
-                            "each key may appear once in a mapping; the later one would silently win")
+                first = doc.key_nodes[path + (key,)].start_mark
+                problems.append(Diagnostic(
+                    _mark_position(doc.file, key_node.start_mark), f"duplicate key '{key}'",
+                    f"'{key}' is already set at line {first.line + 1}; each key may appear once in a mapping "
+                    "(the later one would silently win)"))
+                continue
             doc.key_nodes[path + (key,)] = key_node
-            result[key] = _build(value_node, path + (key,), doc, loader, counter)
+            result[key] = _build(value_node, path + (key,), doc, loader, counter, problems)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), doc, loader, counter) for i, item in enumerate(node.value)]
+        return [_build(item, path + (i,), doc, loader, counter, problems) for i, item in enumerate(node.value)]
     try:
         value = loader.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as exc:
-        raise _fail(doc.file, node.start_mark, f"YAML value: {exc.problem}",
-                    "only plain YAML (strings, numbers, booleans, lists, mappings) is allowed") from None
+        problems.append(Diagnostic(_mark_position(doc.file, node.start_mark), f"YAML value: {exc.problem}",
+                                   "only plain YAML (strings, numbers, booleans, lists, mappings) is allowed"))
+        return None
     if not isinstance(value, (str, int, float, bool, type(None))):
         # dates and the like: keep the original text so the schema can judge it
         value = node.value

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast as pyast
 import os
+import re
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
@@ -18,6 +19,7 @@ from ..source import TextOrigin
 from . import ast
 
 MAX_TEXT = 100_000
+MAX_DEPTH = 200  # levels of the parse tree; deeper rules would exhaust Python's stack later on
 
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
 
@@ -295,42 +297,128 @@ def _expected(exc: UnexpectedInput) -> str:
     return "; expected " + ", ".join(names)
 
 
-def _syntax_error(exc: UnexpectedInput, text: str, origin: TextOrigin, start: str) -> LegesError:
-    line = getattr(exc, "line", 1) or 1
-    col = getattr(exc, "column", 1) or 1
-    if isinstance(exc, UnexpectedToken):
-        token = exc.token
-        if token.type == "$END" or token.type == "_DEDENT" and not str(token):
-            found = "end of text"
-            lines = text.rstrip("\n").split("\n")
-            line, col = len(lines), len(lines[-1]) + 1
-        elif token.type == "_NL":
+_OPENERS = {"(": ")", "[": "]"}
+_CLOSERS = {")": "(", "]": "["}
+_BLOCK_WORDS = ("if", "elif", "else", "for", "while", "repeat")
+
+
+def _brackets(text: str, stop: int) -> tuple[list[int], int | None]:
+    """Offsets of the brackets still open at `stop`, and of a closing bracket with no opener."""
+    stack: list[int] = []
+    stray = None
+    i = 0
+    while i < min(stop, len(text)):
+        ch = text[i]
+        if ch in "\"'":
+            end = i + 1
+            while end < len(text) and text[end] != ch and text[end] != "\n":
+                end += 2 if text[end] == "\\" else 1
+            i = end + 1
+            continue
+        if ch == "#":
+            nl = text.find("\n", i)
+            i = len(text) if nl < 0 else nl
+            continue
+        if ch in _OPENERS:
+            stack.append(i)
+        elif ch in _CLOSERS:
+            if stack and text[stack[-1]] == _CLOSERS[ch]:
+                stack.pop()
+            elif stray is None:
+                stray = i
+        i += 1
+    return stack, stray
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, origin: TextOrigin, start: str,
+                  layout: str | None = None) -> LegesError:
+    """A located diagnostic for a syntax error; `layout` is the text with its line breaks (expressions
+    are parsed with line breaks turned into spaces, at the same offsets)."""
+    layout = text if layout is None else layout
+    expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+    offset = getattr(exc, "pos_in_stream", None)
+    if offset is None or offset < 0:
+        offset = len(text)
+    token = getattr(exc, "token", None)
+    at_end = isinstance(exc, UnexpectedEOF) or (
+        isinstance(exc, UnexpectedToken) and (token.type == "$END" or token.type == "_DEDENT" and not str(token)))
+    hint = None
+    if at_end:
+        offset = len(layout.rstrip("\n"))
+        message = f"syntax error: unexpected end of text{_expected(exc)}" if not isinstance(exc, UnexpectedEOF) \
+            else f"syntax error: the text ends too early{_expected(exc)}"
+    elif isinstance(exc, UnexpectedToken):
+        if token.type == "_NL":
             found = "end of line"
         elif token.type == "_INDENT":
-            found = "an unexpected indent"
+            found = "indent"
+            end = getattr(token, "end_pos", None)
+            if end is not None and end <= len(layout):
+                offset = end  # the first character of the indented line
         else:
             found = f"'{token}'"
         message = f"syntax error: unexpected {found}{_expected(exc)}"
     elif isinstance(exc, UnexpectedCharacters):
         message = f"syntax error: unexpected character {text[exc.pos_in_stream]!r}{_expected(exc)}"
-    elif isinstance(exc, UnexpectedEOF):
-        lines = text.rstrip("\n").split("\n")
-        line, col = len(lines), len(lines[-1]) + 1
-        message = f"syntax error: the text ends too early{_expected(exc)}"
     else:
         message = f"syntax error: {exc}"
-    hint = None
-    try:
-        hint = exc.match_examples(lambda t: _lark().parse(t, start="program"), _EXAMPLES,
-                                  use_accepts=True)
-    except Exception:  # match_examples is best effort: no hint is better than a crash
-        hint = None
-    if start == "expression" and hint and "statement" in hint:
-        hint = None
+    open_, _ = _brackets(layout, offset)
+    _, stray = _brackets(layout, offset + 1)
+    before = layout[:offset].rstrip()
+    first_word = re.match(r"\s*([A-Za-z_]*)", layout[_line_start(layout, offset):offset]).group(1)
+    if token is not None and str(token) == "=" and "COMP_OP" in expected:
+        hint = "compare with '==' ('=' assigns)"
+    elif at_end and open_:
+        offset = open_[-1]
+        opener = layout[offset]
+        message = f"syntax error: '{opener}' is never closed"
+        hint = f"close it with '{_OPENERS[opener]}'"
+    elif open_ and (expected & {"RPAR", "RSQB"}):
+        opener = layout[open_[-1]]
+        line, col = _line_col(layout, open_[-1])
+        hint = f"an opening bracket is not closed: the '{opener}' at {origin.locate(line, col)}"
+    elif token is not None and token.type in ("RPAR", "RSQB") and stray == offset:
+        hint = f"there is no opening '{_CLOSERS[str(token)]}' for this '{token}'"
+    elif token is not None and token.type == "_NL" and "COLON" in expected \
+            and first_word in _BLOCK_WORDS:
+        hint = "a block needs ':' at the end of its first line"
+    elif token is not None and token.type == "_INDENT":
+        hint = "this line is indented more than the one before it; the indented lines of a block must line up"
+    elif before.endswith(":") and start == "program" and token is not None and token.type != "_INDENT":
+        hint = "indent the lines of the block under the line that ends with ':'"
+    if hint is None:
+        try:
+            hint = exc.match_examples(lambda t: _lark().parse(t, start="program"), _EXAMPLES,
+                                      use_accepts=True)
+        except Exception:  # match_examples is best effort: no hint is better than a crash
+            hint = None
+        if start == "expression" and hint and "statement" in hint:
+            hint = None
     if hint is None:
         context = exc.get_context(text, 30).rstrip()
         hint = "here:\n" + context if context else None
+    line, col = _line_col(layout, offset)
     return LegesError(Diagnostic(origin.locate(line, col), message, hint))
+
+
+def _check_depth(tree, layout: str, origin: TextOrigin) -> None:
+    """Reject absurdly nested rules with a located error (the later stages recurse over the tree)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            offset = getattr(getattr(node, "meta", None), "start_pos", 0) or 0
+            line, col = _line_col(layout, min(offset, len(layout)))
+            raise LegesError(Diagnostic(origin.locate(line, col),
+                                        f"rule nested more than {MAX_DEPTH} levels deep",
+                                        "split it up with `let`, functions or procedures"))
+        for child in getattr(node, "children", ()):
+            if hasattr(child, "children"):
+                stack.append((child, depth + 1))
 
 
 def _check_size(text: str, origin: TextOrigin) -> None:
@@ -343,6 +431,7 @@ def parse_program(text: str, origin: TextOrigin) -> ast.Program:
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = _lark().parse(source, start="program")
+        _check_depth(tree, source, origin)
         return _TRANSFORMER.transform(tree)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source, origin, "program") from None
@@ -362,15 +451,10 @@ def parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
     flat = original.replace("\r", " ").replace("\n", " ")
     try:
         tree = _lark().parse(flat, start="expression")
+        _check_depth(tree, original, origin)
         node = _TRANSFORMER.transform(tree)
     except UnexpectedInput as exc:
-        error = _syntax_error(exc, flat, origin, "expression")
-        offset = getattr(exc, "pos_in_stream", None)
-        if offset is not None and original:
-            line, col = _line_col(original, min(offset, len(original)))
-            first = error.diagnostics[0]
-            error = LegesError(Diagnostic(origin.locate(line, col), first.message, first.hint))
-        raise error from None
+        raise _syntax_error(exc, flat, origin, "expression", original) from None
     except VisitError as exc:
         raise LegesError(Diagnostic(origin.locate(1, 1), f"syntax error: {exc.orig_exc}")) from None
     if "\n" in original:

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import ValidationError, relevance
 
 from ..errors import Collector, did_you_mean
 from ..source import YamlDoc
@@ -40,25 +40,111 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
     return cls(schema(name))
 
 
-def _describe(error: ValidationError) -> tuple[str, str | None, bool]:
+_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
+               "number": "a number", "boolean": "a boolean (true or false)", "null": "null"}
+
+
+def _found(instance) -> str:
+    kind = {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number", type(None): "null"}.get(type(instance), type(instance).__name__)
+    shown = repr(instance)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return f"{kind} {shown}" if instance is not None else kind
+
+
+def _resolve(node, root: dict):
+    """Follow a local `$ref` (#/$defs/name)."""
+    seen = 0
+    while isinstance(node, dict) and "$ref" in node and seen < 16:
+        ref = node["$ref"]
+        if not ref.startswith("#/"):
+            break
+        node = root
+        for part in ref[2:].split("/"):
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        seen += 1
+    return node
+
+
+def _description(error: ValidationError, root: dict) -> str | None:
+    """The description nearest to the failing part of the schema (the innermost one on its path)."""
+    node, found = root, None
+    for part in error.absolute_schema_path:
+        if isinstance(node, dict) and part not in node:
+            node = _resolve(node, root)
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            break
+        resolved = _resolve(node, root) if isinstance(node, dict) else node
+        if isinstance(resolved, dict) and isinstance(resolved.get("description"), str):
+            found = resolved["description"]
+    return found
+
+
+def _branch_types(errors: list[ValidationError]) -> list[str]:
+    types: list[str] = []
+    for e in errors:
+        wanted = e.validator_value if e.validator == "type" else None
+        for t in ([wanted] if isinstance(wanted, str) else wanted or []):
+            if t not in types:
+                types.append(t)
+    return types
+
+
+def _misspelt(error: ValidationError, missing: str) -> str | None:
+    """A hint when a key of the mapping looks like a misspelling of the missing key."""
+    if not isinstance(error.instance, dict):
+        return None
+    allowed = error.schema.get("properties", {})
+    unknown = [str(k) for k in error.instance if k not in allowed]
+    close = [k for k in unknown if did_you_mean(k, [missing])]
+    return f"is '{close[0]}' a misspelling of '{missing}'?" if close else None
+
+
+def _describe(error: ValidationError, root: dict | None = None) -> tuple[str, str | None, bool]:
     """Message, hint, and whether the message is about a key rather than a value."""
+    root = root or {}
     while error.validator in ("oneOf", "anyOf") and error.context:
+        if all(e.validator == "required" for e in error.context) and isinstance(error.instance, dict):
+            # alternatives of required keys (book+section, or reading, ...): name the one begun, else all
+            options = [s.get("required", []) for s in error.schema.get(error.validator, [])]
+            begun = [o for o in options if any(k in error.instance for k in o)]
+            if len(begun) == 1:
+                missing = [k for k in begun[0] if k not in error.instance]
+                present = [k for k in begun[0] if k in error.instance]
+                return f"missing required key '{missing[0]}'", _misspelt(error, missing[0]) or (
+                    f"with '{present[0]}' this needs " + " and ".join(f"'{k}'" for k in begun[0])), False
+            return "needs " + ", or ".join(" and ".join(f"'{k}'" for k in o) for o in options), None, False
         # prefer what went wrong in the branch whose type fits the value
         fitting = [e for e in error.context if e.validator != "type"]
         if not fitting:
+            types = _branch_types(error.context)
+            if types:
+                names = [_TYPE_NAMES.get(t, t) for t in types]
+                wanted = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+                return f"expected {wanted}, found {_found(error.instance)}", _description(error, root), False
             break
-        error = best_match(fitting)
+        error = max(fitting, key=relevance)
     validator = error.validator
     if validator == "additionalProperties":
         allowed = list(error.schema.get("properties", {}))
         extras = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
+        patterns = list(error.schema.get("patternProperties", {}))
+        import re
+        extras = [k for k in extras if not any(re.search(p, str(k)) for p in patterns)]
         name = extras[0] if extras else "?"
         hint = did_you_mean(str(name), allowed) or (
             "allowed keys here: " + ", ".join(allowed) if allowed else None)
+        if hint is None and patterns:
+            hint = _description(error, root) or "keys here must match " + " or ".join(patterns)
         return f"unknown key '{name}'", hint, True
     if validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return f"missing required key '{missing}'", None, False
+        return f"missing required key '{missing}'", _misspelt(error, missing), False
     if validator == "enum":
         options = ", ".join(repr(o) for o in error.validator_value)
         hint = did_you_mean(str(error.instance), [str(o) for o in error.validator_value])
@@ -68,11 +154,15 @@ def _describe(error: ValidationError) -> tuple[str, str | None, bool]:
         wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
         return f"expected {wanted}, found {type(error.instance).__name__} {error.instance!r}"[:200], None, False
     if validator == "pattern":
-        return f"{error.instance!r} does not have the required form", (
-            "names start with a letter or '_' and contain only letters, digits and '_'"
-            if "A-Za-z_" in error.validator_value else f"expected to match {error.validator_value}"), False
+        if "A-Za-z_" in error.validator_value:
+            hint = "names start with a letter or '_' and contain only letters, digits and '_'"
+        else:
+            hint = _description(error, root) or f"expected to match {error.validator_value}"
+        return f"{error.instance!r} does not have the required form", hint, False
     if validator == "const":
         return f"expected {error.validator_value!r}, found {error.instance!r}", None, False
+    if validator in ("minimum", "maximum", "minLength", "maxItems", "minItems", "minProperties"):
+        return error.message[:300], _description(error, root), False
     if validator == "anyOf" and error.schema.get("anyOf") and all("required" in s for s in error.schema["anyOf"]):
         options = " or ".join("+".join(s["required"]) for s in error.schema["anyOf"])
         return f"needs {options}", None, False
@@ -87,7 +177,7 @@ def validate(doc: YamlDoc, name: str, errors: Collector) -> bool:
     found = False
     for error in sorted(_validator(name).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
         found = True
-        message, hint, about_key = _describe(error)
+        message, hint, about_key = _describe(error, schema(name))
         path = tuple(error.absolute_path)
         if about_key and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})
