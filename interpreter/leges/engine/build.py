@@ -398,6 +398,8 @@ class Builder:
         self._check_reachable_phases(phases)
         for inv in self._unique(rs.invariants, "invariant").values():
             game.invariants.append((inv.id, c.parse_expr(inv.check, Scope(me=False))[1], inv))
+        self.checks = [(chk, c.parse_expr(chk.check, Scope(me=False), T.BOOL)[1])
+                       for chk in self._unique(rs.checks, "check").values()]
         # variables
         for var in rs.variables:
             game.variables[var.id] = (var.per_player, var.initial)
@@ -463,4 +465,26 @@ def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
     game.max_turns = rs.limits.get("max_turns", 0)
     if board is not None:
         game.approximations = list(board.approximations)
+    if not errors.errors:
+        run_checks(game, b.checks, errors)
     return game
+
+
+def run_checks(game: Game, checks: list, errors: Collector) -> None:
+    """Consistency checks: evaluated on the game as set out (components in their start zones)."""
+    for decl, fn in checks:
+        n = decl.players or game.max_players
+        try:
+            st = game.new_initial_state(players=n, seed=0, run=False)
+            ok = fn(st, {"me": None})
+        except LegesError as exc:
+            errors.extend(exc.diagnostics)
+            continue
+        except Exception:
+            errors.error(decl.at.child("check").position(), f"consistency check '{decl.id}' could not be evaluated")
+            continue
+        if not ok:
+            compared = "; ".join(decl.compares)
+            errors.error(decl.at.child("check").position(),
+                         f"consistency check '{decl.id}' fails: {decl.description or decl.check.text.strip()}",
+                         f"compare {compared}" if compared else None)

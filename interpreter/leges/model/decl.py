@@ -145,6 +145,13 @@ class InvariantDecl(Decl):
 
 
 @dataclass
+class CheckDecl(Decl):
+    check: Text | None = None
+    compares: list = field(default_factory=list)
+    players: int | None = None
+
+
+@dataclass
 class ScoringDecl(Decl):
     score: Text | None = None
     tiebreak: list = field(default_factory=list)
@@ -180,6 +187,7 @@ class Ruleset:
     triggers: list[TriggerDecl] = field(default_factory=list)
     readings: list[ReadingDecl] = field(default_factory=list)
     invariants: list[InvariantDecl] = field(default_factory=list)
+    checks: list[CheckDecl] = field(default_factory=list)
     scoring: ScoringDecl | None = None
     limits: dict = field(default_factory=dict)
     variants: tuple = ()

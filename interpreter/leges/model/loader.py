@@ -18,7 +18,7 @@ from .schemas import validate
 
 MAIN_FILE = "ruleset.yaml"
 LIST_SECTIONS = ("rulebooks", "constants", "components", "zones", "variables", "functions", "procedures",
-                 "events", "setup", "phases", "actions", "triggers", "readings", "invariants")
+                 "events", "setup", "phases", "actions", "triggers", "readings", "invariants", "checks")
 MAIN_ONLY = ("leges", "id", "title", "version", "description", "players", "map", "include", "scoring", "limits")
 MAX_INCLUDES = 64
 MAP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
@@ -217,6 +217,9 @@ def _add(rs: d.Ruleset, entry: Entry) -> None:
         rs.triggers.append(d.TriggerDecl(**common, on=item["on"], condition=text("if"), effect=text("effect")))
     elif section == "invariants":
         rs.invariants.append(d.InvariantDecl(**common, check=text("check")))
+    elif section == "checks":
+        rs.checks.append(d.CheckDecl(**common, check=text("check"), compares=item.get("compares", []),
+                                     players=item.get("players")))
     elif section == "readings":
         rs.readings.append(d.ReadingDecl(**common, kind=item.get("kind"), question=item.get("question"),
                                          text=item.get("text", "")))

@@ -143,7 +143,7 @@ def _item_def(section: str) -> dict | None:
     defs = {"constants": "constant", "components": "component", "zones": "zone", "variables": "variable",
             "functions": "function", "procedures": "procedure", "events": "event", "setup": "setup_rule",
             "phases": "phase", "actions": "action", "triggers": "trigger", "readings": "reading",
-            "invariants": "invariant"}
+            "invariants": "invariant", "checks": "check"}
     return defs.get(section)
 
 
