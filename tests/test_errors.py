@@ -752,8 +752,6 @@ def test_declared_twice(validate):
     assert f"{RULES}:26:5" in found[0].hint
 
 
-@pytest.mark.xfail(reason="engine/build.py: Builder._unique() runs for zones (and components) both in "
-                          "symbols() and in setup_builder(), so 'declared twice' is printed twice", strict=True)
 def test_declared_twice_is_reported_once(validate):
     run = validate(*TWICE)
     expect(run, f"{RULES}:28:9", "zone 'supply' is declared twice")
@@ -816,8 +814,6 @@ def test_run_time_error_in_end_if_is_located(ruleset, capsys):
     assert re.search(r"^game/ruleset\.yaml:(3[7-9]|4[0-4]):\d+: error: .*(none|wrong kind)", run.err, re.M), run.err
 
 
-@pytest.mark.xfail(reason="engine/api.py ranking(): an exception in the scoring expression escapes as a "
-                          "ZeroDivisionError instead of a located RuleError", strict=True)
 def test_run_time_error_in_scoring(ruleset, capsys):
     run = simulate(ruleset, capsys, SCORE, "  score: 1 / (num_players - 2)")
     expect(run, f"{RULES}:58:10", "division by zero")
@@ -833,15 +829,11 @@ def test_label_reading_the_state(ruleset, capsys):
     expect(run, f"{RULES}:23:12", "label of 'mark'", hint="own properties")
 
 
-@pytest.mark.xfail(reason="engine (flow/api): `first:` giving none makes apply_option index seat_names "
-                          "with None (TypeError) instead of a located error at `first`", strict=True)
 def test_run_time_first_player_is_none(ruleset, capsys):
     run = simulate(ruleset, capsys, "    first: x", "    first: winner")
     expect(run, f"{RULES}:39:12", "none")
 
 
-@pytest.mark.xfail(reason="engine/flow.py: every run-time failure gets the hint 'a value was none, "
-                          "missing, or of the wrong kind here', also a division by zero", strict=True)
 def test_run_time_division_by_zero_has_a_fitting_hint(ruleset, capsys):
     run = simulate(ruleset, capsys, MOVE, MOVE + "\n      let k = 1 / (num_players - 2)")
     d = expect(run, f"{RULES}:53:7", "division by zero")
@@ -1054,58 +1046,42 @@ def test_scenario_with_an_illegal_action_fails_with_its_position(scenario, capsy
     assert "s.yaml:7:5: 'place square=r9c9' is not a legal action for x" in run.out
 
 
-@pytest.mark.xfail(reason="scenario.py start(): an unknown seat in `position.turn` is reported as "
-                          "'tictactoe: error: no player 'z'' — not located in the scenario file", strict=True)
 def test_scenario_with_an_unknown_seat(scenario, capsys):
     run = leges(capsys, "test", scenario("steps:", "position:\n  turn: z\nsteps:"))
     expect(run, "s.yaml:7:9", "no player 'z'")
 
 
-@pytest.mark.xfail(reason="scenario.py start(): an unknown phase in `position.phase` has no did-you-mean hint",
-                   strict=True)
 def test_scenario_with_an_unknown_phase(scenario, capsys):
     run = leges(capsys, "test", scenario("steps:", "position:\n  phase: ply\nsteps:"))
     expect(run, "s.yaml:7:10", "no phase 'ply'", hint="did you mean 'play'?")
 
 
-@pytest.mark.xfail(reason="scenario.py/engine game.py: a scenario's player count outside the ruleset's "
-                          "range is reported at the ruleset file without a line, not at the scenario's "
-                          "`players:`", strict=True)
 def test_scenario_with_too_many_players(scenario, capsys):
     run = leges(capsys, "test", scenario("players: 2", "players: 5"))
     expect(run, "s.yaml:4:10", "5")
 
 
 # ------------------------------------------------------------------ known gaps (other files)
-@pytest.mark.xfail(reason="engine/build.py: `order: clockwize` is reported as an unknown name without "
-                          "suggesting 'clockwise'", strict=True)
 def test_misspelt_turn_order_has_did_you_mean(validate):
     run = validate("    order: clockwise", "    order: clockwize")
     expect(run, f"{RULES}:40:12", "'clockwize'", hint="clockwise")
 
 
-@pytest.mark.xfail(reason="engine/build.py: `next: ned` — the hint does not suggest 'end'", strict=True)
 def test_misspelt_end_in_next_has_did_you_mean(validate):
     run = validate("    next: end", "    next: ned")
     expect(run, f"{RULES}:44:11", "unknown phase 'ned'", hint="did you mean 'end'?")
 
 
-@pytest.mark.xfail(reason="model/loader.py load_map(): a missing map gets no did-you-mean among the "
-                          "maps that exist", strict=True)
 def test_missing_map_has_did_you_mean(validate):
     run = validate("map: tictactoe", "map: tictacto")
     expect(run, f"{RULES}:15:6", "no map named 'tictacto'", hint="did you mean 'tictactoe'?")
 
 
-@pytest.mark.xfail(reason="engine/build.py symbols(): a variable's initial value is not checked against "
-                          "its declared type (type: player, initial: 3 is accepted)", strict=True)
 def test_initial_value_of_the_wrong_type(validate):
     run = validate("    initial: null", "    initial: 3")
     expect(run, f"{RULES}:33:14", "winner", "player", "int")
 
 
-@pytest.mark.xfail(reason="engine/build.py compile(): `end_if` is compiled without a wanted type, so a "
-                          "zone (always true) is accepted as the condition", strict=True)
 def test_end_if_must_be_a_condition(validate):
     run = validate(END_IF, "    end_if: supply(x)")
     expect(run, f"{RULES}:43:13", "bool")
@@ -1120,9 +1096,6 @@ def test_replay_against_a_ruleset_whose_rule_fails(record, ruleset, capsys):
     expect(run, f"{record}:{line}:3", "action 1 of the record", "while loop")
 
 
-@pytest.mark.xfail(reason="scenario.py _step(): a rule failing at run time (RuleError) during a step is "
-                          "reported as a scenario failure at the step (exit 1), without the rule's "
-                          "position in the ruleset", strict=True)
 def test_scenario_whose_ruleset_rule_fails(scenario, ruleset, capsys):
     ruleset(MOVE, MOVE + "\n      while true:\n        pass")
     run = leges(capsys, "test", scenario())

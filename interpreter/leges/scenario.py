@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Collector, Diagnostic, LegesError, Position
+from .errors import Collector, Diagnostic, LegesError, Position, RuleError, did_you_mean
 from .model.decl import At, Text
 from .model.schemas import validate
 from .source import YamlDoc, load_yaml_file
@@ -57,6 +57,9 @@ def start(game, doc: YamlDoc):
     """The scenario's position: a fresh game whose set-up is replaced by `position`."""
     data = doc.data
     explicit = data.get("chance") == "explicit"
+    if not game.min_players <= data["players"] <= game.max_players:
+        raise LegesError(Diagnostic(doc.position(("players",)),
+                                    f"{game.title} is for {game.min_players} to {game.max_players} players, not {data['players']}"))
     st = game.new_initial_state(players=data["players"], seed=data.get("seed", 0), explicit_chance=explicit, run=False)
     position = data.get("position")
     if not position:
@@ -65,8 +68,13 @@ def start(game, doc: YamlDoc):
     st.frames.clear()
     phase = position.get("phase")
     if phase is not None and phase not in game.phases:
-        raise LegesError(Diagnostic(doc.position(("position", "phase")), f"no phase '{phase}' in {game.id}"))
+        raise LegesError(Diagnostic(doc.position(("position", "phase")), f"no phase '{phase}' in {game.id}",
+                                    did_you_mean(str(phase), game.phases)))
     if "turn" in position:
+        if position["turn"] not in st.setup.seat_names:
+            raise LegesError(Diagnostic(doc.position(("position", "turn")), f"no player '{position['turn']}'",
+                                        did_you_mean(str(position["turn"]), st.setup.seat_names)
+                                        or "players: " + ", ".join(st.setup.seat_names)))
         st.turn_player = st.player_index(position["turn"])
     if "arrange" in position:
         code_id = game.compile_program(_text(doc, ("position", "arrange"), position["arrange"]),
@@ -101,6 +109,8 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
             text = f"{step['by']}: {text}"
         try:
             st.apply_action(text)
+        except RuleError:
+            raise  # the ruleset is broken, not the scenario: report where the rule failed
         except LegesError as exc:
             return [f"{where}: {d.message}" + (f" ({d.hint})" if d.hint else "") for d in exc.diagnostics]
     if "to_move" in step:

@@ -184,15 +184,23 @@ class StateAPI:
     def scores(self: State) -> list:
         if self.game.score_fn is None:
             return [0] * self.n
-        return [self.game.score_fn(self, {"p": p, "me": None}) for p in range(self.n)]
+        return [self._score_keys(p)[0] for p in range(self.n)]
+
+    def _score_keys(self: State, p: int) -> tuple:
+        env = {"p": p, "me": None}
+        try:
+            score = self.game.score_fn(self, env) if self.game.score_fn else 0
+            return (score, *[f(self, env) for f in self.game.tiebreak_fns])
+        except LegesError:
+            raise
+        except Exception as exc:
+            from .flow import _describe, _hint
+            raise LegesError(Diagnostic(self.game.score_position or Position(self.game.ruleset_file),
+                                        f"scoring failed: {_describe(exc)}", _hint(exc))) from None
 
     def ranking(self: State) -> list[list[int]]:
         """Players grouped by place: [[winner(s)], [second(s)], ...]; ties share a place."""
-        keys = {}
-        for p in range(self.n):
-            env = {"p": p, "me": None}
-            score = self.game.score_fn(self, env) if self.game.score_fn else 0
-            keys[p] = (score, *[f(self, env) for f in self.game.tiebreak_fns])
+        keys = {p: self._score_keys(p) for p in range(self.n)}
         places: list[list[int]] = []
         for p in sorted(range(self.n), key=lambda p: keys[p], reverse=True):
             if places and keys[places[-1][0]] == keys[p]:

@@ -29,6 +29,7 @@ class Builder:
     def __init__(self, rs: d.Ruleset, board, errors: Collector):
         self.rs, self.board, self.errors = rs, board, errors
         self.sym = Symbols()
+        self._unique_cache: dict[int, dict] = {}
         self.compiler = Compiler(self.sym, board, errors)
         self.game = Game()
 
@@ -37,7 +38,11 @@ class Builder:
 
     # ------------------------------------------------------------- symbols
     def _unique(self, decls, what: str) -> dict:
+        key = id(decls)
+        if key in self._unique_cache:  # each list is checked (and reported) once
+            return self._unique_cache[key]
         seen: dict[str, Any] = {}
+        self._unique_cache[key] = seen
         for item in decls:
             if item.id in seen:
                 self.error(item.at.child("id"), f"{what} '{item.id}' is declared twice",
@@ -81,6 +86,7 @@ class Builder:
                 ty = T.ANY
             if ty == T.NONE:
                 ty = T.ANY
+            self._check_initial(var, ty)
             if var.per_player:
                 sym.variables[var.id] = VarInfo(var.id, ty, True)
             else:
@@ -146,6 +152,19 @@ class Builder:
                 for k, v in values.items():
                     sym.edge_props[k] = T.join(sym.edge_props.get(k, T.NONE), type_of_value(v))
         self._check_clashes()
+
+    def _check_initial(self, var, ty: T.Ty) -> None:
+        """A variable's initial value must be of its declared type (a player is written as a seat name)."""
+        value = var.initial
+        if value is None or ty.kind == "any":
+            return
+        given = type_of_value(value)
+        if ty.kind == "player":
+            if not (isinstance(value, str) and value in self.sym.seats):
+                self.error(var.at.child("initial"), f"variable '{var.id}' holds a player, not {given} {value!r}",
+                           "write a seat name (" + ", ".join(self.sym.seats) + ") or null")
+        elif not T.compatible(ty, given) or (ty.kind == "list" and given.kind != "list"):
+            self.error(var.at.child("initial"), f"variable '{var.id}' holds {ty}, not {given} {value!r}")
 
     def _check_sources(self, books: set) -> None:
         for item in self._all_decls():
@@ -344,7 +363,7 @@ class Builder:
                            did_you_mean(trigger.on, sym.events) or "declare it under `events`")
                 params = {}
             scope = Scope(dict(params), me=True)
-            cond = c.parse_expr(trigger.condition, scope)[1] if trigger.condition else None
+            cond = c.parse_expr(trigger.condition, scope, T.BOOL)[1] if trigger.condition else None
             code_id = c.parse_program(trigger.effect, Scope(dict(params), me=True), f"trigger:{trigger.id}")
             game.listeners.setdefault(trigger.on, []).append(CompiledTrigger(trigger.id, trigger.on, cond, code_id))
         # set-up
@@ -361,8 +380,12 @@ class Builder:
             order_fn, direction, first_fn = None, 1, None
             if phase.order is not None:
                 text = phase.order.text.strip()
+                close = did_you_mean(text, ("clockwise", "counterclockwise")) if text.isidentifier() else None
                 if text in ("clockwise", "counterclockwise"):
                     direction = 1 if text == "clockwise" else -1
+                elif close and text not in sym.variables and text not in sym.constants:
+                    self.error(phase.at.child("order"), f"unknown turn order '{text}'",
+                               close + " (or give an expression for the list of players)")
                 else:
                     order_fn = c.parse_expr(phase.order, Scope(me=False), T.list_of(T.PLAYER))[1]
             if phase.first is not None:
@@ -371,12 +394,13 @@ class Builder:
                 pid, first_fn, order_fn, direction,
                 c.parse_program(phase.on_begin, Scope(me=False), f"phase:{pid}:on_begin") if phase.on_begin else None,
                 c.parse_program(phase.turn, Scope(me=True, in_turn=True), f"phase:{pid}:turn") if phase.turn else None,
-                c.parse_expr(phase.end_if, Scope(me=False))[1] if phase.end_if else None,
+                c.parse_expr(phase.end_if, Scope(me=False), T.BOOL)[1] if phase.end_if else None,
                 c.parse_program(phase.on_end, Scope(me=False), f"phase:{pid}:on_end") if phase.on_end else None,
-                phase.next, phase.at.position())
+                phase.next, phase.at.position(),
+                phase.first.at.position() if phase.first is not None else phase.at.position())
             if phase.next is not None and phase.next != "end" and phase.next not in sym.phases:
                 self.error(phase.at.child("next"), f"unknown phase '{phase.next}'",
-                           did_you_mean(phase.next, sym.phases) or "name a phase, or `end`")
+                           did_you_mean(phase.next, sym.phases | {"end"}) or "name a phase, or `end`")
         if phases:
             game.first_phase = phases[0].id
         else:
@@ -385,6 +409,7 @@ class Builder:
         if rs.scoring is not None:
             scope = Scope({"p": T.PLAYER}, me=False)
             game.score_fn = c.parse_expr(rs.scoring.score, scope, T.INT)[1]
+            game.score_position = rs.scoring.score.at.position()
             game.tiebreak_fns = [c.parse_expr(t, scope, T.INT)[1] for t in rs.scoring.tiebreak]
         # procedures and functions never called are still checked
         for proc in sym.procedures.values():
@@ -402,7 +427,10 @@ class Builder:
                        for chk in self._unique(rs.checks, "check").values()]
         # variables
         for var in rs.variables:
-            game.variables[var.id] = (var.per_player, var.initial)
+            initial = var.initial
+            if isinstance(initial, str) and initial in sym.seats and sym.variables[var.id].type.kind == "player":
+                initial = sym.seats.index(initial)
+            game.variables[var.id] = (var.per_player, initial)
             game.variable_visibility[var.id] = var.visibility
         game.codes = {cid: (code.instructions, code.positions) for cid, code in c.codes.items()}
         game.setup_builder = self.setup_builder()

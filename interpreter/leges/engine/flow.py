@@ -61,8 +61,7 @@ class Flow:
             except RecursionError:
                 raise RuleError(Diagnostic(positions[pc], "rule failed: expression nested too deeply")) from None
             except Exception as exc:  # a rule did something impossible: report where, not how Python felt
-                raise RuleError(Diagnostic(positions[pc], f"rule failed: {_describe(exc)}",
-                                           "a value was none, missing, or of the wrong kind here")) from None
+                raise RuleError(Diagnostic(positions[pc], f"rule failed: {_describe(exc)}", _hint(exc))) from None
             if steps > budget:
                 raise RuleError(Diagnostic(positions[min(pc, n - 1)] if n else Position(self.game.ruleset_file),
                                            f"rules ran more than {budget} steps for one action",
@@ -130,6 +129,10 @@ class Flow:
             st.turn_queue = queue[1:]
         elif phase.first_fn is not None:
             st.turn_player = phase.first_fn(st, env)
+        if not isinstance(st.turn_player, int) or isinstance(st.turn_player, bool) or not 0 <= st.turn_player < st.n:
+            where = phase.first_position if phase.order_fn is None else phase.position
+            raise RuleError(Diagnostic(where, f"phase '{phase.id}': the first player is {st.turn_player!r} (none, or no player)",
+                                       "first: must give a player"))
         self.start_turn(st, phase)
 
     def start_turn(self, st, phase) -> None:
@@ -165,6 +168,12 @@ class Flow:
         st.flow = "over"
         st.frames.clear()
         st.pending = None
+
+
+def _hint(exc: Exception) -> str | None:
+    if isinstance(exc, ZeroDivisionError):
+        return "a divisor was zero"
+    return "a value was none, missing, or of the wrong kind here"
 
 
 def _describe(exc: Exception) -> str:

@@ -50,6 +50,7 @@ class CompiledPhase:
     on_end: str | None
     next: str | None
     position: Any = None
+    first_position: Any = None
 
 
 @dataclass
@@ -94,6 +95,7 @@ class Game:
         self.first_phase: str | None = None
         self.setup_code: str | None = None
         self.score_fn: Fn | None = None
+        self.score_position = None
         self.tiebreak_fns: list[Fn] = []
         self.variables: dict[str, tuple[bool, Any]] = {}  # id → (per player, initial)
         self.variable_visibility: dict[str, str] = {}

@@ -90,8 +90,10 @@ def load_map(root: Path, name: str, at: d.At, errors: Collector) -> Board | None
         return None
     path = find_map(root, name)
     if path is None:
-        errors.error(at.position(), f"no map named '{name}'",
-                     f"looked for maps/{name}.yaml in the ruleset folder and the folders above it")
+        known = [p.stem for folder in [root, *root.parents][:4] for p in (folder / "maps").glob("*.yaml")]
+        looked = f"looked for maps/{name}.yaml in the ruleset folder and the folders above it"
+        close = did_you_mean(name, known)
+        errors.error(at.position(), f"no map named '{name}'", f"{close} ({looked})" if close else looked)
         return None
     try:
         doc = load_yaml_file(str(path), _display(path))
