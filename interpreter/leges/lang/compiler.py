@@ -272,6 +272,9 @@ class Compiler:
         if kind == "list":
             inner = self.formatter(ty.elem or T.ANY)
             return lambda st, v: "[" + ",".join(inner(st, x) for x in v) + "]"
+        if kind == "table":
+            inner = self.formatter(ty.elem or T.ANY)
+            return lambda st, v: "{" + ",".join(f"{k}:{inner(st, x)}" for k, x in v.items()) + "}"
         return lambda st, v: "none" if v is None else str(v)
 
     # ----------------------------------------------------------- expressions

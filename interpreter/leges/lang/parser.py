@@ -444,11 +444,37 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
+def _without_comments(text: str) -> str:
+    """Blank out `# ...` comments (outside strings), keeping every other character where it was."""
+    out, quote, i = [], None, 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+            out.append(ch)
+        elif ch == "#":
+            while i < len(text) and text[i] != "\n":
+                out.append(" ")
+                i += 1
+            continue
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
     """Parse one expression; it may span lines (the newlines count as spaces)."""
     _check_size(text, origin)
     original = text.rstrip()
-    flat = original.replace("\r", " ").replace("\n", " ")
+    flat = _without_comments(original).replace("\r", " ").replace("\n", " ")
     try:
         tree = _lark().parse(flat, start="expression")
         _check_depth(tree, original, origin)
