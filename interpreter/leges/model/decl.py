@@ -47,6 +47,7 @@ class Decl:
     at: At
     source: dict | None = None
     description: str | None = None
+    patched: dict = field(default_factory=dict)  # key → file of the variant that set it
 
 
 @dataclass

@@ -177,9 +177,11 @@ def _add(rs: d.Ruleset, entry: Entry) -> None:
         return _text(doc, path, value)
 
     at = d.At(entry.doc, entry.path)
-    common = dict(id=item.get("id", ""), at=at, source=item.get("source"), description=item.get("description"))
+    common = dict(id=item.get("id", ""), at=at, source=item.get("source"), description=item.get("description"),
+                  patched={k: doc.file for k, (doc, _) in entry.overrides.items()})
     if section == "rulebooks":
         rs.rulebooks.append(dict(item, at=at))
+        return
     elif section == "constants":
         rs.constants.append(d.ConstantDecl(**common, value=item["value"]))
     elif section == "components":
