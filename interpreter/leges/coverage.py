@@ -1,0 +1,171 @@
+"""`leges coverage`: which parts of a rulebook the ruleset encodes, which are marked as flavour, which not.
+
+A rulebook's text is cut into sections (at the headings its citations and the ruleset name) and
+each section into passages (the sentences of each line). A passage is covered when a
+citation's quote lies in it, marked when a flavour mark of the rulebook names it, and missing
+otherwise.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .engine.build import citations
+
+SENTENCE = re.compile(r"(?<=[.!?:;])\s+(?=[\"“„(A-ZÁÉÍÓÖŐÚÜŰА-ЯЁ0-9–-])")
+
+
+def norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+@dataclass
+class Passage:
+    start: int
+    end: int
+    text: str
+    section: str = ""
+    status: str = "missing"  # covered, marked, missing
+    why: str = ""
+
+
+@dataclass
+class Report:
+    book: str
+    file: str
+    passages: list[Passage] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(1 for p in self.passages if p.status == status)
+
+
+def _collapse(text: str) -> tuple[str, list[int]]:
+    """The text lower-cased with runs of white space as one space, and where each character came from."""
+    out, where, space = [], [], False
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            if not space and out:
+                out.append(" ")
+                where.append(i)
+            space = True
+        else:
+            out.append(ch.lower())
+            where.append(i)
+            space = False
+    return "".join(out), where
+
+
+def passages_of(text: str) -> list[Passage]:
+    out = []
+    offset = 0
+    for line in text.split("\n"):
+        start = offset
+        offset += len(line) + 1
+        if not line.strip():
+            continue
+        pieces = SENTENCE.split(line)
+        pos = start
+        for piece in pieces:
+            i = text.find(piece, pos)
+            if i < 0:
+                continue
+            pos = i + len(piece)
+            if re.search(r"[^\W\d_]", piece):  # page numbers and the like are layout
+                out.append(Passage(i, i + len(piece), piece.strip()))
+    return out
+
+
+def _find_all(flat: str, where: list[int], phrase: str) -> list[tuple[int, int]]:
+    phrase = norm(phrase)
+    spans, k = [], 0
+    if not phrase:
+        return spans
+    while True:
+        k = flat.find(phrase, k)
+        if k < 0:
+            return spans
+        spans.append((where[k], where[min(k + len(phrase), len(where)) - 1] + 1))
+        k += len(phrase)
+
+
+def _citations(game, book: str, extra_docs) -> list[dict]:
+    rs = game.ruleset
+    found = []
+    items = [*rs.constants, *rs.components, *rs.zones, *rs.variables, *rs.events, *rs.functions, *rs.procedures,
+             *rs.setup, *rs.phases, *rs.actions, *rs.triggers, *rs.readings, *rs.invariants, *rs.checks]
+    if rs.scoring:
+        items.append(rs.scoring)
+    for item in items:
+        for _, c in citations(item):
+            if c.get("book") == book:
+                found.append(c)
+    for data in extra_docs:
+        _walk_sources(data, book, found)
+    return found
+
+
+def _walk_sources(data, book: str, found: list) -> None:
+    if isinstance(data, dict):
+        src = data.get("source")
+        if isinstance(src, dict):
+            for c in [src, *src.get("also", [])]:
+                if isinstance(c, dict) and c.get("book") == book:
+                    found.append(c)
+        for v in data.values():
+            _walk_sources(v, book, found)
+    elif isinstance(data, list):
+        for v in data:
+            _walk_sources(v, book, found)
+
+
+def coverage(game, rulebook_path: str, book_id: str | None = None) -> Report:
+    import yaml
+    rs = game.ruleset
+    name = Path(rulebook_path).name
+    book = next((b for b in rs.rulebooks if b["id"] == book_id or (book_id is None and b["file"] == name)), None)
+    if book is None:
+        from .errors import Diagnostic, LegesError, Position
+        raise LegesError(Diagnostic(Position(rulebook_path), f"{rs.id} declares no rulebook for {name}",
+                                    "rulebooks: " + ", ".join(f"{b['id']} ({b['file']})" for b in rs.rulebooks)))
+    text = Path(rulebook_path).read_text(encoding="utf-8")
+    flat, where = _collapse(text)
+    root = Path(rs.root)
+    extra = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in
+             sorted((root / "variants").glob("*.yaml")) + sorted((root / "scenarios").glob("*.yaml"))]
+    cites = _citations(game, book["id"], extra)
+    report = Report(book["id"], rulebook_path, passages_of(text))
+    # sections: the headings cited or declared, at their first place in the text
+    headings = {c["section"] for c in cites if c.get("section")} | set(book.get("sections", [])) | {
+        m["section"] for m in book.get("flavour", []) if m.get("section")}
+    marks = sorted((s, h) for h in headings for s, _ in _find_all(flat, where, h)[:1])
+    for p in report.passages:
+        current = [h for s, h in marks if s <= p.start]
+        p.section = current[-1] if current else ""
+
+    def mark(spans, status, why):
+        for a, b in spans:
+            for p in report.passages:
+                if p.start < b and a < p.end and (p.status == "missing" or status == "covered" and p.status == "marked"):
+                    p.status, p.why = status, why
+
+    for p in report.passages:  # headings and bare labels ("Example:", "Important:") are layout
+        bare = norm(p.text).rstrip(":!. ")
+        if bare in {norm(h).rstrip(":!. ") for h in headings} or (p.text.rstrip().endswith(":") and len(bare.split()) <= 2):
+            p.status, p.why = "marked", "heading"
+    for m in book.get("flavour", []):
+        why = m["reason"]
+        if m.get("quote"):
+            for fragment in re.split(r"\.\.\.|…", m["quote"]):
+                mark(_find_all(flat, where, fragment.strip(' "')), "marked", why)
+        elif m.get("from") and m.get("to"):
+            a, b = _find_all(flat, where, m["from"]), _find_all(flat, where, m["to"])
+            if a and b:
+                mark([(a[0][0], max(e for _, e in b if e >= a[0][0]) if any(e >= a[0][0] for _, e in b) else a[0][1])],
+                     "marked", why)
+        elif m.get("section"):
+            mark([(p.start, p.end) for p in report.passages if p.section == m["section"]], "marked", why)
+    for c in cites:
+        for fragment in re.split(r"\.\.\.|…", c.get("quote", "")):
+            mark(_find_all(flat, where, fragment.strip(' "')), "covered", "cited")
+    return report
