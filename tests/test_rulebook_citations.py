@@ -75,3 +75,16 @@ def test_every_reading_is_cited_by_a_rule(name):
         _readings_cited(yaml.safe_load(path.read_text()), cited)
     unused = [r.id for r in rs.readings if r.id not in cited]
     assert rs.readings and not unused, f"readings no rule cites: {unused}"
+
+
+@pytest.mark.parametrize("name, rulebook", [("attika", "attika.hu.txt"), ("alexander", "alexander.hu.txt")])
+def test_rulebook_is_covered(name, rulebook):
+    """Every passage of the rulebook is cited by a rule or marked as flavour (`leges coverage` exits 0)."""
+    import leges
+    from leges.coverage import coverage
+    path = SHARED / "rulebooks" / rulebook
+    if not path.exists():
+        pytest.skip("the rulebooks are not beside the project (../shared/rulebooks)")
+    report = coverage(leges.load(str(ROOT / "rulesets" / name)), str(path))
+    missing = [f"[{p.section or 'before the first section'}] {p.text}" for p in report.passages if p.status == "missing"]
+    assert not missing, "passages neither cited nor marked:\n" + "\n".join(missing)
