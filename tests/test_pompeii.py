@@ -394,3 +394,19 @@ def test_every_rule_is_named_by_a_test_or_a_scenario():
         named += " " + " ".join(yaml.safe_load(path.read_text()).get("rules", []))
     missing = sorted(r for r in rules if not re.search(rf"(?<![a-z0-9]){re.escape(r)}(?![a-z0-9])", named))
     assert not missing, f"rules no test names: {missing}"
+
+
+def test_checks_cards_against_the_circles_of_the_board(tmp_path):
+    """cards_match_circles: a card count contradicting the board is reported with both places."""
+    import shutil
+    import leges
+    from helpers import ROOT
+    shutil.copytree(ROOT / "rulesets" / "pompeii", tmp_path / "pompeii")
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    board = tmp_path / "maps" / "pompeii.yaml"
+    board.write_text(board.read_text().replace("  r2c8: {circles: 4}", "  r2c8: {circles: 3}"))
+    with pytest.raises(leges.LegesError) as err:
+        leges.load(str(tmp_path / "pompeii"))
+    d = err.value.diagnostics[0]
+    assert "consistency check 'cards_match_circles' fails" in d.message
+    assert "components.yaml: card instances" in d.hint and "maps/pompeii.yaml: circles" in d.hint

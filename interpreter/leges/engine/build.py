@@ -205,6 +205,7 @@ class Builder:
             if comp.label is not None:
                 scope = Scope({"it": T.component(comp.id)}, me=False)
                 label_fns[comp.id] = self.compiler.parse_expr(comp.label, scope)[1]
+            reported = False
             for n in range(rs.min_players, rs.max_players + 1):
                 if not comp.instances and _count_for(comp.count, n) is None:
                     self.error(comp.at.child("count"), f"component '{comp.id}' has no count for {n} players")
@@ -213,7 +214,8 @@ class Builder:
                         self.error(at, f"this kind of '{comp.id}' has no count for {n} players")
                 declared = _count_for(comp.count, n) if "count" in comp.at.doc.data_at(comp.at.path) else None
                 made = sum(_count_for(count, n) or 0 for _, count, _ in comp.instances)
-                if comp.instances and declared is not None and declared != made:
+                if comp.instances and declared is not None and declared != made and not reported:
+                    reported = True  # once, not once per player count
                     self.error(comp.at.child("count"), f"'{comp.id}': count says {declared} for {n} players, "
                                f"but its kinds add up to {made}", f"the kinds are at {comp.at.child('instances').position()}")
             if comp.start is not None and comp.start not in sym.zones and comp.start not in sym.space_ids:
