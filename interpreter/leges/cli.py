@@ -216,7 +216,8 @@ def cmd_coverage(args) -> int:
     if args.json:
         print(json.dumps({"ruleset": game.id, "book": report.book, "file": report.file, "passages": total,
                           "covered": report.count("covered"), "marked": report.count("marked"),
-                          "missing": [{"section": p.section, "text": p.text} for p in missing]}, ensure_ascii=False))
+                          "missing": [{"section": p.section, "text": p.text} for p in missing],
+                          "unmatched": report.unmatched}, ensure_ascii=False))
     else:
         sections: dict[str, list] = {}
         for p in report.passages:
@@ -229,9 +230,11 @@ def cmd_coverage(args) -> int:
                 if p.status == "missing" or args.verbose:
                     text = p.text if len(p.text) < 110 else p.text[:107] + "..."
                     print(f"    [{p.status}{': ' + p.why if p.why and p.status != 'missing' else ''}] {text}")
+        for text in report.unmatched:
+            print(f"warning: {text} is nowhere in the text", file=sys.stderr)
         print(f"{report.file} ({report.book}): {total} passages — {report.count('covered')} cited, "
               f"{report.count('marked')} marked as flavour, {len(missing)} not covered")
-    return EXIT_FAIL if missing else EXIT_OK
+    return EXIT_FAIL if missing or report.unmatched else EXIT_OK
 
 
 # ----------------------------------------------------------------------- doc

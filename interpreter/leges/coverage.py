@@ -35,6 +35,7 @@ class Report:
     book: str
     file: str
     passages: list[Passage] = field(default_factory=list)
+    unmatched: list[str] = field(default_factory=list)  # quotes and marks found nowhere in the text
 
     def count(self, status: str) -> int:
         return sum(1 for p in self.passages if p.status == status)
@@ -100,6 +101,10 @@ def _citations(game, book: str, extra_docs) -> list[dict]:
         for _, c in citations(item):
             if c.get("book") == book:
                 found.append(c)
+    for doc in rs.docs:  # sources outside declarations (players, ...)
+        players = (doc.data or {}).get("players")
+        if isinstance(players, dict):
+            _walk_sources(players, book, found)
     for data in extra_docs:
         _walk_sources(data, book, found)
     return found
@@ -138,7 +143,8 @@ def coverage(game, rulebook_path: str, book_id: str | None = None) -> Report:
     # sections: the headings cited or declared, at their first place in the text
     headings = {c["section"] for c in cites if c.get("section")} | set(book.get("sections", [])) | {
         m["section"] for m in book.get("flavour", []) if m.get("section")}
-    marks = sorted((s, h) for h in headings for s, _ in _find_all(flat, where, h)[:1])
+    marks = sorted((_heading_place(flat, where, h, cites), h) for h in headings
+                   if _find_all(flat, where, h))
     for p in report.passages:
         current = [h for s, h in marks if s <= p.start]
         p.section = current[-1] if current else ""
@@ -167,5 +173,26 @@ def coverage(game, rulebook_path: str, book_id: str | None = None) -> Report:
             mark([(p.start, p.end) for p in report.passages if p.section == m["section"]], "marked", why)
     for c in cites:
         for fragment in re.split(r"\.\.\.|…", c.get("quote", "")):
-            mark(_find_all(flat, where, fragment.strip(' "')), "covered", "cited")
+            spans = _find_all(flat, where, fragment.strip(' "'))
+            if fragment.strip(' "') and not spans:
+                report.unmatched.append(f"quote of § {c.get('section', '?')}: '{fragment.strip()}'")
+            mark(spans, "covered", "cited")
+    for m in book.get("flavour", []):
+        for key in ("quote", "from", "to", "section"):
+            for fragment in re.split(r"\.\.\.|…", m.get(key, "")) if m.get(key) else []:
+                if fragment.strip(' "') and not _find_all(flat, where, fragment.strip(' "')):
+                    report.unmatched.append(f"flavour {key}: '{fragment.strip()}'")
     return report
+
+
+def _heading_place(flat: str, where: list[int], heading: str, cites: list[dict]) -> int:
+    """Where a section begins: the heading's last occurrence before the first passage cited under it."""
+    places = [a for a, _ in _find_all(flat, where, heading)]
+    quoted = [a for c in cites if c.get("section") == heading
+              for fragment in re.split(r"\.\.\.|…", c.get("quote", "")) if fragment.strip(' "')
+              for a, _ in _find_all(flat, where, fragment.strip(' "'))[:1]]
+    if quoted:
+        before = [a for a in places if a <= min(quoted)]
+        if before:
+            return before[-1]
+    return places[0]
