@@ -126,13 +126,7 @@ class StateAPI:
                     option = o
                     break
         if option is not None:
-            self.fired = []
-            self.pending = None
-            frame = self.frames[-1]
-            if pending["kind"] == "chance":
-                frame[2]["$chance"] = option[2]["value"]
-            else:
-                frame[2]["$answer"] = option
+            self._answer(pending, option)
         else:
             for o in self._anytime_options(player):
                 if o[0] == text:
@@ -147,6 +141,16 @@ class StateAPI:
             self.frames.append([self.game.actions[option[1]].code_id, 0, local])
         self._record(player, option[1], text)
         self.game.flow.run(self)
+
+    def _answer(self: State, pending: dict, option: list) -> None:
+        """Hand the chosen option to the waiting instruction (it reads it when the program resumes)."""
+        self.fired = []
+        self.pending = None
+        frame = self.frames[-1]
+        if pending["kind"] == "chance":
+            frame[2]["$chance"] = option[2]["value"]
+        else:
+            frame[2]["$answer"] = option
 
     def _record(self: State, player: int, action_id: str, text: str) -> None:
         action = self.game.actions.get(action_id)
@@ -167,13 +171,7 @@ class StateAPI:
         """Fast path for simulation: apply the pending decision's option number `index`."""
         pending = self.pending
         option = pending["options"][index]
-        self.fired = []
-        self.pending = None
-        frame = self.frames[-1]
-        if pending["kind"] == "chance":
-            frame[2]["$chance"] = option[2]["value"]
-        else:
-            frame[2]["$answer"] = option
+        self._answer(pending, option)
         self._record(pending["player"], option[1], option[0])
         self.game.flow.run(self)
 

@@ -18,6 +18,16 @@ from .builtins import BUILTINS
 from .compiler import BUILTIN_EVENTS, PUSHED, SUSPEND, UNWIND, Code, Compiler, Scope
 
 
+def _after_triggers(fr: list, pc: int, key: str, rest) -> int:
+    """Triggers were pushed mid-statement: come back to finish `rest` (kept in the locals), or go on."""
+    if rest is None:
+        fr[1] = pc + 1
+    else:
+        fr[2][key] = rest
+        fr[1] = pc
+    return PUSHED
+
+
 class StatementCompiler:
     def __init__(self, compiler: Compiler, code: Code, origin: TextOrigin):
         self.c = compiler
@@ -202,12 +212,7 @@ class StatementCompiler:
                 source = st.where[c]
                 st.place(c, to, where(st, env, st.zones[to]) if where else None)
                 if st.game.listeners.get("moved") and st.fire("moved", {"item": c, "source": source, "to": to, "player": me}, me):
-                    if i + 1 < len(todo):
-                        env[key] = [to, todo[i + 1:]]
-                        fr[1] = pc
-                    else:
-                        fr[1] = pc + 1
-                    return PUSHED
+                    return _after_triggers(fr, pc, key, [to, todo[i + 1:]] if i + 1 < len(todo) else None)
             return pc + 1
         self.emit(move, node)
 
@@ -239,12 +244,7 @@ class StatementCompiler:
                 st.place(c, to, where(st, env, st.zones[to]) if where else None)
                 remaining -= 1
                 if st.game.listeners.get("drawn") and st.fire("drawn", {"item": c, "source": src, "to": to, "player": me}, me):
-                    if remaining > 0:
-                        env[key] = [remaining, src, to]
-                        fr[1] = pc
-                    else:
-                        fr[1] = pc + 1
-                    return PUSHED
+                    return _after_triggers(fr, pc, key, [remaining, src, to] if remaining > 0 else None)
             return pc + 1
         self.emit(draw, node)
 

@@ -15,6 +15,11 @@ from ..errors import Collector, Diagnostic, LegesError, Position, did_you_mean
 from ..source import YamlDoc, load_yaml_file
 from .schemas import schema, validate
 
+
+def display_path(path: Path) -> str:
+    from .loader import _display
+    return _display(path)
+
 FOLDER = "variants"
 REQUEST = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?(?:=(.*))?$")
 
@@ -41,7 +46,7 @@ def find_variants(root: Path, errors: Collector) -> dict[str, Variant]:
         return found
     for path in sorted(folder.glob("*.yaml")):
         try:
-            doc = load_yaml_file(str(path), _display(path))
+            doc = load_yaml_file(str(path), display_path(path))
         except LegesError as exc:
             errors.extend(exc.diagnostics)
             continue
@@ -53,14 +58,6 @@ def find_variants(root: Path, errors: Collector) -> dict[str, Variant]:
             continue
         found[vid] = Variant(vid, doc)
     return found
-
-
-def _display(path: Path) -> str:
-    import os
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
 
 
 def _typed(param: dict, raw: str, where: Position) -> object:
