@@ -97,6 +97,9 @@ class State:
         """Shuffle positions lo..hi-1 of a zone. False when waiting for an explicit chance outcome."""
         items = self.zones[zone]
         self.version += 1
+        tv = self.tversion
+        for t in {self.setup.ctype[c] for c in items[lo:hi]}:  # the order of these types' items changes
+            tv[t] = tv.get(t, 0) + 1
         if not self.explicit_chance:
             for i in range(hi - 1, lo, -1):
                 j = lo + self.rand_below(i - lo + 1)

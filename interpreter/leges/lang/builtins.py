@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from . import ast
 from . import types as T
 
 
@@ -33,12 +34,17 @@ def builtin(signature: str, doc: str, example: str):
     return register
 
 
-def listy(cx, i):
-    """Argument i as (element type, Python source of a list)."""
+def listy(cx, i, filtered_by=None):
+    """Argument i as (element type, Python source of a list); `filtered_by`: the argument holding the
+    predicate that filters it (a predicate keeping one component type makes the read narrower)."""
     node = cx.arg_node(i)
     if node is None:
         return T.ANY, "[]"
-    elem, code = cx.c.iterable(node, cx.scope, cx.origin)
+    typed = None
+    pred = cx.arg_node(filtered_by) if filtered_by is not None else None
+    if isinstance(pred, ast.Lambda):
+        typed = cx.c.type_filter(pred.body, pred.param)
+    elem, code = cx.c.iterable(node, cx.scope, cx.origin, typed)
     return elem, code
 
 
@@ -56,7 +62,7 @@ def pred_of(cx, key, elem, required=False):
          "count([1, 2, 3], x => x > 1) == 2")
 def _count(cx):
     cx.arity(1, 2)
-    elem, xs = listy(cx, 0)
+    elem, xs = listy(cx, 0, filtered_by=1)
     pred = pred_of(cx, 1, elem)
     if pred is None:
         return T.INT, f"len({xs})"
@@ -122,7 +128,7 @@ def _minima(cx):
 
 def _quantifier(cx, name: str):
     cx.arity(1, 2)
-    elem, xs = listy(cx, 0)
+    elem, xs = listy(cx, 0, filtered_by=1)
     pred = pred_of(cx, 1, elem)
     if pred is None:
         return T.BOOL, f"{name}({xs})"
@@ -144,7 +150,7 @@ def _all(cx):
 @builtin("filter(xs, pred)", "The items that satisfy the predicate, in order.", "filter([1, 2, 3], x => x != 2) == [1, 3]")
 def _filter(cx):
     cx.arity(2, 2)
-    elem, xs = listy(cx, 0)
+    elem, xs = listy(cx, 0, filtered_by=1)
     pred = pred_of(cx, 1, elem, required=True)
     if pred is None:
         return T.list_of(elem), "[]"

@@ -581,19 +581,40 @@ class Compiler:
             elem = T.join(elem, ty)
         return T.list_of(elem if elem != T.NONE else T.ANY), "[" + ", ".join(c for _, c in compiled) + "]"
 
-    def iterable(self, node, scope, origin) -> tuple[T.Ty, str]:
-        """Element type and Python source of something to go through (a list, or a zone's contents)."""
+    def iterable(self, node, scope, origin, typed: str | None = None) -> tuple[T.Ty, str]:
+        """Element type and Python source of something to go through (a list, or a zone's contents).
+
+        `typed`: the caller keeps only components of this type, so what it reads of the zone
+        changes only when such components move (see `_dependencies`).
+        """
         ty, code = self.code(node, scope, origin)
         elem = T.iter_elem(ty)
         if elem is None:
             self.err(node, origin, f"cannot go through {ty}: a list or a zone is needed")
             return T.ANY, "[]"
         if ty.kind in ("zone", "space"):
+            if typed is not None and typed in self.symbols.component_types:
+                self._where_types.add(typed)
+                return elem, f"H.zone_items(st, {code})"
             return elem, f"st.zones[{code}]"
         return elem, code
 
+    @staticmethod
+    def type_filter(condition, var: str) -> str | None:
+        """The T of a condition that starts `var.type == "T" and ...`, else None."""
+        node = condition
+        while isinstance(node, ast.BoolOp) and node.op == "and":
+            node = node.left
+        if isinstance(node, ast.Compare) and node.op == "==":
+            for attr, lit in ((node.left, node.right), (node.right, node.left)):
+                if (isinstance(attr, ast.Attr) and attr.name == "type" and isinstance(attr.obj, ast.Name)
+                        and attr.obj.id == var and isinstance(lit, ast.Literal) and isinstance(lit.value, str)):
+                    return lit.value
+        return None
+
     def _e_Comprehension(self, node, scope, origin):
-        elem, items = self.iterable(node.iterable, scope, origin)
+        typed = self.type_filter(node.condition, node.var) if node.condition is not None else None
+        elem, items = self.iterable(node.iterable, scope, origin, typed)
         inner = scope.with_py(node.var, elem)
         ety, element = self.code(node.element, inner, origin)
         var = f"v_{node.var}"
