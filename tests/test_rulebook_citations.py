@@ -77,14 +77,22 @@ def test_every_reading_is_cited_by_a_rule(name):
     assert rs.readings and not unused, f"readings no rule cites: {unused}"
 
 
-@pytest.mark.parametrize("name, rulebook", [("attika", "attika.hu.txt"), ("alexander", "alexander.hu.txt")])
-def test_rulebook_is_covered(name, rulebook):
-    """Every passage of the rulebook is cited by a rule or marked as flavour (`leges coverage` exits 0)."""
+@pytest.mark.parametrize("name, rulebook, book", [
+    ("attika", "attika.hu.txt", "hu"),
+    ("alexander", "alexander.hu.txt", "hu"),
+    ("pompeii", "pompeii.hu.txt", "hu"),
+    ("pompeii", "pompeii.ru.txt", "ru"),
+])
+def test_rulebook_is_covered(name, rulebook, book):
+    """Every passage of the rulebook is cited by a rule or marked as flavour, and every quote and
+    mark is found in it (`leges coverage` exits 0). The book id is passed: a ruleset may cite
+    several rulebooks (Pompeii: hu and its Russian translation ru)."""
     import leges
     from leges.coverage import coverage
     path = SHARED / "rulebooks" / rulebook
     if not path.exists():
         pytest.skip("the rulebooks are not beside the project (../shared/rulebooks)")
-    report = coverage(leges.load(str(ROOT / "rulesets" / name)), str(path))
+    report = coverage(leges.load(str(ROOT / "rulesets" / name)), str(path), book)
     missing = [f"[{p.section or 'before the first section'}] {p.text}" for p in report.passages if p.status == "missing"]
     assert not missing, "passages neither cited nor marked:\n" + "\n".join(missing)
+    assert not report.unmatched, "quotes or marks found nowhere in the rulebook:\n" + "\n".join(report.unmatched)
