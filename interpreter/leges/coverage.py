@@ -113,6 +113,8 @@ def _citations(game, book: str, extra_docs) -> list[dict]:
 def _walk_sources(data, book: str, found: list) -> None:
     if isinstance(data, dict):
         src = data.get("source")
+        if data.get("key") == "source" and isinstance(data.get("value"), dict):  # a variant's `op: set` of a source
+            src = data["value"]
         if isinstance(src, dict):
             for c in [src, *src.get("also", [])]:
                 if isinstance(c, dict) and c.get("book") == book:
