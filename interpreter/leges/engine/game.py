@@ -151,7 +151,7 @@ class Game:
         setup = self.setup_for(n)
         st = State.__new__(State)
         st.game, st.setup, st.n = self, setup, n
-        st.zones = {k: list(v) for k, v in setup.initial.items()}
+        st.zones = st.zt = {k: list(v) for k, v in setup.initial.items()}
         st.where = [""] * len(setup.ctype)
         for key, items in st.zones.items():
             for c in items:

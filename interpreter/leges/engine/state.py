@@ -22,7 +22,8 @@ class State:
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "_texts", "version", "fcache", "fversion", "tversion", "tcache", "sealed")
+                 "_texts", "version", "fcache", "fversion", "tversion", "tcache", "sealed",
+                 "zt")  # zt: the zones again, read by code that keeps only one type of component
 
     # ---------------------------------------------------------- zone operations
     def place(self, c: int, zone: str, index: int | None) -> None:
@@ -173,7 +174,7 @@ class State:
     def copy(self) -> "State":
         s = State.__new__(State)
         s.game, s.setup, s.n = self.game, self.setup, self.n
-        s.zones = {k: list(v) for k, v in self.zones.items()}
+        s.zones = s.zt = {k: list(v) for k, v in self.zones.items()}
         s.where = list(self.where)
         s.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
         s.cprops = {k: dict(v) for k, v in self.cprops.items()}
@@ -217,7 +218,7 @@ class State:
         s.game = game
         s.n = data["players"]
         s.setup = game.setup_for(s.n)
-        s.zones = {k: list(v) for k, v in data["zones"].items()}
+        s.zones = s.zt = {k: list(v) for k, v in data["zones"].items()}
         s.where = [""] * len(s.setup.ctype)
         for key, items in s.zones.items():
             for c in items:

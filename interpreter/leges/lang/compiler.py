@@ -524,7 +524,7 @@ class Compiler:
             deps |= callee_deps
         return None if "*" in deps else frozenset(deps)
 
-    _LOOP = re.compile(r" for v_\w+ in (?!st\.zones\[)")
+    _LOOP = re.compile(r" for v_\w+ in (?!st\.zones\[|st\.zt\[)")
 
     @classmethod
     def _cheap(cls, body: str) -> bool:
@@ -595,7 +595,7 @@ class Compiler:
         if ty.kind in ("zone", "space"):
             if typed is not None and typed in self.symbols.component_types:
                 self._where_types.add(typed)
-                return elem, f"H.zone_items(st, {code})"
+                return elem, f"st.zt[{code}]"
             return elem, f"st.zones[{code}]"
         return elem, code
 

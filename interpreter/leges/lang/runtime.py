@@ -6,11 +6,6 @@ the frame's locals `env`, the tables of one compiled game and these helpers.
 from __future__ import annotations
 
 
-def zone_items(st, zone):
-    """A zone's contents, read by code that keeps only components of one type."""
-    return st.zones[zone]
-
-
 def top(items):
     return items[-1] if items else None
 
