@@ -249,7 +249,7 @@ class StateAPI:
                 continue
             if vis == "owner" and isinstance(value, list) and len(value) == self.n:
                 value = [v if i == player else "?" for i, v in enumerate(value)]
-            variables[name] = _plain(self, value)
+            variables[name] = value
         view = {
             "ruleset": self.game.id, "you": self.player_name(player), "phase": self.phase,
             "turn": self.player_name(self.turn_player), "to_move": self.player_name(self.current_player()),
@@ -274,10 +274,6 @@ class StateAPI:
         for name, value in self.vars.items():
             lines.append(f"  {name} = {json.dumps(value)}")
         return "\n".join(lines)
-
-
-def _plain(st, value):
-    return value
 
 
 for _name, _member in list(vars(StateAPI).items()):

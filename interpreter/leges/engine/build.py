@@ -395,7 +395,7 @@ class Builder:
             game.phases[pid] = CompiledPhase(
                 pid, first_fn, order_fn, direction,
                 c.parse_program(phase.on_begin, Scope(me=False), f"phase:{pid}:on_begin") if phase.on_begin else None,
-                c.parse_program(phase.turn, Scope(me=True, in_turn=True), f"phase:{pid}:turn") if phase.turn else None,
+                c.parse_program(phase.turn, Scope(me=True), f"phase:{pid}:turn") if phase.turn else None,
                 c.parse_expr(phase.end_if, Scope(me=False), T.BOOL)[1] if phase.end_if else None,
                 c.parse_program(phase.on_end, Scope(me=False), f"phase:{pid}:on_end") if phase.on_end else None,
                 phase.next, phase.at.position(),

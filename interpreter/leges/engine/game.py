@@ -175,7 +175,6 @@ class Game:
         st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
         st.steps = 0
-        st._texts = None
         st.version, st.fcache, st.fversion, st.tversion, st.tcache = 0, {}, -1, {}, {}
         if run:
             self.flow.run(st)

@@ -22,7 +22,7 @@ class State:
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "_texts", "version", "fcache", "fversion", "tversion", "tcache", "sealed",
+                 "version", "fcache", "fversion", "tversion", "tcache", "sealed",
                  "zt")  # zt: the zones again, read by code that keeps only one type of component
 
     # ---------------------------------------------------------- zone operations
@@ -137,13 +137,8 @@ class State:
             self.frames.append(frame)
         return bool(matched)
 
-    def touch(self) -> None:
-        """Something rule functions may read has changed: their cached results are stale."""
-        self.version += 1
-
     def suspend(self, player: int, kind: str, options: list) -> None:
         self.pending = {"player": player, "kind": kind, "options": options}
-        self._texts = None
 
     def log_line(self, text: str) -> None:
         self.log.append(text)
@@ -192,7 +187,6 @@ class State:
         s.log = list(self.log)
         s.steps = self.steps
         s.seed = self.seed
-        s._texts = self._texts
         s.version, s.fcache, s.fversion, s.tversion, s.tcache = 0, {}, -1, {}, {}
         return s
 
@@ -230,7 +224,6 @@ class State:
                      "terminal", "unfinished", "next_phase", "history", "sealed", "fired", "explicit_chance", "log", "seed"):
             setattr(s, name, data[name])
         s.steps = 0
-        s._texts = None
         s.version, s.fcache, s.fversion, s.tversion, s.tcache = 0, {}, -1, {}, {}
         return s
 

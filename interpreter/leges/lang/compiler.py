@@ -55,22 +55,20 @@ class Scope:
     are Python locals of the generated code (`v_name`).
     """
 
-    def __init__(self, locals_: dict[str, T.Ty] | None = None, me: bool = True, in_turn: bool = False,
-                 me_code: str = "env.get('me')"):
+    def __init__(self, locals_: dict[str, T.Ty] | None = None, me: bool = True, me_code: str = "env.get('me')"):
         self.locals = dict(locals_ or {})
         self.py: set[str] = set()
         self.me = me
-        self.in_turn = in_turn
         self.me_code = me_code
 
     def with_py(self, name: str, ty: T.Ty) -> "Scope":
-        s = Scope(self.locals, self.me, self.in_turn, self.me_code)
+        s = Scope(self.locals, self.me, self.me_code)
         s.py = set(self.py) | {name}
         s.locals[name] = ty
         return s
 
     def with_local(self, name: str, ty: T.Ty) -> "Scope":
-        s = Scope(self.locals, self.me, self.in_turn, self.me_code)
+        s = Scope(self.locals, self.me, self.me_code)
         s.py = set(self.py) - {name}
         s.locals[name] = ty
         return s
@@ -160,7 +158,6 @@ class Compiler:
         self.codes: dict[str, Code] = {}
         self.function_cache: dict[tuple, tuple[T.Ty, str]] = {}
         self.function_busy: set = set()
-        self.used_events: set[str] = set()
         self.goto_targets: set[str] = set()
         self.dynamic_space_props: set[str] = set()
         self.uniform_props: dict[str, set] = {}  # component type → properties every instance has

@@ -126,13 +126,6 @@ def as_list(value):
     return value if isinstance(value, list) else [value]
 
 
-def count_if(items, pred):
-    n = 0
-    for x in items:
-        if pred(x):
-            n += 1
-    return n
-
 
 def without(items, taken):
     out = list(items)

@@ -430,7 +430,6 @@ class StatementCompiler:
             if k not in node.kwargs:
                 self.error(node, f"event '{node.event}' needs parameter '{k}'")
         event = node.event
-        self.c.used_events.add(event)
 
         def emit(st, fr, pc):
             env = fr[2]
