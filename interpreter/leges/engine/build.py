@@ -248,6 +248,7 @@ class Builder:
                     setup.zone_visibility[key] = zone.visibility
                     setup.zone_order.append(key)
             if board is not None:
+                setup.spaces = frozenset(board.spaces)
                 for s in board.spaces:
                     setup.initial[s] = []
                     setup.zone_order.append(s)

@@ -72,6 +72,7 @@ class Setup:
     initial: dict[str, list[int]] = field(default_factory=dict)
     by_type: dict[str, list[int]] = field(default_factory=dict)
     by_owner: dict[tuple, list[int]] = field(default_factory=dict)  # (type, owner) → components
+    spaces: frozenset = frozenset()  # the board's spaces, which are zones too
 
 
 class Game:

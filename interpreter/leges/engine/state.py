@@ -27,12 +27,22 @@ class State:
 
     # ---------------------------------------------------------- zone operations
     def place(self, c: int, zone: str, index: int | None) -> None:
-        """Move component c from wherever it is into `zone` (on top, or at list index `index`)."""
+        """Move component c from wherever it is into `zone` (on top, or at list index `index`).
+
+        Besides the state's version, two versions per component type change: `T` (where any T
+        is) and, when the move touches a board space, `T@spaces` (which spaces hold which T) —
+        code that only looks at the board keeps its cached values while pieces move off it.
+        """
         self.version += 1
         tv = self.tversion
         t = self.setup.ctype[c]
         tv[t] = tv.get(t, 0) + 1
-        old = self.zones[self.where[c]]
+        source = self.where[c]
+        spaces = self.setup.spaces
+        if zone in spaces or source in spaces:
+            key = t + "@spaces"
+            tv[key] = tv.get(key, 0) + 1
+        old = self.zones[source]
         if old and old[-1] == c:
             old.pop()
         else:
@@ -49,9 +59,7 @@ class State:
             return
         self.version += 1
         items = self.zones[source]
-        tv = self.tversion
-        for t in {self.setup.ctype[c] for c in items}:
-            tv[t] = tv.get(t, 0) + 1
+        self._moved({self.setup.ctype[c] for c in items}, source in self.setup.spaces or dest in self.setup.spaces)
         if bottom:
             self.zones[dest][0:0] = items
         else:
@@ -59,6 +67,15 @@ class State:
         for c in items:
             self.where[c] = dest
         self.zones[source] = []
+
+    def _moved(self, types: set, on_spaces: bool) -> None:
+        """Components of these types moved (on the board too, if `on_spaces`); see `place`."""
+        tv = self.tversion
+        for t in types:
+            tv[t] = tv.get(t, 0) + 1
+            if on_spaces:
+                key = t + "@spaces"
+                tv[key] = tv.get(key, 0) + 1
 
     def set_cprop(self, c: int, name: str, value: Any) -> None:
         self.version += 1
@@ -98,9 +115,8 @@ class State:
         """Shuffle positions lo..hi-1 of a zone. False when waiting for an explicit chance outcome."""
         items = self.zones[zone]
         self.version += 1
-        tv = self.tversion
-        for t in {self.setup.ctype[c] for c in items[lo:hi]}:  # the order of these types' items changes
-            tv[t] = tv.get(t, 0) + 1
+        # the order of these types' items changes
+        self._moved({self.setup.ctype[c] for c in items[lo:hi]}, zone in self.setup.spaces)
         if not self.explicit_chance:
             for i in range(hi - 1, lo, -1):
                 j = lo + self.rand_below(i - lo + 1)

@@ -346,8 +346,10 @@ class Compiler:
                 return T.STR, f"st.setup.ctype[{obj}]"
             if name == "owner":
                 return T.PLAYER, f"st.setup.cowner[{obj}]"
-            if name in ("zone", "space"):
+            if name == "zone":
                 self._where_types.update(ty.sub or {"*"})
+            elif name == "space":  # changes only when the component moves to, from or between spaces
+                self._where_types.update({f"{t}@spaces" for t in ty.sub} if ty.sub else {"*"})
             if name == "zone":
                 return T.ZONE, f"st.where[{obj}]"
             if name == "space":
@@ -591,7 +593,7 @@ class Compiler:
             return T.ANY, "[]"
         if ty.kind in ("zone", "space"):
             if typed is not None and typed in self.symbols.component_types:
-                self._where_types.add(typed)
+                self._where_types.add(f"{typed}@spaces" if ty.kind == "space" else typed)
                 return elem, f"st.zt[{code}]"
             return elem, f"st.zones[{code}]"
         return elem, code
@@ -662,7 +664,10 @@ class Compiler:
                 self.err(node, origin, f"{lt} can never be in a collection of {elem}")
             pyop = "not in" if op == "notin" else "in"
             if rt.kind in ("zone", "space") and lt.kind == "component":
-                self._where_types.update(lt.sub or {"*"})
+                if rt.kind == "space" and lt.sub:
+                    self._where_types.update(f"{t}@spaces" for t in lt.sub)
+                else:
+                    self._where_types.update(lt.sub or {"*"})
                 eq = "!=" if op == "notin" else "=="
                 return T.BOOL, f"(st.where[{left}] {eq} {right})"
             if rt.kind in ("zone", "space"):
