@@ -1,13 +1,14 @@
 """Random play-outs per second and applied actions per second, for the bundled games.
 
-    python benchmarks/playouts.py            # all cases, about a minute
+    python benchmarks/playouts.py            # all cases, two to three minutes
     python benchmarks/playouts.py --quick    # fewer games per run
     python benchmarks/playouts.py --json     # machine-readable
 
 Fixed seeds, one warm-up run, then the median of several timed runs, on one core (this
-process). Times are the process's CPU time, so other work on the machine does not distort them. For scale: straightforward hand-written Python plays about 930 random three-player
-Pompeii games per second on one core of our reference machine; OpenSpiel's pure-Python
-Tic-Tac-Toe runs about 58,000 steps per second.
+process). Times are the process's CPU time, so other work on the machine distorts them less. For
+scale: straightforward hand-written Python plays about 930 random three-player Pompeii games per
+second on one core of our reference machine; OpenSpiel's pure-Python Tic-Tac-Toe runs about
+58,000 steps per second.
 """
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ sys.path.insert(0, str(ROOT / "interpreter"))
 import leges  # noqa: E402
 from leges.simulate import agent_rng  # noqa: E402
 
-CASES = [("pompeii", 2, 40), ("pompeii", 3, 40), ("pompeii", 4, 40), ("tictactoe", 2, 4000)]
+CASES = [("pompeii", 2, 40), ("pompeii", 3, 40), ("pompeii", 4, 40), ("attika", 2, 5), ("attika", 4, 2),
+         ("alexander", 3, 30), ("alexander", 5, 15), ("tictactoe", 2, 4000)]
 
 
 def run(game, players: int, games: int, first_seed: int) -> tuple[float, int]:
@@ -60,7 +62,7 @@ def main() -> None:
     results = []
     for name, players, games in CASES:
         if args.quick:
-            games = max(5, games // 4)
+            games = max(2, games // 4)
         result = measure(name, players, games, 3 if args.quick else 5)
         results.append(result)
         if not args.json:
