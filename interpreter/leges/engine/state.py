@@ -38,7 +38,7 @@ class State:
         t = self.setup.ctype[c]
         tv[t] = tv.get(t, 0) + 1
         source = self.where[c]
-        spaces = self.setup.spaces
+        spaces = self.setup.spaces  # `_moved`, inlined: this is the hottest path of a play-out
         if zone in spaces or source in spaces:
             key = t + "@spaces"
             tv[key] = tv.get(key, 0) + 1

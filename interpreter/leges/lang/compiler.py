@@ -347,12 +347,10 @@ class Compiler:
             if name == "owner":
                 return T.PLAYER, f"st.setup.cowner[{obj}]"
             if name == "zone":
-                self._where_types.update(ty.sub or {"*"})
-            elif name == "space":  # changes only when the component moves to, from or between spaces
-                self._where_types.update({f"{t}@spaces" for t in ty.sub} if ty.sub else {"*"})
-            if name == "zone":
+                self._reads_where(ty.sub)
                 return T.ZONE, f"st.where[{obj}]"
             if name == "space":
+                self._reads_where(ty.sub, on_spaces=True)
                 spaces = self.const(frozenset(self.board.spaces) if self.board else frozenset())
                 if obj.startswith("v_") and obj[2:].isidentifier():  # a plain local: inline it
                     return T.SPACE, f"(st.where[{obj}] if st.where[{obj}] in {spaces} else None)"
@@ -503,6 +501,17 @@ class Compiler:
         args = "".join(f", {c}" for _, c in compiled)
         return ty, f"{fname}(st, {scope.me_code if scope.me else 'None'}{args})"
 
+    def _reads_where(self, types, on_spaces: bool = False) -> None:
+        """The code being compiled reads where components of these types are (None: of any type).
+
+        `on_spaces`: it only tells which board spaces hold them, which changes only when such a
+        component moves to, from or between spaces (the `T@spaces` versions of `State.place`).
+        """
+        if not types:
+            self._where_types.add("*")
+        else:
+            self._where_types.update(f"{t}@spaces" if on_spaces else t for t in types)
+
     _GLOBAL_READS = ("st.zones", "st.vars", "st.cprops", "H.cprop", "H.dynamic_attr",
                      "st.turn_player", "st.phase", "st.turn_count")
 
@@ -593,7 +602,7 @@ class Compiler:
             return T.ANY, "[]"
         if ty.kind in ("zone", "space"):
             if typed is not None and typed in self.symbols.component_types:
-                self._where_types.add(f"{typed}@spaces" if ty.kind == "space" else typed)
+                self._reads_where({typed}, on_spaces=ty.kind == "space")
                 return elem, f"st.zt[{code}]"
             return elem, f"st.zones[{code}]"
         return elem, code
@@ -664,10 +673,7 @@ class Compiler:
                 self.err(node, origin, f"{lt} can never be in a collection of {elem}")
             pyop = "not in" if op == "notin" else "in"
             if rt.kind in ("zone", "space") and lt.kind == "component":
-                if rt.kind == "space" and lt.sub:
-                    self._where_types.update(f"{t}@spaces" for t in lt.sub)
-                else:
-                    self._where_types.update(lt.sub or {"*"})
+                self._reads_where(lt.sub, on_spaces=rt.kind == "space")
                 eq = "!=" if op == "notin" else "=="
                 return T.BOOL, f"(st.where[{left}] {eq} {right})"
             if rt.kind in ("zone", "space"):
