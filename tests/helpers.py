@@ -17,6 +17,17 @@ def play_random(game, players: int, seed: int, until=None):
     return st
 
 
+def dicts_in(data):
+    """Every mapping anywhere in a loaded YAML document, outermost first."""
+    if isinstance(data, dict):
+        yield data
+        for value in data.values():
+            yield from dicts_in(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from dicts_in(value)
+
+
 def expr(game, state, text: str):
     """Evaluate a rule-language expression in a state (for assertions)."""
     from leges.model.decl import At, Text

@@ -41,6 +41,7 @@ import pytest
 import yaml
 
 import leges
+from helpers import dicts_in
 from leges.errors import LegesError, Position
 from leges.lang.builtins import BUILTINS
 from leges.model.decl import At, Text
@@ -423,22 +424,13 @@ def test_sample_cites_sections_of_the_reference():
     headings = {h.strip().strip("`") for h in re.findall(r"^#+ (.*)$", DOC_TEXT, re.M)}
     cited = []
     for path in SAMPLE.glob("*.yaml"):
-        _collect_sections(load_yaml_text(path.read_text(encoding="utf-8"), str(path)).data, cited)
+        for d in dicts_in(load_yaml_text(path.read_text(encoding="utf-8"), str(path)).data):
+            source = d.get("source")
+            if isinstance(source, dict) and source.get("book") == "docs":
+                cited.append(source["section"])
     assert cited
     missing = sorted({s for s in cited if s not in headings})
     assert not missing, f"the sample cites sections that language.md does not have: {missing}"
-
-
-def _collect_sections(data, out: list) -> None:
-    if isinstance(data, dict):
-        source = data.get("source")
-        if isinstance(source, dict) and source.get("book") == "docs":
-            out.append(source["section"])
-        for value in data.values():
-            _collect_sections(value, out)
-    elif isinstance(data, list):
-        for value in data:
-            _collect_sections(value, out)
 
 
 def test_sample_is_clean(sample):

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 import leges
-from helpers import ROOT, SHARED, expr, play_random, position, texts
+from helpers import ROOT, SHARED, dicts_in, expr, play_random, position, texts
 from leges.engine.build import citations
 from leges.model.loader import load_declarations
 
@@ -43,19 +43,6 @@ def _declarations(rs):
             *([rs.scoring] if rs.scoring else [])]
 
 
-def _citations_in(data, found: list) -> list:
-    """Every citation ({book, section, ...}) anywhere in a YAML document, `also` ones included."""
-    if isinstance(data, dict):
-        if "book" in data and "section" in data:
-            found.append(data)
-        for value in data.values():
-            _citations_in(value, found)
-    elif isinstance(data, list):
-        for value in data:
-            _citations_in(value, found)
-    return found
-
-
 def test_every_russian_citation_is_in_the_russian_rulebook():
     """Sections and quotes of `ru` — in the base files, the variant and the scenarios — are in pompeii.ru.txt."""
     book = SHARED / "rulebooks" / "pompeii.ru.txt"
@@ -64,7 +51,7 @@ def test_every_russian_citation_is_in_the_russian_rulebook():
     text = _norm(book.read_text(encoding="utf-8"))
     problems, seen = [], 0
     for path in sorted((ROOT / "rulesets" / "pompeii").rglob("*.yaml")):
-        for source in _citations_in(yaml.safe_load(path.read_text(encoding="utf-8")), []):
+        for source in [d for d in dicts_in(yaml.safe_load(path.read_text(encoding="utf-8"))) if "book" in d and "section" in d]:
             if source["book"] != "ru":
                 continue
             seen += 1

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from helpers import ROOT, SHARED
+from helpers import ROOT, SHARED, dicts_in
 from leges.model.loader import load_declarations
 
 RULESETS = ["pompeii", "attika", "alexander"]
@@ -50,18 +50,12 @@ def test_every_citation_is_in_the_rulebook(name):
     assert not problems, "\n".join(problems)
 
 
-def _readings_cited(data, out: set) -> set:
-    """Every `reading` named by a `source` anywhere in a YAML document."""
-    if isinstance(data, dict):
-        source = data.get("source")
-        if isinstance(source, dict) and source.get("reading") and "text" not in data:
+def _readings_cited(data, out: set) -> None:
+    """Every `reading` named by a `source` anywhere in a YAML document (not a reading's own)."""
+    for d in dicts_in(data):
+        source = d.get("source")
+        if isinstance(source, dict) and source.get("reading") and "text" not in d:
             out.add(source["reading"])
-        for value in data.values():
-            _readings_cited(value, out)
-    elif isinstance(data, list):
-        for value in data:
-            _readings_cited(value, out)
-    return out
 
 
 @pytest.mark.parametrize("name", RULESETS)
