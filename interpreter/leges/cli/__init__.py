@@ -1,0 +1,61 @@
+"""The `leges` command line: one module per group of commands, each registering its sub-commands.
+
+A new command is a module with `register(sub, variant)` listed in COMMANDS.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..errors import LegesError
+from . import check, diff, docs, play, replay, simulate
+from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
+
+COMMANDS = [check, simulate, play, replay, diff, docs]  # the order of `leges --help`
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="leges", description="Board-game rules as data: check, simulate and play rulesets.")
+    top.add_argument("--version", action="version", version="leges 0.1.0")
+    sub = top.add_subparsers(dest="command", metavar="COMMAND")
+    variant = argparse.ArgumentParser(add_help=False)
+    variant.add_argument("--variant", action="append", metavar="NAME[=VALUE]",
+                         help="switch on a variant of the ruleset (repeatable)")
+    for module in COMMANDS:
+        module.register(sub, variant)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if not getattr(args, "command", None):
+        parser().print_help()
+        return EXIT_INPUT
+    try:
+        return args.run(args)
+    except LegesError as exc:
+        for d in exc.diagnostics:
+            print(d.format(), file=sys.stderr)
+        return EXIT_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except RecursionError:
+        if os.environ.get("LEGES_DEBUG"):
+            raise
+        print("leges: error: the input is nested too deeply to be processed", file=sys.stderr)
+        return EXIT_INPUT
+    except Exception as exc:  # a bug of leges, not of the input: say so in one line, no traceback
+        if os.environ.get("LEGES_DEBUG"):
+            raise
+        print(f"leges: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("    hint: this is a bug in leges, not necessarily in your files; please report it with the input "
+              "(LEGES_DEBUG=1 shows the Python traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

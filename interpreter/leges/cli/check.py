@@ -1,0 +1,147 @@
+"""`leges validate`, `leges info`, `leges variants`, `leges test`: checking rulesets and their examples."""
+from __future__ import annotations
+
+import sys
+
+from ..errors import Diagnostic, LegesError, Position
+from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK, kind_of, load_ruleset
+
+
+def cmd_validate(args) -> int:
+    from ..errors import Collector
+    from ..model.schemas import validate
+    from ..source import load_yaml_file
+    status = EXIT_OK
+    for path in args.paths:
+        kind = kind_of(path)
+        try:
+            if kind == "ruleset":
+                game = load_ruleset(path, args)
+                for w in game.warnings:
+                    print(w.format())
+                approx = _approximations(game)
+                note = f", {len(approx)} approximated values (see `leges info`)" if approx else ""
+                print(f"{path}: ok — {game.title}, {len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} "
+                      f"triggers, {len(game.phases)} phases{note}")
+            else:
+                doc = load_yaml_file(path)
+                errors = Collector()
+                validate(doc, kind, errors)
+                if kind == "map" and not errors.errors:
+                    from ..board.board import build_board
+                    build_board(doc, errors)
+                errors.raise_if_errors()
+                print(f"{path}: ok ({kind})")
+        except LegesError as exc:
+            for d in exc.diagnostics:
+                print(d.format(), file=sys.stderr)
+            errors_found = sum(1 for d in exc.diagnostics if d.severity == "error")
+            print(f"{path}: {errors_found} error{'s' if errors_found != 1 else ''}", file=sys.stderr)
+            status = EXIT_INPUT
+    return status
+
+
+def _approximations(game) -> list[tuple[str, str]]:
+    """Every value marked as an approximation, with where it is (for owners of the physical game)."""
+    found = [(f"{game.board.doc.file}: {where}", note) for where, note in game.approximations] if game.board else []
+    for doc in game.ruleset.docs:
+        _walk_provenance(doc.data, (), doc.file, found)
+    return found
+
+
+def _walk_provenance(data, path, file, found) -> None:
+    if isinstance(data, dict):
+        prov = data.get("provenance")
+        if isinstance(prov, dict) and prov.get("status") in ("approximation", "inferred", "guess"):
+            found.append((f"{file}: {'/'.join(map(str, path))}", prov.get("note", prov["status"])))
+        for k, v in data.items():
+            if k != "provenance":
+                _walk_provenance(v, path + (k,), file, found)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _walk_provenance(v, path + (i,), file, found)
+
+
+def cmd_info(args) -> int:
+    game = load_ruleset(args.ruleset, args)
+    rs = game.ruleset
+    print(f"{game.title} ({game.id} {game.version}), {game.min_players}-{game.max_players} players")
+    for book in rs.rulebooks:
+        print(f"  rulebook {book['id']}: {book.get('title', book['file'])}")
+    print(f"  {len(rs.components)} component types, {len(rs.zones)} zones, {len(game.phases)} phases, "
+          f"{len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} triggers")
+    if rs.readings:
+        print(f"  readings (where the rulebook is silent, ambiguous or contradicts itself): {len(rs.readings)}")
+        for r in rs.readings:
+            print(f"    {r.id} [{r.kind or 'reading'}]: {r.question or ''}")
+    approx = _approximations(game)
+    if approx:
+        print(f"  approximated values: {len(approx)} — check them against the physical game")
+        for where, note in approx:
+            print(f"    {where}: {note}")
+    else:
+        print("  approximated values: none")
+    return EXIT_OK
+
+
+def cmd_variants(args) -> int:
+    from pathlib import Path
+    from ..docgen import render_variants
+    from ..errors import Collector
+    from ..model.loader import find_ruleset_file
+    from ..model.variants import find_variants
+    root = find_ruleset_file(args.ruleset).resolve().parent
+    if not (root / "ruleset.yaml").exists():
+        raise LegesError(Diagnostic(Position(args.ruleset), "no ruleset here", "a ruleset is a folder holding ruleset.yaml"))
+    errors = Collector()
+    found = find_variants(Path(root), errors)
+    errors.raise_if_errors()
+    if not found:
+        print(f"{args.ruleset}: no variants")
+        return EXIT_OK
+    print(render_variants(found))
+    return EXIT_OK
+
+
+def cmd_test(args) -> int:
+    from ..scenario import find_scenarios, run_file
+    files = find_scenarios(args.scenarios)
+    if not files:
+        raise LegesError(Diagnostic(Position(" ".join(args.scenarios)), "no scenario files found"))
+    failed = broken = 0
+    for path in files:
+        try:
+            outcome = run_file(path)
+        except LegesError as exc:  # the scenario (or its ruleset) cannot be run: report it, go on
+            for d in exc.diagnostics:
+                print(d.format(), file=sys.stderr)
+            print(f"ERR  {path}: cannot be run", file=sys.stderr)
+            broken += 1
+            continue
+        mark = "ok  " if outcome.passed else "FAIL"
+        print(f"{mark} {outcome.file}: {outcome.title}")
+        for f in outcome.failures:
+            print(f"     {f}")
+        failed += not outcome.passed
+    print(f"{len(files) - failed - broken} passed, {failed} failed" + (f", {broken} could not be run" if broken else ""))
+    if broken:
+        return EXIT_INPUT
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+def register(sub, variant) -> None:
+    p = sub.add_parser("validate", parents=[variant], help="check rulesets, maps and scenarios; report every problem")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(run=cmd_validate)
+
+    p = sub.add_parser("info", parents=[variant], help="what a ruleset holds: readings, approximated values")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.set_defaults(run=cmd_info)
+
+    p = sub.add_parser("variants", help="list a ruleset's variants, their kinds, provenance and parameters")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.set_defaults(run=cmd_variants)
+
+    p = sub.add_parser("test", help="run scenario files (a rulebook's worked examples)")
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="scenario files or folders holding them")
+    p.set_defaults(run=cmd_test)

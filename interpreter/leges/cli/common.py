@@ -1,0 +1,58 @@
+"""What every command shares: exit statuses, loading a ruleset from the command line, progress."""
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import Diagnostic, LegesError, Position
+
+EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE: leges itself failed
+
+
+def variants_of(args) -> list[str]:
+    return list(getattr(args, "variant", None) or [])
+
+
+def load_ruleset(path: str, args):
+    """The game at `path` under the variants named on the command line; a map or scenario is refused."""
+    from .. import load
+    kind = kind_of(path)
+    if kind != "ruleset":
+        raise LegesError(Diagnostic(Position(path, 1, 1), f"this is a {kind} file, not a ruleset",
+                                    "give the ruleset's folder (or its ruleset.yaml)" +
+                                    ("; a ruleset names its map with `map:`" if kind == "map" else
+                                     "; run scenarios with `leges test`")))
+    return load(path, variants=variants_of(args))
+
+
+def kind_of(path: str) -> str:
+    if os.path.isdir(path):
+        return "ruleset"
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = handle.read(4000)
+    except (OSError, UnicodeDecodeError):
+        return "ruleset"  # loading it reports why it cannot be read
+    for line in head.splitlines():
+        if line.startswith("leges_map:"):
+            return "map"
+        if line.startswith("leges_scenario:"):
+            return "scenario"
+    return "ruleset"
+
+
+class Progress:
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def __call__(self, done: int, total: int, seconds: float) -> None:
+        if not self.enabled or (done % max(1, total // 200) and done != total):
+            return
+        width = 30
+        filled = int(width * done / total)
+        rate = done / seconds if seconds > 0 else 0.0
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {rate:.1f}/s")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()

@@ -1,0 +1,80 @@
+"""`leges diff`: two rulesets, or one under two sets of variants, compared as rules and in play."""
+from __future__ import annotations
+
+import json
+
+from .common import EXIT_OK
+
+
+def cmd_diff(args) -> int:
+    from .. import load
+    from ..diff import lockstep, statistics, structural
+    path_b = args.b or args.a
+    game_a = load(args.a, variants=args.variant_a or [])
+    game_b = load(path_b, variants=args.variant_b or [])
+    name_a = f"{args.a}" + (f" [{', '.join(game_a.variants)}]" if game_a.variants else "")
+    name_b = f"{path_b}" + (f" [{', '.join(game_b.variants)}]" if game_b.variants else "")
+    diffs = structural(game_a.ruleset, game_b.ruleset)
+    players = args.players or max(game_a.min_players, game_b.min_players)
+    divergences = [x for x in (lockstep(game_a, game_b, players, args.seed + i) for i in range(args.seeds)) if x]
+    stats = None
+    if args.games:
+        stats = (statistics(game_a, players, args.games, args.seed), statistics(game_b, players, args.games, args.seed))
+    if args.json:
+        print(json.dumps({"a": name_a, "b": name_b, "players": players, "rules": [x.to_json() for x in diffs],
+                          "divergences": [x.to_json() for x in divergences], "seeds": args.seeds,
+                          "statistics": {"a": stats[0], "b": stats[1]} if stats else None}, ensure_ascii=False, indent=1))
+        return EXIT_OK
+    print(f"A: {name_a}\nB: {name_b}\n")
+    if not diffs:
+        print("The rules are the same (as syntax trees and values).")
+    else:
+        print(f"{len(diffs)} rule difference{'s' if len(diffs) != 1 else ''}:")
+        for x in diffs:
+            if x.kind == "only_a":
+                print(f"  - {x.section} {x.id}: only in A  [{x.cite_a}]")
+            elif x.kind == "only_b":
+                print(f"  + {x.section} {x.id}: only in B  [{x.cite_b}]")
+            else:
+                print(f"  ~ {x.section} {x.id}: {', '.join(x.fields)} differ")
+                print(f"      A: {x.cite_a or '(no citation)'}")
+                print(f"      B: {x.cite_b or '(no citation)'}")
+    print(f"\nIn play ({players} players, the same seeds and choices, seeds {args.seed}..{args.seed + args.seeds - 1}):")
+    if not divergences:
+        print(f"  no difference in {args.seeds} games")
+    else:
+        print(f"  {len(divergences)} of {args.seeds} games part; the first points:")
+        for x in divergences[:args.show]:
+            last = x.history[-1] if x.history else "(start)"
+            if x.only_a or x.only_b:
+                print(f"  seed {x.seed}, decision {x.step} (after {last}):")
+                for t in x.only_a[:4]:
+                    print(f"      only A allows: {t}")
+                for t in x.only_b[:4]:
+                    print(f"      only B allows: {t}")
+            else:
+                print(f"  seed {x.seed}: same play, different outcome: A {x.outcome_a}, B {x.outcome_b}")
+    if stats:
+        a, b = stats
+        print(f"\nOutcomes over {args.games} random games each:")
+        print(f"  mean length: A {a['mean_length']:.1f}, B {b['mean_length']:.1f}")
+        print("  seat win rate: " + ", ".join(f"{s} A {a['seat_win_rate'][s]:.1%} / B {b['seat_win_rate'][s]:.1%}"
+                                             for s in a["seat_win_rate"]))
+        print("  mean scores: A " + " ".join(f"{v:.2f}" for v in a["mean_scores"]) + ", B "
+              + " ".join(f"{v:.2f}" for v in b["mean_scores"]))
+    return EXIT_OK
+
+
+def register(sub, variant) -> None:
+    p = sub.add_parser("diff", help="compare two rulesets, or one under two sets of variants: rules, play, outcomes")
+    p.add_argument("a", metavar="RULESET_A")
+    p.add_argument("b", metavar="RULESET_B", nargs="?", help="default: RULESET_A again (compare variants)")
+    p.add_argument("--variant-a", action="append", metavar="NAME[=VALUE]", help="a variant for A (repeatable)")
+    p.add_argument("--variant-b", action="append", metavar="NAME[=VALUE]", help="a variant for B (repeatable)")
+    p.add_argument("--players", "-p", type=int)
+    p.add_argument("--seeds", type=int, default=20, help="games played in lock-step to find where play parts (default 20)")
+    p.add_argument("--games", "-g", type=int, default=0, help="also compare outcome statistics over this many random games")
+    p.add_argument("--seed", "-s", type=int, default=0)
+    p.add_argument("--show", type=int, default=5, help="how many parting points to print (default 5)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_diff)
