@@ -7,7 +7,6 @@
 """
 from __future__ import annotations
 
-from .engine import api as _api  # noqa: F401  (attaches the public methods to State)
 from .engine.api import Action, IllegalAction
 from .engine.game import Game
 from .engine.state import CHANCE, TERMINAL, State

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Collector, Diagnostic, LegesError, Position, RuleError, did_you_mean
+from .errors import Collector, Diagnostic, LegesError, RuleError, did_you_mean
 from .model.decl import At, Text
 from .model.schemas import validate
 from .source import YamlDoc, load_yaml_file

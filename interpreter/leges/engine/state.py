@@ -11,14 +11,13 @@ from typing import Any
 
 from ..errors import Diagnostic, Position, RuleError
 from . import rng as R
+from .api import StateAPI
+from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
 
-CHANCE = -1  # the "player" deciding a chance outcome, as in OpenSpiel
-TERMINAL = -4
-MISSING = object()
 LOG_LIMIT = 200
 
 
-class State:
+class State(StateAPI):
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",

@@ -14,7 +14,7 @@ from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
-from ..errors import Diagnostic, LegesError, Position
+from ..errors import Diagnostic, LegesError
 from ..source import TextOrigin
 from . import ast
 

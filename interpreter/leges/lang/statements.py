@@ -7,7 +7,6 @@ local variables under names starting with '$', so a suspended program is plain d
 """
 from __future__ import annotations
 
-from typing import Any
 
 from ..errors import RuleError, Diagnostic, did_you_mean
 from ..source import TextOrigin
