@@ -19,7 +19,6 @@ __version__ = "0.1.0"
 
 def load(path: str, variants=()) -> Game:
     """Load, check and compile the ruleset at `path` (a folder or its ruleset.yaml)."""
-    from .errors import Collector
     from .model.loader import load_declarations
     from .engine.build import build_game
 
