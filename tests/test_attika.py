@@ -1,7 +1,6 @@
 """Attika: one test (at least) per rule, named after the rule's id; the worked examples are scenarios."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pytest

@@ -5,7 +5,6 @@ the rules the examples do not, and the readings chosen where the rulebook is sil
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pytest

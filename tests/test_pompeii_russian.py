@@ -14,7 +14,7 @@ import yaml
 
 import leges
 from helpers import ROOT, SHARED, dicts_in, expr, play_random, position, texts
-from leges.engine.build import citations
+from leges.model.sections import citations
 from leges.model.loader import load_declarations
 
 PATH = str(ROOT / "rulesets" / "pompeii")

@@ -19,7 +19,7 @@ def _norm(text: str) -> str:
 
 
 def _sources(rs):
-    from leges.engine.build import citations
+    from leges.model.sections import citations
     for item in [*rs.components, *rs.zones, *rs.variables, *rs.functions, *rs.procedures, *rs.setup,
                  *rs.phases, *rs.actions, *rs.triggers, *rs.readings, *rs.invariants, *rs.constants,
                  *([rs.scoring] if rs.scoring else [])]:

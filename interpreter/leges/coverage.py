@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine.build import citations
+from .model.sections import citations, declarations
 
 SENTENCE = re.compile(r"(?<=[.!?:;])\s+(?=[\"“„(A-ZÁÉÍÓÖŐÚÜŰА-ЯЁ0-9–-])")
 
@@ -93,10 +93,7 @@ def _find_all(flat: str, where: list[int], phrase: str) -> list[tuple[int, int]]
 def _citations(game, book: str, extra_docs) -> list[dict]:
     rs = game.ruleset
     found = []
-    items = [*rs.constants, *rs.components, *rs.zones, *rs.variables, *rs.events, *rs.functions, *rs.procedures,
-             *rs.setup, *rs.phases, *rs.actions, *rs.triggers, *rs.readings, *rs.invariants, *rs.checks]
-    if rs.scoring:
-        items.append(rs.scoring)
+    items = list(declarations(rs))
     for item in items:
         for _, c in citations(item):
             if c.get("book") == book:

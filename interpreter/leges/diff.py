@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .engine.build import citations
 from .errors import LegesError
 from .lang.parser import parse_expression, parse_program
 from .model import decl as d
+from .model.sections import BY_NAME, RULE_SECTIONS, citations
 from .simulate import agent_rng, simulate
 from .source import TextOrigin
 
-SECTIONS = ("constants", "components", "zones", "variables", "events", "functions", "procedures", "setup",
-            "phases", "actions", "triggers", "readings", "invariants", "checks")
 IGNORED = ("at", "source", "description", "patched")
 
 
@@ -68,24 +66,21 @@ def _normal(value, program: bool):
     return value
 
 
-PROGRAM_FIELDS = {"effect", "body", "on_begin", "turn", "on_end"}
-
-
-def _fields(item) -> dict:
+def _fields(item, section: str) -> dict:
     out = {}
     for name, value in vars(item).items():
         if name in IGNORED:
             continue
         if name == "instances":
             value = [(props, count) for props, count, _ in value]
-        program = name in PROGRAM_FIELDS and not isinstance(item, d.FunctionDecl)
+        program = name in BY_NAME[section].programs if section in BY_NAME else False
         out[name] = _normal(value, program)
     return out
 
 
 def structural(rs_a: d.Ruleset, rs_b: d.Ruleset) -> list[Difference]:
     diffs = []
-    for section in SECTIONS:
+    for section in RULE_SECTIONS:
         a = {x.id: x for x in getattr(rs_a, section)}
         b = {x.id: x for x in getattr(rs_b, section)}
         for key in [k for k in a if k not in b]:
@@ -93,12 +88,12 @@ def structural(rs_a: d.Ruleset, rs_b: d.Ruleset) -> list[Difference]:
         for key in [k for k in b if k not in a]:
             diffs.append(Difference(section, key, "only_b", cite_b=_cite(b[key])))
         for key in [k for k in a if k in b]:
-            fa, fb = _fields(a[key]), _fields(b[key])
+            fa, fb = _fields(a[key], section), _fields(b[key], section)
             changed = sorted(k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k))
             if changed:
                 diffs.append(Difference(section, key, "changed", changed, _cite(a[key]), _cite(b[key])))
     if (rs_a.scoring is None) != (rs_b.scoring is None) or (
-            rs_a.scoring and _fields(rs_a.scoring) != _fields(rs_b.scoring)):
+            rs_a.scoring and _fields(rs_a.scoring, "scoring") != _fields(rs_b.scoring, "scoring")):
         diffs.append(Difference("scoring", "scoring", "changed", ["score"], _cite(rs_a.scoring) if rs_a.scoring else "",
                                 _cite(rs_b.scoring) if rs_b.scoring else ""))
     if (rs_a.min_players, rs_a.max_players) != (rs_b.min_players, rs_b.max_players):

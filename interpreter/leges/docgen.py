@@ -4,7 +4,7 @@ Meant for translators and reviewers: read the encoded rules beside the printed o
 """
 from __future__ import annotations
 
-from .engine.build import citations
+from .model.sections import citations
 
 
 def _cite(item) -> str:

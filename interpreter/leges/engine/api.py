@@ -228,6 +228,53 @@ class StateAPI:
             ahead += len(group)
         return result
 
+    def heuristic(self: "State", name: str | None = None) -> list[float]:
+        """Each player's estimated value by the ruleset's heuristic `name` (default: its first).
+
+        A finished game is valued by its result instead: a large bonus by `returns()` on top of
+        the heuristic, so that a look-ahead prefers a won game to any estimate.
+        """
+        fns = self.game.heuristics
+        if not fns:
+            raise LegesError(Diagnostic(Position(self.game.ruleset_file), "this ruleset declares no heuristics",
+                                        "declare one under `heuristics:` (a value per player `p`)"))
+        if name is None:
+            name = next(iter(fns))
+        fn = fns.get(name)
+        if fn is None:
+            from ..errors import did_you_mean
+            raise LegesError(Diagnostic(Position(self.game.ruleset_file), f"no heuristic named '{name}'",
+                                        did_you_mean(name, fns) or "heuristics: " + ", ".join(fns)))
+        try:
+            values = [float(fn(self, {"p": p, "me": None})) for p in range(self.n)]
+        except LegesError:
+            raise
+        except Exception as exc:
+            from .flow import _describe, _hint
+            raise LegesError(Diagnostic(Position(self.game.ruleset_file), f"heuristic '{name}' failed: {_describe(exc)}",
+                                        _hint(exc))) from None
+        if self.terminal and not self.unfinished:
+            bonus = 1_000_000.0
+            values = [v + bonus * r for v, r in zip(values, self.returns())]
+        return values
+
+    def statistics(self: "State") -> dict:
+        """The ruleset's `statistics:` measured now: {id: value} or {id: [value per player]}."""
+        out: dict = {}
+        for sid, per_player, fn in self.game.statistics:
+            try:
+                if per_player:
+                    out[sid] = [_number(fn(self, {"p": p, "me": None})) for p in range(self.n)]
+                else:
+                    out[sid] = _number(fn(self, {"me": None}))
+            except LegesError:
+                raise
+            except Exception as exc:
+                from .flow import _describe, _hint
+                raise LegesError(Diagnostic(Position(self.game.ruleset_file),
+                                            f"statistic '{sid}' failed: {_describe(exc)}", _hint(exc))) from None
+        return out
+
     # ---------------------------------------------------------- observation
     def observation(self: "State", player: int) -> dict:
         """What `player` may see: hidden zones show only how many items they hold."""
@@ -282,3 +329,6 @@ class StateAPI:
             lines.append(f"  {name} = {json.dumps(value)}")
         return "\n".join(lines)
 
+
+def _number(value) -> float | int:
+    return int(value) if isinstance(value, bool) else value

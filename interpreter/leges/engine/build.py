@@ -11,6 +11,7 @@ from ..lang import types as T
 from ..lang.compiler import BUILTIN_EVENTS, Compiler, Scope
 from ..lang.symbols import Symbols, VarInfo, ZoneInfo, parse_type, type_of_value
 from ..model import decl as d
+from ..model.sections import citations, declarations
 from .game import CompiledAction, CompiledPhase, CompiledTrigger, Game, Setup
 
 DEFAULT_MAX_STEPS = 1_000_000
@@ -177,12 +178,7 @@ class Builder:
                                did_you_mean(src["reading"], self.readings) or "declare it under `readings`")
 
     def _all_decls(self):
-        rs = self.rs
-        for section in (rs.constants, rs.components, rs.zones, rs.variables, rs.functions, rs.procedures,
-                        rs.setup, rs.phases, rs.actions, rs.triggers, rs.readings):
-            yield from section
-        if rs.scoring:
-            yield rs.scoring
+        return declarations(self.rs)
 
     def _check_clashes(self) -> None:
         sym = self.sym
@@ -414,6 +410,16 @@ class Builder:
             game.score_fn = c.parse_expr(rs.scoring.score, scope, T.INT)[1]
             game.score_position = rs.scoring.score.at.position()
             game.tiebreak_fns = [c.parse_expr(t, scope, T.INT)[1] for t in rs.scoring.tiebreak]
+        # heuristics and statistics: estimates for agents, figures for simulation reports
+        player_scope = Scope({"p": T.PLAYER}, me=False)
+        for h in self._unique(rs.heuristics, "heuristic").values():
+            game.heuristics[h.id] = c.parse_expr(h.value, player_scope, T.INT)[1]
+        for stat in self._unique(rs.statistics, "statistic").values():
+            scope = player_scope if stat.per_player else Scope(me=False)
+            ty, fn = c.parse_expr(stat.value, scope)
+            if not (T.numeric(ty) or T.compatible(ty, T.BOOL)):
+                self.error(stat.at.child("value"), f"statistic '{stat.id}' must be a number or a truth value, not {ty}")
+            game.statistics.append((stat.id, stat.per_player, fn))
         # procedures and functions never called are still checked
         for proc in sym.procedures.values():
             if not any(k.startswith(f"procedure:{proc.id}(") for k in c.codes):
@@ -470,15 +476,6 @@ class Builder:
             if phase.id not in reachable:
                 self.error(phase.at.child("id"), f"phase '{phase.id}' can never be reached",
                            "no phase names it as `next` and no rule does `goto " + phase.id + "`")
-
-
-def citations(item) -> list[tuple[d.At, dict]]:
-    """A declaration's citations — its `source` and the `also` citations of other rulebooks — with their places."""
-    src = item.source
-    if not isinstance(src, dict):
-        return []
-    at = item.at.child("source")
-    return [(at, src)] + [(at.child("also", i), c) for i, c in enumerate(src.get("also", [])) if isinstance(c, dict)]
 
 
 def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:

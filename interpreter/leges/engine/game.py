@@ -108,6 +108,8 @@ class Game:
         self.setup_builder: Callable[[int], Setup] | None = None
         self.approximations: list = []
         self.invariants: list = []  # (id, fn, declaration)
+        self.heuristics: dict[str, Fn] = {}  # id → fn(st, {"p": player}) — a player's estimated value
+        self.statistics: list = []  # (id, per player, fn) — figures measured at the end of a game
         self.compiler = None
         self.warnings: list = []
 

@@ -153,6 +153,21 @@ class CheckDecl(Decl):
 
 
 @dataclass
+class HeuristicDecl(Decl):
+    """A player's estimated value (`p` is the player), for agents that look ahead."""
+
+    value: Text | None = None
+
+
+@dataclass
+class StatisticDecl(Decl):
+    """A figure measured at the end of a game: one value, or one per player (`p`)."""
+
+    value: Text | None = None
+    per_player: bool = False
+
+
+@dataclass
 class ScoringDecl(Decl):
     score: Text | None = None
     tiebreak: list = field(default_factory=list)
@@ -189,6 +204,8 @@ class Ruleset:
     readings: list[ReadingDecl] = field(default_factory=list)
     invariants: list[InvariantDecl] = field(default_factory=list)
     checks: list[CheckDecl] = field(default_factory=list)
+    heuristics: list[HeuristicDecl] = field(default_factory=list)
+    statistics: list[StatisticDecl] = field(default_factory=list)
     scoring: ScoringDecl | None = None
     limits: dict = field(default_factory=dict)
     variants: tuple = ()

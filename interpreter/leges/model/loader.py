@@ -15,10 +15,9 @@ from ..errors import Collector, Diagnostic, LegesError, Position, did_you_mean
 from ..source import YamlDoc, load_yaml_file
 from . import decl as d
 from .schemas import validate
+from .sections import BY_NAME, LIST_SECTIONS, ItemReader
 
 MAIN_FILE = "ruleset.yaml"
-LIST_SECTIONS = ("rulebooks", "constants", "components", "zones", "variables", "functions", "procedures",
-                 "events", "setup", "phases", "actions", "triggers", "readings", "invariants", "checks")
 MAIN_ONLY = ("leges", "id", "title", "version", "description", "players", "map", "include", "scoring", "limits")
 MAX_INCLUDES = 64
 MAP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
@@ -182,51 +181,8 @@ def _add(rs: d.Ruleset, entry: Entry) -> None:
     if section == "rulebooks":
         rs.rulebooks.append(dict(item, at=at))
         return
-    elif section == "constants":
-        rs.constants.append(d.ConstantDecl(**common, value=item["value"]))
-    elif section == "components":
-        doc, path = where("instances")
-        instances = [({k: v for k, v in inst.items() if k not in ("count", "provenance")}, inst.get("count", 1),
-                      d.At(doc, path + (j,)))
-                     for j, inst in enumerate(item.get("instances", []))]
-        rs.components.append(d.ComponentDecl(
-            **common, per_player=item.get("per_player", False), count=item.get("count", 1),
-            props=item.get("props", {}), instances=instances, start=item.get("start"),
-            label=text("label"), box=item.get("box"), provenance=item.get("provenance")))
-    elif section == "zones":
-        rs.zones.append(d.ZoneDecl(**common, kind=item.get("kind", "set"), per_player=item.get("per_player", False),
-                                   count=item.get("count"), visibility=item.get("visibility", "all")))
-    elif section == "variables":
-        rs.variables.append(d.VariableDecl(**common, per_player=item.get("per_player", False),
-                                           initial=item.get("initial"), type=item.get("type"),
-                                           visibility=item.get("visibility", "all")))
-    elif section == "functions":
-        rs.functions.append(d.FunctionDecl(**common, params=item.get("params", []), body=text("body")))
-    elif section == "procedures":
-        rs.procedures.append(d.ProcedureDecl(**common, params=item.get("params", []), body=text("body")))
-    elif section == "events":
-        rs.events.append(d.EventDecl(**common, params=item.get("params", {})))
-    elif section == "setup":
-        rs.setup.append(d.SetupDecl(**common, effect=text("effect")))
-    elif section == "phases":
-        rs.phases.append(d.PhaseDecl(
-            **common, first=text("first"), order=text("order"), on_begin=text("on_begin"), turn=text("turn"),
-            end_if=text("end_if"), on_end=text("on_end"), next=item.get("next")))
-    elif section == "actions":
-        params = [(name, text("params", name)) for name in (item.get("params") or {})]
-        rs.actions.append(d.ActionDecl(**common, params=params, args=item.get("args", {}), require=text("require"),
-                                       effect=text("effect"), anytime=item.get("anytime", False),
-                                       secret=item.get("secret", False)))
-    elif section == "triggers":
-        rs.triggers.append(d.TriggerDecl(**common, on=item["on"], condition=text("if"), effect=text("effect")))
-    elif section == "invariants":
-        rs.invariants.append(d.InvariantDecl(**common, check=text("check")))
-    elif section == "checks":
-        rs.checks.append(d.CheckDecl(**common, check=text("check"), compares=item.get("compares", []),
-                                     players=item.get("players")))
-    elif section == "readings":
-        rs.readings.append(d.ReadingDecl(**common, kind=item.get("kind"), question=item.get("question"),
-                                         text=item.get("text", "")))
+    if section in BY_NAME:
+        getattr(rs, section).append(BY_NAME[section].build(ItemReader(item, text, where), common))
     elif section == "scoring":
         common["id"] = "scoring"
         rs.scoring = d.ScoringDecl(**common, score=text("score"),

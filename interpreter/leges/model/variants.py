@@ -136,12 +136,9 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
     return entries, scalars, names
 
 
-def _item_def(section: str) -> dict | None:
-    defs = {"constants": "constant", "components": "component", "zones": "zone", "variables": "variable",
-            "functions": "function", "procedures": "procedure", "events": "event", "setup": "setup_rule",
-            "phases": "phase", "actions": "action", "triggers": "trigger", "readings": "reading",
-            "invariants": "invariant", "checks": "check"}
-    return defs.get(section)
+def _item_def(section: str) -> str | None:
+    from .sections import BY_NAME
+    return BY_NAME[section].item_def if section in BY_NAME else None
 
 
 def _check_item(doc: YamlDoc, path: tuple, section: str, item, errors: Collector) -> bool:
