@@ -8,13 +8,10 @@ seeded generator in the state decides them.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from ..errors import Diagnostic, LegesError, Position
 from .constants import CHANCE, TERMINAL
-
-if TYPE_CHECKING:
-    from .state import State
 
 
 class Action(NamedTuple):
@@ -29,7 +26,7 @@ class IllegalAction(LegesError):
     """An action that is not legal in this state (with the legal ones in the hint)."""
 
 
-def _illegal(st: State, text: str, player: int) -> IllegalAction:
+def _illegal(st: "StateAPI", text: str, player: int) -> IllegalAction:
     legal = [a.text for a in st.legal_actions(player)]
     who = st.player_name(player)
     shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
@@ -45,14 +42,14 @@ class StateAPI:
 
     __slots__ = ()
 
-    def player_name(self: "State", player: int) -> str:
+    def player_name(self, player: int) -> str:
         if player == CHANCE:
             return "chance"
         if player == TERMINAL:
             return "nobody"
         return self.setup.seat_names[player]
 
-    def player_index(self: "State", name: str) -> int:
+    def player_index(self, name: str) -> int:
         if name == "chance":
             return CHANCE
         try:
@@ -64,25 +61,25 @@ class StateAPI:
                                         "players: " + ", ".join(self.setup.seat_names))) from None
 
     # ------------------------------------------------------------ decisions
-    def current_player(self: "State") -> int:
+    def current_player(self) -> int:
         if self.terminal:
             return TERMINAL
         if self.pending is None:
             return TERMINAL
         return self.pending["player"]
 
-    def is_terminal(self: "State") -> bool:
+    def is_terminal(self) -> bool:
         return self.terminal
 
-    def is_chance_node(self: "State") -> bool:
+    def is_chance_node(self) -> bool:
         return not self.terminal and self.pending is not None and self.pending["player"] == CHANCE
 
-    def chance_outcomes(self: "State") -> list[tuple[Action, float]]:
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
         if not self.is_chance_node():
             return []
         return [(Action(CHANCE, o[0]), o[4]) for o in self.pending["options"]]
 
-    def _anytime_options(self: "State", player: int) -> list:
+    def _anytime_options(self, player: int) -> list:
         if self.terminal or self.pending is None or self.pending["player"] == CHANCE or self.flow == "setup":
             return []
         out = []
@@ -90,30 +87,30 @@ class StateAPI:
             out.extend(action.options(self, player, {}))
         return out
 
-    def _options(self: "State", player: int) -> list:
+    def _options(self, player: int) -> list:
         own = self.pending["options"] if self.pending and self.pending["player"] == player else []
         if player == CHANCE:
             return list(own)
         return list(own) + self._anytime_options(player)
 
-    def legal_actions(self: "State", player: int | None = None) -> list[Action]:
+    def legal_actions(self, player: int | None = None) -> list[Action]:
         if player is None:
             player = self.current_player()
         if player == TERMINAL:
             return []
         return [Action(player, o[0]) for o in self._options(player)]
 
-    def _anytime_as_actions(self: "State", player: int) -> list[Action]:
+    def _anytime_as_actions(self, player: int) -> list[Action]:
         return [Action(player, o[0]) for o in self._anytime_options(player)]
 
-    def out_of_turn_actions(self: "State") -> list[Action]:
+    def out_of_turn_actions(self) -> list[Action]:
         """Actions that players other than the one deciding may take right now."""
         if self.pending is None:
             return []
         current = self.pending["player"]
         return [Action(p, o[0]) for p in range(self.n) if p != current for o in self._anytime_options(p)]
 
-    def apply_action(self: "State", action) -> None:
+    def apply_action(self, action) -> None:
         """Apply an Action, or an action text (for the player deciding now)."""
         if isinstance(action, Action):
             player, text = action.player, action.text
@@ -149,7 +146,7 @@ class StateAPI:
         self._record(player, option[1], text)
         self.game.flow.run(self)
 
-    def _answer(self: "State", pending: dict, option: list) -> None:
+    def _answer(self, pending: dict, option: list) -> None:
         """Hand the chosen option to the waiting instruction (it reads it when the program resumes)."""
         self.fired = []
         self.pending = None
@@ -159,13 +156,13 @@ class StateAPI:
         else:
             frame[2]["$answer"] = option
 
-    def _record(self: "State", player: int, action_id: str, text: str) -> None:
+    def _record(self, player: int, action_id: str, text: str) -> None:
         action = self.game.actions.get(action_id)
         if action is not None and action.secret:
             self.sealed.append(len(self.history))
         self.history.append(f"{self.player_name(player)}: {text}")
 
-    def record_view(self: "State", player: int) -> list[str]:
+    def record_view(self, player: int) -> list[str]:
         """The history as `player` may see it: others' secret commitments of the phase stay sealed."""
         sealed = set(self.sealed)
         out = []
@@ -174,7 +171,7 @@ class StateAPI:
             out.append(f"{who}: (sealed)" if i in sealed and who != self.player_name(player) else entry)
         return out
 
-    def apply_option(self: "State", index: int) -> None:
+    def apply_option(self, index: int) -> None:
         """Fast path for simulation: apply the pending decision's option number `index`."""
         pending = self.pending
         option = pending["options"][index]
@@ -182,16 +179,21 @@ class StateAPI:
         self._record(pending["player"], option[1], option[0])
         self.game.flow.run(self)
 
-    def clone(self: "State") -> State:
+    def clone(self) -> "StateAPI":
         return self.copy()
 
+    def resample(self, player: int, rng) -> "StateAPI":
+        """A state `player` cannot tell from this one, all it cannot see drawn afresh (engine/resample.py)."""
+        from .resample import resample
+        return resample(self, player, rng)
+
     # -------------------------------------------------------------- results
-    def scores(self: "State") -> list:
+    def scores(self) -> list:
         if self.game.score_fn is None:
             return [0] * self.n
         return [self._score_keys(p)[0] for p in range(self.n)]
 
-    def _score_keys(self: "State", p: int) -> tuple:
+    def _score_keys(self, p: int) -> tuple:
         env = {"p": p, "me": None}
         try:
             score = self.game.score_fn(self, env) if self.game.score_fn else 0
@@ -203,7 +205,7 @@ class StateAPI:
             raise LegesError(Diagnostic(self.game.score_position or Position(self.game.ruleset_file),
                                         f"scoring failed: {_describe(exc)}", _hint(exc))) from None
 
-    def ranking(self: "State") -> list[list[int]]:
+    def ranking(self) -> list[list[int]]:
         """Players grouped by place: [[winner(s)], [second(s)], ...]; ties share a place."""
         keys = {p: self._score_keys(p) for p in range(self.n)}
         places: list[list[int]] = []
@@ -214,7 +216,7 @@ class StateAPI:
                 places.append([p])
         return places
 
-    def returns(self: "State") -> list[float]:
+    def returns(self) -> list[float]:
         """+1 for a sole winner ... -1 for a sole loser: (players beaten - players ahead) / (n - 1)."""
         if not self.terminal or self.unfinished or self.n < 2:
             return [0.0] * self.n
@@ -228,7 +230,7 @@ class StateAPI:
             ahead += len(group)
         return result
 
-    def heuristic(self: "State", name: str | None = None) -> list[float]:
+    def heuristic(self, name: str | None = None) -> list[float]:
         """Each player's estimated value by the ruleset's heuristic `name` (default: its first).
 
         A finished game is valued by its result instead: a large bonus by `returns()` on top of
@@ -258,7 +260,7 @@ class StateAPI:
             values = [v + bonus * r for v, r in zip(values, self.returns())]
         return values
 
-    def statistics(self: "State") -> dict:
+    def statistics(self) -> dict:
         """The ruleset's `statistics:` measured now: {id: value} or {id: [value per player]}."""
         out: dict = {}
         for sid, per_player, fn in self.game.statistics:
@@ -276,7 +278,7 @@ class StateAPI:
         return out
 
     # ---------------------------------------------------------- observation
-    def observation(self: "State", player: int) -> dict:
+    def observation(self, player: int) -> dict:
         """What `player` may see: hidden zones show only how many items they hold."""
         setup = self.setup
         labels = setup.clabel
@@ -315,10 +317,10 @@ class StateAPI:
             view["scores"] = self.scores()
         return view
 
-    def observation_string(self: "State", player: int) -> str:
+    def observation_string(self, player: int) -> str:
         return json.dumps(self.observation(player), sort_keys=True)
 
-    def __str__(self: "State") -> str:
+    def __str__(self) -> str:
         lines = [f"phase {self.phase}, turn of {self.player_name(self.turn_player)}, "
                  f"to move: {self.player_name(self.current_player())}"]
         for key in self.setup.zone_order:

@@ -8,11 +8,15 @@ from typing import Any
 
 from ..errors import Collector, Diagnostic, LegesError, did_you_mean
 from ..lang import types as T
-from ..lang.compiler import BUILTIN_EVENTS, Compiler, Scope
+from ..lang.compiler import BUILTIN_EVENTS, Compiler
+from ..lang.scope import Scope
 from ..lang.symbols import Symbols, VarInfo, ZoneInfo, parse_type, type_of_value
 from ..model import decl as d
 from ..model.sections import citations, declarations
+from .constants import PUSHED
 from .game import CompiledAction, CompiledPhase, CompiledTrigger, Game, Setup
+from .options import options_function
+from .program import Code, Programs
 
 DEFAULT_MAX_STEPS = 1_000_000
 DEFAULT_MAX_LOOP = 10_000
@@ -32,6 +36,7 @@ class Builder:
         self.sym = Symbols()
         self._unique_cache: dict[int, dict] = {}
         self.compiler = Compiler(self.sym, board, errors)
+        self.programs = Programs(self.compiler)
         self.game = Game()
 
     def error(self, at: d.At, message: str, hint: str | None = None, key: bool = False) -> None:
@@ -338,7 +343,7 @@ class Builder:
             yield from (t for t in (phase.on_begin, phase.turn, phase.on_end) if t is not None)
 
     def compile(self) -> Game:
-        rs, sym, c, game = self.rs, self.sym, self.compiler, self.game
+        rs, sym, c, progs, game = self.rs, self.sym, self.compiler, self.programs, self.game
         c.note_dynamic_props(self.program_texts())
         for decl in sym.functions.values():
             for p in decl.params:
@@ -346,10 +351,10 @@ class Builder:
                     self.error(decl.at.child("params"), f"parameter '{p}' hides a game variable or zone")
         # actions
         for action in sym.actions.values():
-            options, types = c.options_function(action.id, action.params, action.require, action.args_types)
+            options, types = options_function(c, action.id, action.params, action.require, action.args_types)
             locals_ = dict(action.args_types)
             locals_.update(types)
-            code_id = c.parse_program(action.effect, Scope(locals_, me=True), f"action:{action.id}")
+            code_id = progs.parse_program(action.effect, Scope(locals_, me=True), f"action:{action.id}")
             compiled = CompiledAction(action.id, code_id, options, action.anytime, action, action.secret)
             game.actions[action.id] = compiled
             if action.anytime:
@@ -363,14 +368,14 @@ class Builder:
                 params = {}
             scope = Scope(dict(params), me=True)
             cond = c.parse_expr(trigger.condition, scope, T.BOOL)[1] if trigger.condition else None
-            code_id = c.parse_program(trigger.effect, Scope(dict(params), me=True), f"trigger:{trigger.id}")
+            code_id = progs.parse_program(trigger.effect, Scope(dict(params), me=True), f"trigger:{trigger.id}")
             game.listeners.setdefault(trigger.on, []).append(CompiledTrigger(trigger.id, trigger.on, cond, code_id))
         # set-up
         if rs.setup:
             self._unique(rs.setup, "set-up rule")
             parts = []
             for rule in rs.setup:
-                parts.append(c.parse_program(rule.effect, Scope(me=False), f"setup:{rule.id}"))
+                parts.append(progs.parse_program(rule.effect, Scope(me=False), f"setup:{rule.id}"))
             game.setup_code = self._chain(parts, "setup")
         # phases
         phases = list(self._unique(rs.phases, "phase").values())
@@ -391,10 +396,10 @@ class Builder:
                 first_fn = c.parse_expr(phase.first, Scope(me=False), T.PLAYER)[1]
             game.phases[pid] = CompiledPhase(
                 pid, first_fn, order_fn, direction,
-                c.parse_program(phase.on_begin, Scope(me=False), f"phase:{pid}:on_begin") if phase.on_begin else None,
-                c.parse_program(phase.turn, Scope(me=True), f"phase:{pid}:turn") if phase.turn else None,
+                progs.parse_program(phase.on_begin, Scope(me=False), f"phase:{pid}:on_begin") if phase.on_begin else None,
+                progs.parse_program(phase.turn, Scope(me=True), f"phase:{pid}:turn") if phase.turn else None,
                 c.parse_expr(phase.end_if, Scope(me=False), T.BOOL)[1] if phase.end_if else None,
-                c.parse_program(phase.on_end, Scope(me=False), f"phase:{pid}:on_end") if phase.on_end else None,
+                progs.parse_program(phase.on_end, Scope(me=False), f"phase:{pid}:on_end") if phase.on_end else None,
                 phase.next, phase.at.position(),
                 phase.first.at.position() if phase.first is not None else phase.at.position())
             if phase.next is not None and phase.next != "end" and phase.next not in sym.phases:
@@ -422,8 +427,8 @@ class Builder:
             game.statistics.append((stat.id, stat.per_player, fn))
         # procedures and functions never called are still checked
         for proc in sym.procedures.values():
-            if not any(k.startswith(f"procedure:{proc.id}(") for k in c.codes):
-                c.procedure_code(proc, [T.ANY] * len(proc.params), True)
+            if not any(k.startswith(f"procedure:{proc.id}(") for k in progs.codes):
+                progs.procedure_code(proc, [T.ANY] * len(proc.params), True)
         for fn in sym.functions.values():
             if not any(k[0] == fn.id for k in c.function_cache) and not fn.params:
                 c.parse_code(fn.body, Scope(me=True, me_code="me"))
@@ -441,13 +446,12 @@ class Builder:
                 initial = sym.seats.index(initial)
             game.variables[var.id] = (var.per_player, initial)
             game.variable_visibility[var.id] = var.visibility
-        game.codes = {cid: (code.instructions, code.positions) for cid, code in c.codes.items()}
+        game.codes = {cid: (code.instructions, code.positions) for cid, code in progs.codes.items()}
         game.setup_builder = self.setup_builder()
         return game
 
     def _chain(self, parts: list[str], code_id: str) -> str:
         """One code that runs the given codes in order (each pushed as its own frame)."""
-        from ..lang.compiler import PUSHED, Code
         code = Code(code_id)
         for i, part in enumerate(parts):
             def call(st, fr, pc, part=part):
@@ -456,7 +460,7 @@ class Builder:
                 return PUSHED
             code.instructions.append(call)
             code.positions.append(self.rs.at.position())
-        self.compiler.codes[code_id] = code
+        self.programs.codes[code_id] = code
         return code_id
 
     def _check_reachable_phases(self, phases: list[d.PhaseDecl]) -> None:
@@ -482,7 +486,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
     b = Builder(rs, board, errors)
     b.symbols()
     game = b.compile()
-    game.compiler = b.compiler
+    game.compiler, game.programs = b.compiler, b.programs
     game.id, game.version, game.title = rs.id, rs.version, rs.title
     game.variants = tuple(rs.variants)
     game.ruleset, game.board = rs, board

@@ -8,7 +8,7 @@ to resume is in the state: the phase, where in it we are (`flow`), whose turn, t
 from __future__ import annotations
 
 from ..errors import Diagnostic, LegesError, Position, RuleError
-from ..lang.compiler import SUSPEND
+from .constants import SUSPEND
 
 MAX_FRAMES = 2000
 

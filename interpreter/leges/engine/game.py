@@ -110,14 +110,15 @@ class Game:
         self.invariants: list = []  # (id, fn, declaration)
         self.heuristics: dict[str, Fn] = {}  # id → fn(st, {"p": player}) — a player's estimated value
         self.statistics: list = []  # (id, per player, fn) — figures measured at the end of a game
-        self.compiler = None
+        self.compiler = None  # kept to compile scenarios' expressions and programs
+        self.programs = None
         self.warnings: list = []
 
     # ------------------------------------------------- extra rules (scenarios, checks)
     def compile_expression(self, text, me: bool = False):
         """Check and compile one more expression against this game's names (e.g. a scenario's)."""
         from ..errors import Collector
-        from ..lang.compiler import Scope
+        from ..lang.scope import Scope
         errors = Collector()
         self.compiler.errors = errors
         _, fn = self.compiler.parse_expr(text, Scope(me=me))
@@ -126,12 +127,12 @@ class Game:
 
     def compile_program(self, text, code_id: str) -> str:
         from ..errors import Collector
-        from ..lang.compiler import Scope
+        from ..lang.scope import Scope
         errors = Collector()
         self.compiler.errors = errors
-        self.compiler.parse_program(text, Scope(me=False), code_id)
+        self.programs.parse_program(text, Scope(me=False), code_id)
         errors.raise_if_errors()
-        code = self.compiler.codes[code_id]
+        code = self.programs.codes[code_id]
         self.codes[code_id] = (code.instructions, code.positions)
         return code_id
 

@@ -1,4 +1,4 @@
-"""Compiling checked syntax trees into Python functions and flat instruction lists.
+"""Compiling checked expressions into Python functions.
 
 Every expression is checked (names, types) and translated into the source of one Python
 expression; it is then compiled once into a function `fn(state, env)`. The translation only
@@ -7,144 +7,30 @@ keys (via `repr`) or `v_`-prefixed locals, literals are `repr`ed, so ruleset tex
 evaluated — only the checked tree is compiled. Generated code runs several times faster than
 a tree of closures, which matters for random play-outs.
 
-Programs become lists of instructions with jumps (`statements.py`), so a running program is
-plain data: (code id, instruction index, locals).
+Expressions only read the state; programs, which change it, are compiled by the engine
+(`engine/program.py`) with this compiler's help.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import Collector, LegesError, did_you_mean
 from ..source import TextOrigin
 from . import ast, runtime
 from . import types as T
 from .builtins import BUILTINS
+from .call import NOTHING, Call
+from .formatting import formatter
 from .parser import parse_expression, parse_program
+from .scope import Fn, Scope
 from .symbols import Symbols, type_of_value
-
-SUSPEND = -1  # the program waits for a decision (state.pending says which)
-PUSHED = -2  # another frame was pushed on top; the current one resumes later
-UNWIND = -3  # the frame stack was replaced (goto, end turn, end game)
-
-Fn = Callable[[Any, dict], Any]
 
 BUILTIN_NAMES = ("me", "current", "players", "num_players", "spaces", "phase", "turn_number", "true", "false", "none")
 BUILTIN_EVENTS = {
     "drawn": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "player": T.PLAYER},
     "moved": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "player": T.PLAYER},
 }
-_NOTHING = (T.ANY, "None")
-
-
-@dataclass
-class Code:
-    """One compiled program: its instructions and, per instruction, where it was written."""
-
-    id: str
-    instructions: list = field(default_factory=list)
-    positions: list = field(default_factory=list)
-
-
-class Scope:
-    """Names visible at a point of a rule: their types and where their values live.
-
-    Program locals live in the frame's `env` dict (they survive a suspended decision);
-    variables of comprehensions, functions given to built-ins and user functions' parameters
-    are Python locals of the generated code (`v_name`).
-    """
-
-    def __init__(self, locals_: dict[str, T.Ty] | None = None, me: bool = True, me_code: str = "env.get('me')"):
-        self.locals = dict(locals_ or {})
-        self.py: set[str] = set()
-        self.me = me
-        self.me_code = me_code
-
-    def with_py(self, name: str, ty: T.Ty) -> "Scope":
-        s = Scope(self.locals, self.me, self.me_code)
-        s.py = set(self.py) | {name}
-        s.locals[name] = ty
-        return s
-
-    def with_local(self, name: str, ty: T.Ty) -> "Scope":
-        s = Scope(self.locals, self.me, self.me_code)
-        s.py = set(self.py) - {name}
-        s.locals[name] = ty
-        return s
-
-    def ref(self, name: str) -> str:
-        return f"v_{name}" if name in self.py else f"env[{name!r}]"
-
-
-class _Call:
-    """What a built-in sees of its call: arguments to translate, errors to report."""
-
-    def __init__(self, compiler: "Compiler", node: ast.Call, scope: Scope, origin: TextOrigin):
-        self.c, self.node, self.scope, self.origin = compiler, node, scope, origin
-        self.name = node.func
-        self.symbols = compiler.symbols
-
-    def arg_node(self, key):
-        if isinstance(key, int):
-            return self.node.args[key] if key < len(self.node.args) else None
-        return self.node.kwargs.get(key)
-
-    def nargs(self) -> int:
-        return len(self.node.args)
-
-    def arity(self, lo: int, hi: int, kw: tuple = ()) -> None:
-        n = len(self.node.args)
-        if not lo <= n <= hi:
-            want = str(lo) if lo == hi else f"{lo} to {hi}"
-            self.error(f"{self.name}() takes {want} arguments, {n} given")
-        for k in self.node.kwargs:
-            if k not in kw:
-                self.c.err(self.node.kwargs[k], self.origin, f"{self.name}() has no argument named '{k}'",
-                           did_you_mean(k, kw) if kw else None)
-
-    def code(self, key, want: T.Ty | None = None) -> tuple[T.Ty, str]:
-        node = self.arg_node(key)
-        if node is None:
-            return _NOTHING
-        if isinstance(node, ast.Lambda):
-            self.c.err(node, self.origin, f"{self.name}() does not take a function here")
-            return _NOTHING
-        ty, code = self.c.code(node, self.scope, self.origin)
-        if want is not None and not T.compatible(ty, want):
-            self.c.err(node, self.origin, f"{self.name}() needs {want} here, not {ty}")
-        return ty, code
-
-    def lam(self, key, elem: T.Ty, required: bool = False):
-        """A function argument `x => body` as (result type, Python lambda source) or None."""
-        node = self.arg_node(key)
-        if node is None:
-            if required:
-                self.error(f"{self.name}() needs a function argument such as x => x.value")
-            return None
-        if not isinstance(node, ast.Lambda):
-            self.c.err(node, self.origin, f"{self.name}() needs a function here, such as x => x.value")
-            return None
-        ty, body = self.c.code(node.body, self.scope.with_py(node.param, elem), self.origin)
-        return ty, node.param, body
-
-    def error(self, message: str, arg=None, hint: str | None = None) -> None:
-        node = self.arg_node(arg) if arg is not None else None
-        self.c.err(node or self.node, self.origin, message, hint)
-
-    def suggest(self, name, candidates):
-        return did_you_mean(str(name), [str(c) for c in candidates])
-
-    def board(self):
-        if self.c.board is None:
-            self.error(f"{self.name}() needs a board, and this ruleset declares no map")
-        return self.c.board
-
-    def const(self, value) -> str:
-        return self.c.const(value)
-
-    def formatter(self, ty):
-        return self.c.formatter(ty)
 
 
 _ARITH = {"+": "+", "-": "-", "*": "*"}
@@ -155,7 +41,6 @@ class Compiler:
         self.symbols = symbols
         self.board = board
         self.errors = errors
-        self.codes: dict[str, Code] = {}
         self.function_cache: dict[tuple, tuple[T.Ty, str]] = {}
         self.function_busy: set = set()
         self.goto_targets: set[str] = set()
@@ -199,6 +84,15 @@ class Compiler:
     def define(self, source: str, name: str) -> None:
         exec(compile(source, f"<{name}>", "exec"), self.namespace)  # our own generated source
 
+    def define_function(self, source: str, name: str, filename: str):
+        """Compile generated source defining function `name` and return it (it sees the namespace)."""
+        local: dict = {}
+        exec(compile(source, filename, "exec"), self.namespace, local)  # our own generated source
+        return local[name]
+
+    def formatter(self, ty: T.Ty):
+        return formatter(ty)
+
     def expr(self, node: ast.Expr, scope: Scope, origin: TextOrigin) -> tuple[T.Ty, Fn]:
         ty, code = self.code(node, scope, origin)
         return ty, self.function(code)
@@ -207,7 +101,7 @@ class Compiler:
         method = getattr(self, "_e_" + type(node).__name__, None)
         if method is None:
             self.err(node, origin, f"{type(node).__name__} is not allowed here")
-            return _NOTHING
+            return NOTHING
         return method(node, scope, origin)
 
     def parse_expr(self, text, scope: Scope, want: T.Ty | None = None) -> tuple[T.Ty, Fn]:
@@ -221,7 +115,7 @@ class Compiler:
             node = parse_expression(text.text, origin)
         except LegesError as exc:
             self.errors.extend(exc.diagnostics)
-            return _NOTHING
+            return NOTHING
         ty, code = self.code(node, scope, origin)
         if want is not None and not T.compatible(ty, want):
             self.err(node, origin, f"expected {want} here, found {ty}")
@@ -249,31 +143,6 @@ class Compiler:
                             self.dynamic_space_props.add(node.name)
                         self.symbols.dynamic_component_props.add(node.name)
 
-    def parse_program(self, text, scope: Scope, code_id: str) -> str:
-        tree = self.parse_tree(text)
-        if tree is None:
-            self.codes[code_id] = Code(code_id)
-            return code_id
-        return self.program(tree.body, scope, text.at.origin(), code_id)
-
-    # ----------------------------------------------------------- formatting
-    def formatter(self, ty: T.Ty) -> Callable[[Any, Any], str]:
-        """How a value of this type is written in action texts and views."""
-        kind = ty.kind
-        if kind == "component":
-            return lambda st, v: "none" if v is None else st.setup.clabel[v]
-        if kind == "player":
-            return lambda st, v: "none" if v is None else st.setup.seat_names[v]
-        if kind == "bool":
-            return lambda st, v: "true" if v else "false"
-        if kind == "list":
-            inner = self.formatter(ty.elem or T.ANY)
-            return lambda st, v: "[" + ",".join(inner(st, x) for x in v) + "]"
-        if kind == "table":
-            inner = self.formatter(ty.elem or T.ANY)
-            return lambda st, v: "{" + ",".join(f"{k}:{inner(st, x)}" for k, x in v.items()) + "}"
-        return lambda st, v: "none" if v is None else str(v)
-
     # ----------------------------------------------------------- expressions
     def _e_Literal(self, node, scope, origin):
         value = node.value
@@ -281,7 +150,7 @@ class Compiler:
 
     def _e_Lambda(self, node, scope, origin):
         self.err(node, origin, "a function (x => ...) may only be given to a built-in such as count or sort")
-        return _NOTHING
+        return NOTHING
 
     def _e_Name(self, node, scope, origin):
         name = node.id
@@ -333,7 +202,7 @@ class Compiler:
         if name in sym.functions or name in BUILTINS:
             hint = f"'{name}' is a function: call it as {name}(...)"
         self.err(node, origin, f"unknown name '{name}'", hint)
-        return _NOTHING
+        return NOTHING
 
     def _e_Attr(self, node, scope, origin):
         ty, obj = self.code(node.obj, scope, origin)
@@ -359,7 +228,7 @@ class Compiler:
             if not found:
                 known = {p for t in types for p in sym.component_types.get(t, {})} | {"type", "owner", "zone", "space"}
                 self.err(node, origin, f"{ty} has no property '{name}'", did_you_mean(name, known))
-                return _NOTHING
+                return NOTHING
             pty = found[0]
             for other in found[1:]:
                 pty = T.join(pty, other)
@@ -381,7 +250,7 @@ class Compiler:
                 return sym.space_props[name], f"{static}[{obj}][{name!r}]"
             known = set(sym.space_props) | set(self.board.areas if self.board else ())
             self.err(node, origin, f"a space has no property '{name}'", did_you_mean(name, known))
-            return _NOTHING
+            return NOTHING
         if kind == "area":
             board = self.board
             if name == "spaces":
@@ -391,7 +260,7 @@ class Compiler:
             if not found:
                 known = {p for k in kinds for p in sym.area_kinds.get(k, {})} | {"spaces"}
                 self.err(node, origin, f"{ty} has no property '{name}'", did_you_mean(name, known))
-                return _NOTHING
+                return NOTHING
             by_id = {aid: props for k in board.areas.values() for aid, props in k.items()}
             return found[0], f"{self.const(by_id)}[{obj}].get({name!r})"
         if kind == "player":
@@ -400,16 +269,16 @@ class Compiler:
             if name in sym.seat_props:
                 return sym.seat_props[name], f"st.setup.seat_props[{obj}].get({name!r})"
             self.err(node, origin, f"a player has no property '{name}'", did_you_mean(name, list(sym.seat_props) + ["seat"]))
-            return _NOTHING
+            return NOTHING
         if kind == "zone":
             if name == "owner":
                 return T.PLAYER, f"st.setup.zone_owner.get({obj})"
             self.err(node, origin, f"a zone has no property '{name}'", "zones have: owner")
-            return _NOTHING
+            return NOTHING
         if kind == "any":
             return T.ANY, f"H.dynamic_attr(st, {obj}, {name!r})"
         self.err(node, origin, f"{ty} has no properties (asked for '{name}')")
-        return _NOTHING
+        return NOTHING
 
     def _e_Index(self, node, scope, origin):
         if isinstance(node.obj, ast.Name) and node.obj.id in self.symbols.variables \
@@ -428,7 +297,7 @@ class Compiler:
             return ty.elem or T.ANY, f"{obj}.get({idx})"
         if ty.kind not in ("list", "any"):
             self.err(node, origin, f"cannot index {ty}")
-            return _NOTHING
+            return NOTHING
         if not T.compatible(ity, T.INT):
             self.err(node.index, origin, f"a list index must be a number, not {ity}")
         return ((ty.elem or T.ANY) if ty.kind == "list" else T.ANY), f"H.index({obj}, {idx})"
@@ -455,13 +324,13 @@ class Compiler:
         if name in sym.functions:
             return self._user_function(node, scope, origin)
         if name in BUILTINS:
-            return BUILTINS[name].compile(_Call(self, node, scope, origin))
+            return BUILTINS[name].compile(Call(self, node, scope, origin))
         if name in sym.procedures:
             self.err(node, origin, f"'{name}' is a procedure: call it as a statement, not inside an expression")
-            return _NOTHING
+            return NOTHING
         hint = did_you_mean(name, list(BUILTINS) + list(sym.functions) + list(sym.zones))
         self.err(node, origin, f"unknown function '{name}'", hint)
-        return _NOTHING
+        return NOTHING
 
     def _user_function(self, node, scope, origin):
         """A user function is compiled once per kind of arguments into a memoised Python function.
@@ -475,13 +344,13 @@ class Compiler:
             self.err(node, origin, f"{decl.id}() takes its arguments by position")
         if len(node.args) != len(decl.params):
             self.err(node, origin, f"{decl.id}() takes {len(decl.params)} arguments, {len(node.args)} given")
-            return _NOTHING
+            return NOTHING
         compiled = [self.code(a, scope, origin) for a in node.args]
         key = (decl.id, tuple(t for t, _ in compiled), scope.me)
         if key in self.function_busy:
             self.err(node, origin, f"{decl.id}() calls itself; functions may not be recursive",
                      "use a board query such as reachable() or groups(), or a bounded loop in a procedure")
-            return _NOTHING
+            return NOTHING
         if key not in self.function_cache:
             self.function_busy.add(key)
             self._counter += 1
@@ -653,7 +522,7 @@ class Compiler:
             return T.STR, f"({left} + {right})"
         if not (T.numeric(lt) and T.numeric(rt)):
             self.err(node, origin, f"'{op}' needs numbers, found {lt} and {rt}")
-            return _NOTHING
+            return NOTHING
         if op == "/":
             return T.INT, f"H.div({left}, {right})"
         if op == "%":
@@ -710,70 +579,3 @@ class Compiler:
         if not T.compatible(at, bt):
             self.err(node, origin, f"the two branches give {at} and {bt}")
         return T.join(at, bt), f"({a} if {cond} else {b})"
-
-    # ----------------------------------------------------- action options
-    def options_function(self, action_id: str, params: list, require, args_types: dict):
-        """One generated function that lists an action's legal parameter choices with their texts.
-
-        Nested loops over the parameters' options (each may use the earlier ones), the
-        `require` condition innermost: `fn(st, env, out)` appends [text, id, params, args]
-        for `env["me"]` and the action's arguments in `env`.
-        """
-        scope = Scope(dict(args_types), me=True, me_code="me")
-        lines = ["def _options(st, env, out):", "    me = env['me']", "    args = env['$args']"]
-        indent = "    "
-        text = repr(action_id)
-        names = []
-        types = {}
-        for i, (name, ptext) in enumerate(params):
-            ty, code = self.parse_code(ptext, scope)
-            elem = T.iter_elem(ty)
-            if elem is None:
-                self.errors.error(ptext.at.position(), f"the options of '{name}' must be a list or a zone, not {ty}")
-                elem = T.ANY
-            if ty.kind in ("zone", "space"):
-                code = f"st.zones[{code}]"
-            lines.append(f"{indent}for v_{name} in {code}:")
-            indent += "    "
-            lines.append(f"{indent}t{i} = {text} + {(' ' + name + '=')!r} + {self._text_of(elem, 'v_' + name)}")
-            text = f"t{i}"
-            scope = scope.with_py(name, elem)
-            names.append(name)
-            types[name] = elem
-        if require is not None:
-            _, cond = self.parse_code(require, scope)
-            lines.append(f"{indent}if {cond}:")
-            indent += "    "
-        values = "{" + ", ".join(f"{n!r}: v_{n}" for n in names) + "}"
-        lines.append(f"{indent}out.append([{text}, {action_id!r}, {values}, args])")
-        local: dict = {}
-        exec(compile("\n".join(lines) + "\n", f"<options:{action_id}>", "exec"), self.namespace, local)  # generated
-        return local["_options"], types
-
-    def _text_of(self, ty: T.Ty, var: str) -> str:
-        """Source of the text form of a value of type ty held in Python local `var`."""
-        if ty.kind in ("space", "zone", "area", "str"):
-            return f"({var} if {var}.__class__ is str else {self.const(self.formatter(ty))}(st, {var}))"
-        if ty.kind == "component":
-            return f"({self.const(self.formatter(ty))}(st, {var}) if {var} is None else st.setup.clabel[{var}])"
-        if ty.kind == "player":
-            return f"({self.const(self.formatter(ty))}(st, {var}) if {var} is None else st.setup.seat_names[{var}])"
-        return f"{self.const(self.formatter(ty))}(st, {var})"
-
-    # -------------------------------------------------------------- programs
-    def procedure_code(self, decl, arg_types: list, me: bool) -> str:
-        """The code of a procedure compiled for these argument types (compiled once per kind of call)."""
-        signature = ",".join(str(t) for t in arg_types)
-        code_id = f"procedure:{decl.id}({signature})"
-        if code_id not in self.codes:
-            self.codes[code_id] = Code(code_id)  # registered first: a recursive call finds it
-            scope = Scope(dict(zip(decl.params, arg_types)), me=me)
-            self.parse_program(decl.body, scope, code_id)
-        return code_id
-
-    def program(self, body: list, scope: Scope, origin: TextOrigin, code_id: str) -> str:
-        code = Code(code_id)
-        self.codes[code_id] = code
-        from .statements import StatementCompiler
-        StatementCompiler(self, code, origin).block(body, scope)
-        return code_id

@@ -40,7 +40,6 @@ SPACE = Ty("space")
 ZONE = Ty("zone")
 AREA = Ty("area")
 COMPONENT = Ty("component")
-LAMBDA = Ty("lambda")
 
 
 def list_of(elem: Ty) -> Ty:

@@ -1,4 +1,4 @@
-"""Compiling statements into flat instruction lists.
+"""Compiling programs — statements that change the game state — into flat instruction lists.
 
 An instruction is a closure `ins(state, frame, pc) -> next pc`, or SUSPEND (a decision is
 pending), PUSHED (a frame for a procedure, action or trigger was pushed; this one resumes at
@@ -8,13 +8,56 @@ local variables under names starting with '$', so a suspended program is plain d
 from __future__ import annotations
 
 
-from ..errors import RuleError, Diagnostic, did_you_mean
+from dataclasses import dataclass, field
+
+from ..errors import Diagnostic, RuleError, did_you_mean
+from ..lang import ast
+from ..lang import types as T
+from ..lang.builtins import BUILTINS
+from ..lang.compiler import BUILTIN_EVENTS, Compiler
+from ..lang.scope import Scope
 from ..source import TextOrigin
-from . import ast
-from . import types as T
-from ..engine.state import MISSING
-from .builtins import BUILTINS
-from .compiler import BUILTIN_EVENTS, PUSHED, SUSPEND, UNWIND, Code, Compiler, Scope
+from .constants import MISSING, PUSHED, SUSPEND, UNWIND
+
+
+@dataclass
+class Code:
+    """One compiled program: its instructions and, per instruction, where it was written."""
+
+    id: str
+    instructions: list = field(default_factory=list)
+    positions: list = field(default_factory=list)
+
+
+class Programs:
+    """The programs of a game (actions' effects, triggers, phases, procedures), compiled once each."""
+
+    def __init__(self, compiler: Compiler):
+        self.c = compiler
+        self.codes: dict[str, Code] = {}
+
+    def parse_program(self, text, scope: Scope, code_id: str) -> str:
+        tree = self.c.parse_tree(text)
+        if tree is None:
+            self.codes[code_id] = Code(code_id)
+            return code_id
+        return self.program(tree.body, scope, text.at.origin(), code_id)
+
+    def program(self, body: list, scope: Scope, origin: TextOrigin, code_id: str) -> str:
+        code = Code(code_id)
+        self.codes[code_id] = code
+        StatementCompiler(self, code, origin).block(body, scope)
+        return code_id
+
+    def procedure_code(self, decl, arg_types: list, me: bool) -> str:
+        """The code of a procedure compiled for these argument types (compiled once per kind of call)."""
+        signature = ",".join(str(t) for t in arg_types)
+        code_id = f"procedure:{decl.id}({signature})"
+        if code_id not in self.codes:
+            self.codes[code_id] = Code(code_id)  # registered first: a recursive call finds it
+            scope = Scope(dict(zip(decl.params, arg_types)), me=me)
+            self.parse_program(decl.body, scope, code_id)
+        return code_id
 
 
 def _after_triggers(fr: list, pc: int, key: str, rest) -> int:
@@ -28,9 +71,10 @@ def _after_triggers(fr: list, pc: int, key: str, rest) -> int:
 
 
 class StatementCompiler:
-    def __init__(self, compiler: Compiler, code: Code, origin: TextOrigin):
-        self.c = compiler
-        self.sym = compiler.symbols
+    def __init__(self, programs: Programs, code: Code, origin: TextOrigin):
+        self.programs = programs
+        self.c = programs.c
+        self.sym = programs.c.symbols
         self.code = code
         self.origin = origin
 
@@ -471,7 +515,7 @@ class StatementCompiler:
             self.error(call, f"procedure '{decl.id}' takes {len(decl.params)} arguments by position")
             return
         compiled = [self.expr(a, scope) for a in call.args]
-        code_id = self.c.procedure_code(decl, [t for t, _ in compiled], scope.me)
+        code_id = self.programs.procedure_code(decl, [t for t, _ in compiled], scope.me)
         params = decl.params
         args = [f for _, f in compiled]
 

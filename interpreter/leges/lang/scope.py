@@ -1,0 +1,32 @@
+"""Scopes: which names a rule may use at a point, their types, and where their values live."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import types as T
+
+Fn = Callable[[Any, dict], Any]  # a compiled expression: fn(state, locals)
+
+
+class Scope:
+    """Names visible at a point of a rule: their types and where their values live.
+
+    Program locals live in the frame's `env` dict (they survive a suspended decision);
+    variables of comprehensions, functions given to built-ins and user functions' parameters
+    are Python locals of the generated code (`v_name`).
+    """
+
+    def __init__(self, locals_: dict[str, T.Ty] | None = None, me: bool = True, me_code: str = "env.get('me')"):
+        self.locals = dict(locals_ or {})
+        self.py: set[str] = set()
+        self.me = me
+        self.me_code = me_code
+
+    def with_py(self, name: str, ty: T.Ty) -> "Scope":
+        s = Scope(self.locals, self.me, self.me_code)
+        s.py = set(self.py) | {name}
+        s.locals[name] = ty
+        return s
+
+    def ref(self, name: str) -> str:
+        return f"v_{name}" if name in self.py else f"env[{name!r}]"
