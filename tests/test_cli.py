@@ -15,8 +15,8 @@ TICTACTOE = str(ROOT / "rulesets" / "tictactoe")
 def test_simulate_json_has_the_promised_shape_and_is_deterministic(capsys):
     assert main(["simulate", TICTACTOE, "--games", "20", "--seed", "5", "--json"]) == 0
     first = json.loads(capsys.readouterr().out)
-    assert set(first) == {"ruleset", "players", "seed", "games", "results", "mean_length", "seat_win_rate",
-                          "playouts_per_second"}
+    assert set(first) >= {"ruleset", "players", "seed", "games", "results", "mean_length", "seat_win_rate",
+                          "playouts_per_second", "metrics"}
     assert first["ruleset"] == "tictactoe" and first["games"] == 20 and len(first["results"]) == 20
     assert set(first["results"][0]) >= {"seed", "ranking", "scores", "length"}
     assert [r["seed"] for r in first["results"]] == list(range(5, 25))

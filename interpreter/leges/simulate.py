@@ -1,7 +1,11 @@
-"""Random play-outs: the balance-testing workhorse behind `leges simulate`.
+"""Playing games for balance testing: random play-outs, or agents in seats, measured as they go.
 
-The random agent draws from its own generator (seeded from the game's seed), so the same seed
-gives the same game, and the game's own chance stays in the game state.
+`play_game` plays one game and keeps what the design metrics need (metrics.py): its length in
+decisions and turns, the options at every decision, who led after every turn, the end's
+statistics. Agents are seeded from the game's seed and their seat, so the same seed and the same
+agents give the same game wherever it is played (see runner.py). With only `random` agents the
+loop is the plain random play-out: uniform among everything anybody may do now, from the
+generator `agent_rng(seed)` — the same games Leges has always played.
 """
 from __future__ import annotations
 
@@ -9,6 +13,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from .agents import View
+from .agents import make as make_agent
+from .agents import start as start_agent
+from .agents.moves import forced_moves, moves, others_out_of_turn, play, random_move, turn_number
+from .engine.api import Action
 from .errors import Diagnostic, Position, RuleError
 
 
@@ -21,38 +30,129 @@ class PlayResult:
     length: int
     unfinished: bool
     history: list = field(default_factory=list)
+    agents: list = field(default_factory=list)  # the spec in each seat
+    turns: int = 0
+    options: int = 0  # summed over the decisions: the branching factor is options / length
+    forced: int | None = None  # decisions with one option, taken by the engine (if it counts them)
+    leaders: list = field(default_factory=list)  # [(decision, sole leader or None)] after every turn
+    statistics: dict = field(default_factory=dict)
 
 
 def agent_rng(seed: int) -> random.Random:
     return random.Random(seed * 2654435761 + 97)
 
 
-def random_playout(game, players: int, seed: int, check: bool = False) -> PlayResult:
-    """Play one game with uniformly random legal actions (out-of-turn ones included)."""
+def seat_rng(seed: int, seat: int, spec: str) -> random.Random:
+    """An agent's own generator: the same for the same game, seat and agent, in any process."""
+    return random.Random(f"{seed}:{seat}:{spec}")
+
+
+def leader_values(game):
+    """What the lead is measured by: the ruleset's first heuristic, else its score (None: neither)."""
+    if game.heuristics:
+        return lambda st: st.heuristic()
+    if game.score_fn is not None:
+        return lambda st: st.scores()
+    return None
+
+
+def sole_leader(values: list) -> int | None:
+    best = max(values)
+    leaders = [p for p, v in enumerate(values) if v == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def play_game(game, players: int, seed: int, agents: list[str] | None = None, check: bool = False,
+              track: bool = True) -> PlayResult:
+    """Play one game: `agents` gives a spec a seat (default: all random)."""
+    specs = list(agents) if agents else ["random"] * players
     st = game.new_initial_state(players=players, seed=seed)
-    rng = agent_rng(seed)
-    anytime = bool(game.anytime)
-    length = 0
+    plain_random = all(s == "random" for s in specs)
+    if plain_random:
+        rng = agent_rng(seed)
+    else:
+        seats = [make_agent(s) for s in specs]
+        for p, (agent, spec) in enumerate(zip(seats, specs)):
+            start_agent(agent, game, p, seat_rng(seed, p, spec))
+    value = leader_values(game) if track else None
+    leaders: list = []
+    last_turn = turn_number(st)
+    length = options = 0
     while not st.terminal:
-        options = st.pending["options"]
-        extra = st.out_of_turn_actions() + st._anytime_as_actions(st.pending["player"]) if anytime else ()
-        k = rng.randrange(len(options) + len(extra))
-        if k < len(options):
-            st.apply_option(k)
+        mv = moves(st)
+        options += len(mv)
+        if plain_random:
+            random_move(st, rng)
         else:
-            st.apply_action(extra[k - len(options)])
+            _agent_step(st, mv, seats)
         length += 1
         if check:
-            broken = game.check_invariants(st)
-            if broken:
-                raise RuleError(Diagnostic(Position(game.ruleset_file),
-                                           f"invariant {', '.join(broken)} broken after action {length} "
-                                           f"('{st.history[-1]}') in the game with seed {seed}",
-                                           f"replay it: leges simulate ... --seed {seed} --games 1 --records DIR"))
+            _check(game, st, length, seed)
+        if value is not None and turn_number(st) != last_turn:
+            last_turn = turn_number(st)
+            leaders.append((length, sole_leader(value(st))))
+    if value is not None:
+        leaders.append((length, sole_leader(value(st))))
     names = st.setup.seat_names
     return PlayResult(seed=seed, ranking=[[names[p] for p in group] for group in st.ranking()],
                       scores=st.scores(), returns=st.returns(), length=length, unfinished=st.unfinished,
-                      history=list(st.history))
+                      history=list(st.history), agents=specs, turns=turn_number(st), options=options,
+                      forced=forced_moves(st), leaders=leaders,
+                      statistics=st.statistics() if game.statistics else {})
+
+
+def random_playout(game, players: int, seed: int, check: bool = False) -> PlayResult:
+    """Play one game with uniformly random legal actions (out-of-turn ones included)."""
+    return play_game(game, players, seed, None, check, track=False)
+
+
+def _agent_step(st, mv, seats) -> None:
+    """Ask the others whether they act out of turn, then the player deciding."""
+    from .engine.constants import CHANCE
+    if mv.player == CHANCE:
+        random_move(st, seats[0].rng)
+        return
+    extra = others_out_of_turn(st)
+    if extra:
+        for q in sorted({a.player for a in extra}, key=lambda q: (q - mv.player) % st.n):
+            mine = [a for a in extra if a.player == q]
+            view = View(st, q, mine)
+            view.waiting = len(mv)
+            choice = getattr(seats[q], "interrupt", lambda v: None)(view)
+            if choice is not None:
+                st.apply_action(mine[choice] if isinstance(choice, int) else choice)
+                return
+    view = View(st, mv.player)
+    choice = seats[mv.player].choose(view)
+    if isinstance(choice, int):
+        actions = view.legal_actions()
+        if not 0 <= choice < len(actions):
+            raise RuleError(Diagnostic(Position("--agents"), f"agent in seat {mv.player} chose option {choice} of {len(actions)}"))
+        choice = actions[choice]
+    if isinstance(choice, str):
+        choice = Action(mv.player, choice)
+    if choice.player != mv.player:
+        raise RuleError(Diagnostic(Position("--agents"), f"agent in seat {mv.player} chose an action of player {choice.player}"))
+    _apply(st, mv, choice)
+
+
+def _apply(st, mv, action: Action) -> None:
+    """Apply the chosen action by its index when it is one of the pending options (fast), else by text."""
+    pending = st.pending["options"]
+    for i in range(mv.count):
+        if pending[i][0] == action.text:
+            play(st, mv, i)
+            return
+    st.apply_action(action)
+
+
+def _check(game, st, length: int, seed: int) -> None:
+    broken = game.check_invariants(st)
+    if broken:
+        raise RuleError(Diagnostic(Position(game.ruleset_file),
+                                   f"invariant {', '.join(broken)} broken after action {length} "
+                                   f"('{st.history[-1]}') in the game with seed {seed}",
+                                   f"replay it: leges simulate ... --seed {seed} --games 1 --records DIR"))
 
 
 @dataclass
@@ -84,11 +184,13 @@ class Summary:
         return len(self.results) / self.seconds if self.seconds > 0 else 0.0
 
 
-def simulate(game, players: int, games: int, seed: int, check: bool = False, progress=None) -> Summary:
+def simulate(game, players: int, games: int, seed: int, check: bool = False, progress=None,
+             agents: list[str] | None = None) -> Summary:
+    """Play `games` games in this process (seeds seed, seed+1, ...); runner.py plays them on many."""
     results = []
     start = time.perf_counter()
     for i in range(games):
-        results.append(random_playout(game, players, seed + i, check))
+        results.append(play_game(game, players, seed + i, agents, check))
         if progress is not None:
             progress(i + 1, games, time.perf_counter() - start)
     return Summary(game.id, players, seed, results, time.perf_counter() - start)

@@ -1,39 +1,163 @@
-"""`leges simulate`: play many games and report what happened."""
+"""`leges simulate`: play many games — random, or agents in seats — and report design metrics with intervals."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
+import time
 
 from ..errors import Diagnostic, LegesError, Position
-from .common import EXIT_OK, Progress, load_ruleset
+from .common import EXIT_OK, load_ruleset, variants_of
+
+BATCH = 100  # --until-interval looks at the intervals after every this many games (whatever --jobs is)
 
 
-def cmd_simulate(args) -> int:
-    from ..records import make_record, write_record
-    from ..simulate import simulate
-    game = load_ruleset(args.ruleset, args)
+# ------------------------------------------------------------------ shared with `compare`
+def add_play_arguments(p) -> None:
+    """The options of every command that plays batches of games."""
+    p.add_argument("--players", "-p", type=int, help="number of players (default: the least allowed)")
+    p.add_argument("--games", "-g", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game; game i uses seed+i (default 0)")
+    p.add_argument("--agents", "-a", metavar="SPECS",
+                   help="one agent a seat, or one for all: random, greedy, mcts[:iterations=N][:seconds=S][:depth=D], "
+                        "module:Class, file.py:Class; e.g. mcts:iterations=200,random,random (default: random)")
+    p.add_argument("--rotate-seats", action="store_true",
+                   help="play each seed in every seating of the agents, to tell seat advantage from agent strength")
+    p.add_argument("--jobs", "-j", type=int, help="processes to play on (default: all cores); results do not depend on it")
+    p.add_argument("--dask", metavar="ADDRESS", help="play on a Dask cluster (its scheduler's address, or 'local')")
+    p.add_argument("--plot", metavar="FILE", help="draw the results into FILE (.svg or .png; needs matplotlib)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--quiet", "-q", action="store_true", help="only the summary, no progress bar")
+
+
+def players_of(game, args) -> int:
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
         raise LegesError(Diagnostic(Position(game.ruleset_file),
                                     f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}"))
     if args.games < 1:
         raise LegesError(Diagnostic(Position("--games"), "--games must be at least 1"))
-    progress = Progress(sys.stderr.isatty() and not args.quiet)
-    summary = simulate(game, players, args.games, args.seed, check=args.check, progress=progress)
+    if args.jobs is not None and args.jobs < 1:
+        raise LegesError(Diagnostic(Position("--jobs"), "--jobs must be at least 1"))
+    return players
+
+
+def check_agents(game, specs: list[str]) -> None:
+    """Build each agent once for seat 0, so that a bad spec or a missing heuristic is told before any game."""
+    import random
+    from ..agents import make, start
+    for spec in set(specs):
+        start(make(spec), game, 0, random.Random(0))
+
+
+class ProgressBar:
+    """A tqdm bar on the terminal's stderr (nothing when it is not a terminal, or with --quiet)."""
+
+    def __init__(self, total: int, enabled: bool, unit: str = "game"):
+        self.bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=False)
+            except ImportError:
+                self.bar = None
+        self.base = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.n = self.base + done
+            self.bar.refresh()
+
+    def advance(self, games: int) -> None:
+        self.base += games
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def play_batches(game, job, games: list, args, bar: ProgressBar, until=None) -> list:
+    """Play the games (all of them, or batch by batch while `until(results)` is false)."""
+    from ..runner import remember, run
+    remember(job, game)
+    if until is None:
+        return run(job, games, args.jobs, args.dask, bar)
+    results: list = []
+    for i in range(0, len(games), BATCH):
+        part = games[i:i + BATCH]
+        results.extend(run(job, part, args.jobs, args.dask, bar))
+        bar.advance(len(part))
+        if until(results):
+            break
+    return results
+
+
+def interval_text(i, percent: bool) -> str:
+    def f(x):
+        if math.isinf(x) or math.isnan(x):
+            return "?"
+        return f"{x:.1%}" if percent else f"{x:.3g}" if abs(x) < 1000 else f"{x:.0f}"
+    return f"{f(i.value)} [{f(i.low)}, {f(i.high)}]"
+
+
+def is_rate(name: str) -> bool:
+    from ..metrics import metric
+    return metric(name).kind in ("rate", "balance")
+
+
+def print_metrics(measured: dict, indent: str = "  ") -> None:
+    from ..metrics import metric
+    width = max((len(k) for k in measured), default=0)
+    for name, i in measured.items():
+        print(f"{indent}{name:<{width}}  {interval_text(i, is_rate(name)):<28} {metric(name).description}")
+
+
+# ------------------------------------------------------------------ simulate
+def cmd_simulate(args) -> int:
+    from .. import metrics
+    from ..agents import seat_specs
+    from ..records import make_record, write_record
+    from ..runner import Job, plan
+    from ..simulate import Summary
+    game = load_ruleset(args.ruleset, args)
+    players = players_of(game, args)
+    specs = seat_specs(args.agents, players)
+    check_agents(game, specs)
     seats = game.setup_for(players).seat_names
+    job = Job(os.path.abspath(args.ruleset), tuple(variants_of(args)), players, args.check)
+    games = plan(args.seed, args.games, specs, args.rotate_seats)
+    until = None
+    if args.until_interval is not None:
+        def until(results):
+            m = metrics.summarise(results, seats)
+            return all(m[k].width < args.until_interval for k in m if k.startswith("seat_win_rate."))
+    bar = ProgressBar(len(games), sys.stderr.isatty() and not args.quiet and not args.json)
+    start = time.perf_counter()
+    try:
+        results = play_batches(game, job, games, args, bar, until)
+    finally:
+        bar.close()
+    summary = Summary(game.id, players, args.seed, results, time.perf_counter() - start)
+    measured = metrics.summarise(results, seats)
     if args.records:
         os.makedirs(args.records, exist_ok=True)
-        for r in summary.results:
-            result = {"ranking": r.ranking, "scores": r.scores, "unfinished": r.unfinished}
-            write_record(os.path.join(args.records, f"{game.id}-{players}p-seed{r.seed}.json"),
+        for n, r in enumerate(summary.results):
+            result = {"ranking": r.ranking, "scores": r.scores, "unfinished": r.unfinished, "agents": r.agents}
+            suffix = f"-game{n}" if args.rotate_seats else ""
+            write_record(os.path.join(args.records, f"{game.id}-{players}p-seed{r.seed}{suffix}.json"),
                          make_record(game, args.ruleset, players, r.seed, r.history, result))
+    if args.plot:
+        from ..plot import plot_simulation
+        plot_simulation(args.plot, game.title, players, seats, summary.results, measured)
     if args.json:
         print(json.dumps({
-            "ruleset": game.id, "players": players, "seed": args.seed, "games": args.games,
-            "results": [{"seed": r.seed, "ranking": r.ranking, "scores": r.scores, "length": r.length,
-                         "unfinished": r.unfinished} for r in summary.results],
+            "ruleset": game.id, "players": players, "seed": args.seed, "games": len(results),
+            "agents": specs, "rotate_seats": args.rotate_seats,
+            "results": [{"seed": r.seed, "agents": r.agents, "ranking": r.ranking, "scores": r.scores,
+                         "length": r.length, "unfinished": r.unfinished} for r in summary.results],
             "mean_length": summary.mean_length(), "seat_win_rate": summary.seat_win_rate(seats),
+            "metrics": metrics.to_json(measured),
             "playouts_per_second": summary.playouts_per_second(),
         }))
         return EXIT_OK
@@ -41,28 +165,41 @@ def cmd_simulate(args) -> int:
         for r in summary.results:
             ranking = " > ".join(" = ".join(group) for group in r.ranking)
             status = " (unfinished: turn limit reached)" if r.unfinished else ""
-            print(f"seed {r.seed}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
-    unfinished = len(summary.results) - len(summary.finished)
-    print(f"{args.games} games of {game.title} with {players} players (seeds {args.seed}..{args.seed + args.games - 1})")
+            who = "" if all(a == "random" for a in r.agents) else f" [{', '.join(r.agents)}]"
+            print(f"seed {r.seed}{who}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
+    n = len(results)
+    unfinished = n - len(summary.finished)
+    last = results[-1].seed if results else args.seed
+    print(f"{n} games of {game.title} with {players} players (seeds {args.seed}..{last})")
+    if any(s != "random" for s in specs):
+        print("  agents: " + ", ".join(f"{s} {a}" for s, a in zip(seats, specs))
+              + ("; every seating in turn" if args.rotate_seats else ""))
     print(f"  mean length: {summary.mean_length():.1f} decisions")
-    rates = summary.seat_win_rate(seats)
-    print("  seat win rate: " + ", ".join(f"{s} {rates[s]:.1%}" for s in seats))
+    print("  seat win rate: " + ", ".join(f"{s} {interval_text(measured[f'seat_win_rate.{s}'], True)}"
+                                         for s in seats if f"seat_win_rate.{s}" in measured))
+    agents = [k for k in measured if k.startswith("agent_win_rate.")]
+    if agents:
+        print("  agent win rate: " + ", ".join(f"{k.split('.', 1)[1]} {interval_text(measured[k], True)}" for k in agents)
+              + f" (fair share {1 / players:.1%})")
     if unfinished:
         print(f"  unfinished (turn limit): {unfinished}")
     if args.check:
         print(f"  invariants held after every action: {', '.join(i for i, _, _ in game.invariants) or 'none declared'}")
+    print("  metrics (value [95 % interval]):")
+    print_metrics(measured, "    ")
+    if args.until_interval is not None and n < args.games:
+        print(f"  stopped after {n} games: every seat's interval is narrower than {args.until_interval}")
     print(f"  play-outs per second: {summary.playouts_per_second():.1f}")
     return EXIT_OK
 
 
 def register(sub, variant) -> None:
-    p = sub.add_parser("simulate", parents=[variant], help="play random games and report the outcomes")
+    p = sub.add_parser("simulate", parents=[variant], help="play games (random, or agents) and report the outcomes")
     p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("--players", "-p", type=int, help="number of players (default: the least allowed)")
-    p.add_argument("--games", "-g", type=int, default=100, help="how many games (default 100)")
-    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game; game i uses seed+i (default 0)")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    add_play_arguments(p)
+    p.add_argument("--until-interval", type=float, metavar="W",
+                   help=f"stop once every seat's win-rate interval is narrower than W (looked at every {BATCH} "
+                        "games; --games bounds it)")
     p.add_argument("--records", metavar="DIR", help="write a replayable record of every game into DIR")
     p.add_argument("--check", action="store_true", help="test the ruleset's invariants after every action")
-    p.add_argument("--quiet", "-q", action="store_true", help="only the summary, no progress bar")
     p.set_defaults(run=cmd_simulate)

@@ -1,0 +1,19 @@
+"""Agents: players that choose actions from what their player may see.
+
+    from leges.agents import make, View
+    agent = make("mcts:iterations=200")
+
+Built in: `random`, `greedy` (one-ply look-ahead on the ruleset's heuristic) and `mcts` (UCT,
+Information-Set MCTS where information is hidden); user agents are `module:Class` or
+`path/to/file.py:Class`. See docs/agents.md.
+"""
+from __future__ import annotations
+
+from .base import Agent, View
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+from .random_agent import RandomAgent
+from .spec import BUILTIN, make, parse, seat_specs, split_specs, start
+
+__all__ = ["Agent", "View", "RandomAgent", "GreedyAgent", "MCTSAgent", "BUILTIN", "make", "parse", "seat_specs",
+           "split_specs", "start"]

@@ -1,0 +1,68 @@
+"""`greedy`: one-ply look-ahead on the ruleset's heuristic (own value minus the best opponent's).
+
+For hidden information it looks ahead in one determinisation per decision (`View.resample`);
+ties are broken at random, so that it does not always prefer the first option listed.
+"""
+from __future__ import annotations
+
+from ..errors import Diagnostic, LegesError, Position
+from .base import Agent, View
+from .moves import moves, play, texts
+
+
+def advantage(values: list[float], player: int) -> float:
+    """The player's value minus the best of the others' (the value itself, alone)."""
+    others = [v for q, v in enumerate(values) if q != player]
+    return values[player] - (max(others) if others else 0.0)
+
+
+def require_heuristic(game, name: str | None, agent: str) -> None:
+    if not game.heuristics:
+        raise LegesError(Diagnostic(Position(game.ruleset_file), f"agent '{agent}' needs a heuristic, and this ruleset "
+                                    "declares none", "declare one under `heuristics:` (a value per player `p`)"))
+    if name is not None and name not in game.heuristics:
+        raise LegesError(Diagnostic(Position("--agents"), f"no heuristic named '{name}'",
+                                    "heuristics: " + ", ".join(game.heuristics)))
+
+
+class GreedyAgent(Agent):
+    name = "greedy"
+    params = {"heuristic": (str, None, "the ruleset's heuristic to follow (default: its first)")}
+
+    def start(self, game, player, rng) -> None:
+        require_heuristic(game, self.heuristic, self.name)
+        super().start(game, player, rng)
+
+    def _values(self, view: View, wanted: list[str], now: bool) -> list[float]:
+        """The advantage after each wanted move (and, if `now`, of not moving, last)."""
+        det = view.resample(self.rng)
+        mv = moves(det) if det.pending is not None and det.pending["player"] == view.player else None
+        index = {t: i for i, t in enumerate(texts(det, mv))} if mv else {}
+        out = []
+        for text in wanted:
+            st = det.copy()
+            if text in index:
+                play(st, mv, index[text])
+            else:
+                from ..engine.api import Action
+                st.apply_action(Action(view.player, text))
+            out.append(advantage(st.heuristic(self.heuristic), view.player))
+        if now:
+            out.append(advantage(det.heuristic(self.heuristic), view.player))
+        return out
+
+    def _best(self, values: list[float]) -> int:
+        top = max(values)
+        return self.rng.choice([i for i, v in enumerate(values) if v == top])
+
+    def choose(self, view: View) -> int:
+        actions = view.legal_actions()
+        if len(actions) == 1:
+            return 0
+        return self._best(self._values(view, [a.text for a in actions], now=False))
+
+    def interrupt(self, view: View):
+        actions = view.legal_actions()
+        values = self._values(view, [a.text for a in actions], now=True)
+        best = self._best(values)
+        return None if best == len(actions) or values[best] <= values[-1] else best

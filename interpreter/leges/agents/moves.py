@@ -1,0 +1,85 @@
+"""The one place where agents and the simulator reach into the engine's fast path.
+
+Why one place: `state.pending["options"]` and `state.apply_option(i)` are internals that are
+being optimised; everything in `leges.agents` and `leges.simulate` goes through the few
+functions here, so only this file has to follow them. A decision's *moves* are the options of
+the pending decision, then the deciding player's own out-of-turn (`anytime`) actions.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..engine.api import Action
+from ..engine.constants import CHANCE
+
+
+class Moves(NamedTuple):
+    player: int  # who decides (CHANCE at an explicit chance node)
+    count: int  # options of the pending decision
+    extra: list  # then the player's own out-of-turn actions (Action)
+
+    def __len__(self) -> int:  # type: ignore[override]
+        return self.count + len(self.extra)
+
+
+def moves(st) -> Moves:
+    """The moves of the player deciding now (the state must not be terminal)."""
+    pending = st.pending
+    player = pending["player"]
+    extra = st._anytime_as_actions(player) if st.game.anytime and player != CHANCE else []
+    return Moves(player, len(pending["options"]), extra)
+
+
+def texts(st, mv: Moves) -> list[str]:
+    """The moves' texts, in order (the same texts as `legal_actions`)."""
+    return [o[0] for o in st.pending["options"]] + [a.text for a in mv.extra]
+
+
+def play(st, mv: Moves, i: int) -> None:
+    """Apply move number `i` of `mv` (computed on this very state)."""
+    if i < mv.count:
+        st.apply_option(i)
+    else:
+        st.apply_action(mv.extra[i - mv.count])
+
+
+def play_chance(st, rng) -> None:
+    """An explicit chance node's outcome, drawn by its probability."""
+    options = st.pending["options"]
+    st.apply_option(rng.choices(range(len(options)), [o[4] for o in options])[0])
+
+
+def others_out_of_turn(st) -> list[Action]:
+    """Out-of-turn actions that players other than the one deciding may take now."""
+    return st.out_of_turn_actions() if st.game.anytime else []
+
+
+def random_move(st, rng) -> None:
+    """One uniformly random move among everything anybody may do now (the random play-out's step).
+
+    At an explicit chance node, an outcome by its probability.
+    """
+    options = st.pending["options"]
+    if st.pending["player"] == CHANCE:
+        st.apply_option(rng.choices(range(len(options)), [o[4] for o in options])[0])
+        return
+    if st.game.anytime:
+        extra = st.out_of_turn_actions() + st._anytime_as_actions(st.pending["player"])
+        k = rng.randrange(len(options) + len(extra))
+        if k < len(options):
+            st.apply_option(k)
+        else:
+            st.apply_action(extra[k - len(options)])
+    else:
+        st.apply_option(rng.randrange(len(options)))
+
+
+def turn_number(st) -> int:
+    """Turns completed so far (a new value means a new turn)."""
+    return st.turn_count
+
+
+def forced_moves(st) -> int | None:
+    """Decisions the engine took by itself because they had one option, if it counts them."""
+    value = getattr(st, "forced", None)
+    return value if isinstance(value, int) else None

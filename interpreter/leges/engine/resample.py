@@ -1,0 +1,192 @@
+"""Determinisation: a state consistent with what one player has seen, everything else drawn afresh.
+
+Why: an agent for a game with hidden information must never read what its player cannot see,
+yet search needs whole states to play on. Information-Set MCTS and a determinised greedy player
+therefore search states in which whatever the player cannot see has been re-drawn. This module
+draws them, for any ruleset, from the visibility the ruleset declares — it knows no game:
+
+- Components in places the player cannot see (zones declared `hidden`, other players' `owner`
+  zones, everything under the top of a `top` zone) trade identities within their type and owner:
+  each such place keeps its component id — so its dynamic properties and every rule that refers
+  to it (a running program's locals, variables) stay coherent — and takes another hidden
+  component's static properties and label. Which types a hidden zone holds, and how many of each,
+  is kept: the rules fix which kinds of things go where (a hand holds cards, a bag tiles).
+- The order of every hidden stretch of a zone is reshuffled (a deck's order, a discard pile's
+  unseen part).
+- Other players' sealed secret actions (`secret: true`, still sealed in `state.sealed`) are
+  chosen again among the options they had: the game is replayed from its seed to the first of
+  them, and from there the public actions are re-applied while each sealed one is re-drawn.
+- The random generator is re-seeded, so that the future chance is not the real one either.
+- A decision pending for another player is recomputed from the re-drawn state (its options
+  could show that player's hidden hand).
+
+A per-player variable declared `owner` or `hidden` that no sealed action sets is kept: the rules
+say nothing of how it would be re-drawn. A resampled state carries its re-drawn identities in
+its own copy of the components' table (`state.setup`), so it is for searching, not for saving:
+`to_json()` does not keep them.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import TYPE_CHECKING
+
+from ..errors import Diagnostic, LegesError, Position
+from . import rng as R
+
+if TYPE_CHECKING:
+    from .state import State
+
+ATTEMPTS = 20  # re-drawn secret choices that make a later public action illegal are drawn again
+
+
+def resample(state: "State", player: int, rng: random.Random) -> "State":
+    """A state `player` cannot tell from `state`, with everything it cannot see drawn afresh."""
+    return Resampler(state, player).sample(rng)
+
+
+def has_hidden_information(game) -> bool:
+    """Whether anything in this game can be hidden from a player (else a determinisation is a copy)."""
+    if any(v != "all" for v in game.variable_visibility.values()):
+        return True
+    if any(a.secret for a in game.actions.values()):
+        return True
+    return any(v != "all" for n in range(game.min_players, game.max_players + 1)
+               for v in game.setup_for(n).zone_visibility.values())
+
+
+class Resampler:
+    """Draws determinisations of one state for one player; what can be prepared once, is.
+
+    An agent deciding once and sampling many times (IS-MCTS) builds one Resampler per decision:
+    the replay up to the first sealed secret action happens here, not at every sample.
+    """
+
+    def __init__(self, state: "State", player: int):
+        self.state = state
+        self.player = player
+        name = state.player_name(player)
+        self.sealed = sorted(i for i in state.sealed if not state.history[i].startswith(name + ": "))
+        self.base: State | None = None
+        self.seen: dict | None = None  # the player's observation, once it is needed
+        if self.sealed:
+            self.base = _replay(state, self.sealed[0])
+
+    def sample(self, rng: random.Random) -> "State":
+        """One determinisation.
+
+        A decision pending for another player is recomputed; when the re-drawn state cannot give
+        it (that player is half-way through a rule that relied on what it holds — paying for a
+        building it chose, say), another re-deal is drawn; after ATTEMPTS of them, that player's
+        own zones are left as they are, and at the very last its pending options too.
+        """
+        for attempt in range(2 * ATTEMPTS + 1):
+            st = self._rechoose_secrets(rng) if self.base is not None else self.state.copy()
+            other = st.pending is not None and st.pending["player"] != self.player
+            _redeal(st, self.player, rng, st.pending["player"] if other and attempt >= ATTEMPTS else None)
+            st.rng = R.seed_state(rng.getrandbits(63))
+            st = st.copy()  # a fresh copy forgets every cached value computed before the re-deal
+            st.seed = -1  # the real seed would let the real hidden state be replayed
+            if not other or attempt == 2 * ATTEMPTS:
+                return st
+            st.pending = None  # the options of another player's decision may show its hidden hand
+            try:
+                st.game.flow.run(st)
+            except LegesError:
+                continue
+            if self.seen is None:
+                self.seen = self.state.observation(self.player)
+            if st.observation(self.player) == self.seen:
+                return st
+        raise AssertionError("unreachable")
+
+    def _rechoose_secrets(self, rng: random.Random) -> "State":
+        history = self.state.history
+        sealed = set(self.sealed)
+        for _ in range(ATTEMPTS):
+            st = self.base.copy()
+            try:
+                for i in range(self.sealed[0], len(history)):
+                    who, text = history[i].split(": ", 1)
+                    p = st.player_index(who)
+                    if i in sealed and st.pending is not None and st.pending["player"] == p:
+                        st.apply_option(rng.randrange(len(st.pending["options"])))
+                    else:
+                        st.apply_action(_action(p, text))
+                return st
+            except LegesError:
+                continue
+        raise LegesError(Diagnostic(Position(self.state.game.ruleset_file),
+                                    "the sealed secret choices of other players could not be drawn again",
+                                    f"no choice of them in {ATTEMPTS} tries let the public actions after them be played"))
+
+
+def _action(player: int, text: str):
+    from .api import Action
+    return Action(player, text)
+
+
+def _replay(state: "State", upto: int) -> "State":
+    """The game replayed from its seed, its first `upto` actions applied (as it was then)."""
+    game = state.game
+    try:
+        st = game.new_initial_state(players=state.n, seed=state.seed, explicit_chance=state.explicit_chance)
+        for entry in state.history[:upto]:
+            who, text = entry.split(": ", 1)
+            st.apply_action(_action(st.player_index(who), text))
+    except LegesError:
+        st = None
+    if st is None or st.history != state.history[:upto]:
+        raise LegesError(Diagnostic(Position(game.ruleset_file),
+                                    "this state cannot be replayed from its seed and history, so the sealed "
+                                    "secret choices of other players cannot be drawn again",
+                                    "resample states that were reached by play from new_initial_state"))
+    return st
+
+
+def hidden_places(st: "State", player: int) -> dict[str, tuple[int, int]]:
+    """Zone → (lo, hi): the stretch of its items `player` cannot see (as `observation` shows them)."""
+    setup = st.setup
+    out = {}
+    for key in setup.zone_order:
+        items = st.zones[key]
+        if not items:
+            continue
+        vis = setup.zone_visibility.get(key, "all")
+        if vis == "all" or (vis == "owner" and setup.zone_owner.get(key) == player):
+            continue
+        hi = len(items) - 1 if vis == "top" else len(items)
+        if hi > 0:
+            out[key] = (0, hi)
+    return out
+
+
+def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None) -> None:
+    """Shuffle the hidden stretches, then let the hidden components trade identities by type and owner.
+
+    The zones of player `keep`, if given, are left as they are.
+    """
+    setup = st.setup
+    places = hidden_places(st, player)
+    if keep is not None:
+        places = {k: v for k, v in places.items() if setup.zone_owner.get(k) != keep}
+    classes: dict[tuple, list[int]] = {}
+    for key, (lo, hi) in places.items():
+        items = st.zones[key]
+        stretch = items[lo:hi]
+        rng.shuffle(stretch)
+        items[lo:hi] = stretch
+        for c in stretch:
+            classes.setdefault((setup.ctype[c], setup.cowner[c]), []).append(c)
+    if not any(len(slots) > 1 for slots in classes.values()):
+        return
+    cstatic, clabel = list(setup.cstatic), list(setup.clabel)
+    for slots in classes.values():
+        if len(slots) < 2:
+            continue
+        drawn = list(slots)
+        rng.shuffle(drawn)
+        for slot, c in zip(slots, drawn):
+            cstatic[slot], clabel[slot] = setup.cstatic[c], setup.clabel[c]
+    st.setup = dataclasses.replace(setup, cstatic=cstatic, clabel=clabel)
+
