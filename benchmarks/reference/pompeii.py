@@ -453,12 +453,13 @@ class Game:
 
     def update_gate_distances(self) -> None:
         """Breadth-first from the open gates, around the lava."""
-        distance = {g: 0 for g in GATES if g not in self.lava}
+        lava = self.lava
+        distance = {g: 0 for g in GATES if g not in lava}
         frontier = deque(distance)
         while frontier:
             here = frontier.popleft()
             for there in NEIGHBOURS[here]:
-                if there not in distance and there not in self.lava:
+                if there not in distance and there not in lava:
                     distance[there] = distance[here] + 1
                     frontier.append(there)
         self.gate_distance = distance
@@ -474,6 +475,7 @@ class Game:
     # ------------------------------------------------------------------ escape
     def reachable(self, start: str, steps: int) -> list[str]:
         """Squares within `steps` orthogonal steps of `start`, never onto lava (start excluded)."""
+        lava = self.lava
         seen = {start}
         frontier = [start]
         out = []
@@ -481,9 +483,11 @@ class Game:
             nxt = []
             for here in frontier:
                 for there in NEIGHBOURS[here]:
-                    if there not in seen and there not in self.lava:
+                    if there not in seen and there not in lava:
                         seen.add(there)
                         nxt.append(there)
+            if not nxt:
+                break
             out.extend(nxt)
             frontier = nxt
         return out
@@ -498,8 +502,7 @@ class Game:
                 else None)
         options = {}
         for s, owners in self.board.items():
-            mine = owners.count(p) - (s == held)
-            if mine <= 0:
+            if p not in owners or (s == held and owners.count(p) == 1):
                 continue
             points = len(owners)
             for t in self.reachable(s, points):
