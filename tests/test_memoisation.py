@@ -1,7 +1,9 @@
-"""Memoised functions never give a stale value: what a function reads decides when its cache is kept.
+"""Memoised functions never give a stale value: what a function reads decides when its values are forgotten.
 
-A function that only looks at which spaces hold components of a type keeps its values while such
-components move between zones off the board (`T@spaces`); any move touching a space clears them.
+Every memoised function owns a slot of `state.memo`; a change of the state replaces the slots of
+the functions that read what changed (lang/memo.py). A function that only looks at which spaces
+hold components of a type keeps its values while such components move between zones off the
+board; any move touching a space forgets them.
 """
 from __future__ import annotations
 
@@ -12,68 +14,89 @@ from helpers import ROOT, play_random
 
 
 @pytest.fixture(scope="module")
-def sample():
-    return leges.load(str(ROOT / "docs" / "examples" / "sample"))
+def attika():
+    return leges.load(str(ROOT / "rulesets" / "attika"))
 
 
-def _versions(st, ctype):
-    return st.tversion.get(ctype, 0), st.tversion.get(f"{ctype}@spaces", 0)
+def _reads(game, name: str) -> frozenset:
+    """The read keys of the (first compiled) function `name`."""
+    return next(keys for fname, keys in game.compiler.function_reads.items() if fname.split("_", 1)[1] == name)
 
 
-def test_a_move_off_the_board_changes_only_the_type_version(sample):
-    st = sample.new_initial_state(players=2, seed=0)
-    mark = st.zones["supply.x"][-1]
-    before = _versions(st, "mark")
-    st.place(mark, "pouch.x", None)
-    after = _versions(st, "mark")
-    assert after[0] == before[0] + 1 and after[1] == before[1]
+def test_what_a_function_reads_comes_from_its_syntax_tree(attika):
+    assert _reads(attika, "my_spaces") == {"spaces:building"}  # b.space of the player's buildings
+    assert "spaces:building" in _reads(attika, "free_hex")  # a typed read of a hex's contents
+    assert not any(k.startswith("where:") for k in _reads(attika, "free_hex"))
 
 
-def test_a_move_onto_or_off_a_space_changes_the_board_version(sample):
-    st = sample.new_initial_state(players=2, seed=0)
-    mark = st.zones["supply.x"][-1]
-    before = _versions(st, "mark")
-    st.place(mark, "r0c0", None)
-    onto = _versions(st, "mark")
-    st.place(mark, "supply.x", None)
-    off = _versions(st, "mark")
-    assert onto == (before[0] + 1, before[1] + 1) and off == (onto[0] + 1, onto[1] + 1)
+def _slot(game, name: str) -> int:
+    return next(i for i, fname in enumerate(game.compiler.memo.names) if fname.split("_", 1)[1] == name)
 
 
-def test_reading_where_a_type_stands_on_the_board_depends_on_the_board_version():
-    attika = leges.load(str(ROOT / "rulesets" / "attika"))
-    deps = {name.split("_", 1)[1]: d for name, d in attika.compiler.function_deps.items()}
-    assert deps["my_spaces"] == {"building@spaces"}  # b.space of the player's buildings
-    assert "building@spaces" in deps["free_hex"]  # a typed read of a hex's contents
+def test_a_move_off_the_board_keeps_values_that_only_look_at_the_board(attika):
+    st = attika.new_initial_state(players=2, seed=0)
+    slot = _slot(attika, "free_hexes")
+    st.memo[slot]["probe"] = 1
+    building = st.zones["board.athens"][-1]
+    st.place(building, "discards", None)  # off the board to off the board
+    assert "probe" in st.memo[slot]
+    st.place(building, "h7_10", None)  # onto a hex
+    assert st.memo[slot] == {}
+
+
+def test_an_assignment_forgets_the_functions_that_read_the_variable():
+    pompeii = leges.load(str(ROOT / "rulesets" / "pompeii"))
+    st = pompeii.new_initial_state(players=3, seed=0)
+    reading = [i for i, keys in enumerate(pompeii.compiler.memo.keys) if "var:moves_made" in keys]
+    others = [i for i, keys in enumerate(pompeii.compiler.memo.keys) if not keys & {"var:moves_made"}]
+    assert reading and others
+    for i in reading + others:
+        st.memo[i] = {"probe": 1}
+    st.changed("var:moves_made")
+    assert all(st.memo[i] == {} for i in reading) and all(st.memo[i] == {"probe": 1} for i in others)
+
+
+def test_a_copy_shares_values_until_either_changes(attika):
+    st = attika.new_initial_state(players=2, seed=0)
+    slot = _slot(attika, "free_hexes")
+    copy = st.copy()
+    copy.memo[slot]["probe"] = 1
+    assert "probe" in st.memo[slot]  # computed in one, valid in both
+    copy.place(copy.zones["board.athens"][-1], "h7_10", None)
+    assert copy.memo[slot] == {} and "probe" in st.memo[slot]
 
 
 def _stale_values(game, st) -> list[str]:
-    """Every value the state's caches would serve now, compared with the function computed afresh."""
+    """Every value the state's memo would serve now, compared with the function computed afresh."""
     fresh = game.state_from_json(st.to_json())
+    namespace = game.compiler.namespace
     wrong = []
-    for fname, (versions, values) in st.tcache.items():
-        deps = game.compiler.function_deps[fname]
-        if versions != tuple(st.tversion.get(t, 0) for t in sorted(deps)):
-            continue  # not served: the next call recomputes
-        body = game.compiler.namespace[f"{fname}_body"]
-        for (me, *args), value in values.items():
-            if body(fresh, me, *args) != value:
-                wrong.append(f"{fname}{tuple(args)}")
+    for slot, values in enumerate(st.memo):
+        fname = game.compiler.memo.names[slot]
+        body = namespace[f"{fname}_body"]
+        uses_me = "me" in game.compiler.memo.keys[slot]
+        for key, value in values.items():
+            parts = list(key) if isinstance(key, tuple) else [key] if key is not None else []
+            me = parts.pop(0) if uses_me else None
+            if body(fresh, me, *parts) != value:
+                wrong.append(f"{fname}{tuple(parts)}")
     return wrong
 
 
 @pytest.mark.parametrize("ruleset, players, seed", [("attika", 2, 1), ("alexander", 3, 2), ("pompeii", 3, 3)])
 def test_cached_values_equal_freshly_computed_ones(ruleset, players, seed):
-    """After every action of a random game, each value a function's cache would give equals the
-    function computed on a copy of the state without caches."""
+    """After every action of a random game, each value the memo would give equals the function
+    computed on a copy of the state without cached values."""
     game = leges.load(str(ROOT / "rulesets" / ruleset))
     checked = 0
+    served = 0
 
     def no_stale_value(st):
-        nonlocal checked
+        nonlocal checked, served
         assert _stale_values(game, st) == []
+        served += sum(len(values) for values in st.memo)
         checked += 1
         return checked >= 150
 
     play_random(game, players, seed=seed, until=no_stale_value)
-    assert checked >= 60
+    assert checked >= 60 and served > 100  # the check looked at real values

@@ -20,6 +20,7 @@ from .program import Code, Programs
 
 DEFAULT_MAX_STEPS = 1_000_000
 DEFAULT_MAX_LOOP = 10_000
+DEFAULT_MAX_TURNS = 10_000  # a game still running then ends unfinished: no ruleset runs for ever
 
 
 def _count_for(count: Any, n: int) -> int | None:
@@ -487,6 +488,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
     b.symbols()
     game = b.compile()
     game.compiler, game.programs = b.compiler, b.programs
+    game.index_memo()
     game.id, game.version, game.title = rs.id, rs.version, rs.title
     game.variants = tuple(rs.variants)
     game.ruleset, game.board = rs, board
@@ -494,7 +496,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
     game.min_players, game.max_players = rs.min_players, rs.max_players
     game.max_steps = rs.limits.get("max_steps", DEFAULT_MAX_STEPS)
     game.max_loop = rs.limits.get("max_loop", DEFAULT_MAX_LOOP)
-    game.max_turns = rs.limits.get("max_turns", 0)
+    game.max_turns = rs.limits.get("max_turns", DEFAULT_MAX_TURNS)
     if board is not None:
         game.approximations = list(board.approximations)
     if not errors.errors:

@@ -8,6 +8,7 @@ to resume is in the state: the phase, where in it we are (`flow`), whose turn, t
 from __future__ import annotations
 
 from ..errors import Diagnostic, LegesError, Position, RuleError
+from ..lang.memo import TURN
 from .constants import SUSPEND
 
 MAX_FRAMES = 2000
@@ -24,6 +25,8 @@ class Flow:
         budget = self.game.max_steps
         steps = 0
         frames = st.frames
+        if len(st.memo) < self.game.memo_size:  # a scenario compiled more rules after the state began
+            st.memo.extend({} for _ in range(self.game.memo_size - len(st.memo)))
         while True:
             if st.terminal:
                 st.pending = None
@@ -86,7 +89,11 @@ class Flow:
 
     def advance(self, st) -> None:
         """Nothing left to run: move the flow on (start the game, next turn, next phase)."""
-        st.version += 1
+        st.changed(TURN)
+        self._advance(st)
+        st.changed(TURN)  # the phase, the player or the turn number changed (end_if may have read them)
+
+    def _advance(self, st) -> None:
         flow = st.flow
         if flow == "setup":
             self.enter(st, self.game.first_phase)

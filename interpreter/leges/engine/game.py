@@ -110,6 +110,10 @@ class Game:
         self.invariants: list = []  # (id, fn, declaration)
         self.heuristics: dict[str, Fn] = {}  # id → fn(st, {"p": player}) — a player's estimated value
         self.statistics: list = []  # (id, per player, fn) — figures measured at the end of a game
+        # memoised functions (lang/memo.py): how many, and which a change of the state invalidates
+        self.memo_size = 0
+        self.place_slots: dict[str, tuple[tuple, tuple]] = {}  # component type → (off the board, on it)
+        self.key_slots: dict[str, tuple] = {}  # read key (var:NAME, turn, ...) → slots
         self.compiler = None  # kept to compile scenarios' expressions and programs
         self.programs = None
         self.warnings: list = []
@@ -123,7 +127,23 @@ class Game:
         self.compiler.errors = errors
         _, fn = self.compiler.parse_expr(text, Scope(me=me))
         errors.raise_if_errors()
-        return fn
+        if len(self.compiler.memo.keys) == self.memo_size:
+            return fn
+        self.index_memo()  # the expression called functions no rule had called with such arguments
+
+        def grown(st, env):
+            st.memo.extend({} for _ in range(self.memo_size - len(st.memo)))
+            return fn(st, env)
+        return grown
+
+    def index_memo(self) -> None:
+        """Which memoised functions each change of the state invalidates (see lang/memo.py)."""
+        table = self.compiler.memo
+        self.memo_size = len(table.keys)
+        types = set(self.place_slots) | set(self.compiler.symbols.component_types)
+        self.place_slots = table.place_slots(sorted(types))
+        keys = {k for ks in table.keys for k in ks if not k.startswith(("where:", "spaces:"))}
+        self.key_slots = {k: table.slots_reading(k) for k in keys}
 
     def compile_program(self, text, code_id: str) -> str:
         from ..errors import Collector
@@ -132,6 +152,8 @@ class Game:
         self.compiler.errors = errors
         self.programs.parse_program(text, Scope(me=False), code_id)
         errors.raise_if_errors()
+        if len(self.compiler.memo.keys) != self.memo_size:
+            self.index_memo()  # running it grows the states' memo (Flow.run)
         code = self.programs.codes[code_id]
         self.codes[code_id] = (code.instructions, code.positions)
         return code_id
@@ -155,7 +177,7 @@ class Game:
         setup = self.setup_for(n)
         st = State.__new__(State)
         st.game, st.setup, st.n = self, setup, n
-        st.zones = st.zt = {k: list(v) for k, v in setup.initial.items()}
+        st.zones = {k: list(v) for k, v in setup.initial.items()}
         st.where = [""] * len(setup.ctype)
         for key, items in st.zones.items():
             for c in items:
@@ -179,7 +201,7 @@ class Game:
         st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
         st.steps = 0
-        st.version, st.fcache, st.fversion, st.tversion, st.tcache = 0, {}, -1, {}, {}
+        st.forget_cached()
         if run:
             self.flow.run(st)
         return st

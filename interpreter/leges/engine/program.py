@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, RuleError, did_you_mean
-from ..lang import ast
+from ..lang import ast, memo
 from ..lang import types as T
 from ..lang.builtins import BUILTINS
 from ..lang.compiler import BUILTIN_EVENTS, Compiler
@@ -158,6 +158,7 @@ class StatementCompiler:
             return
         if var.type.kind != "any" and not T.compatible(var.type, ty):
             self.error(node.value, f"variable '{name}' holds {var.type}, not {ty}")
+        key = memo.var(name)
         if var.per_player:
             if node.index is None:
                 self.error(node, f"'{name}' is per player: assign {name}[p]")
@@ -169,7 +170,7 @@ class StatementCompiler:
                 v = value(st, env)
                 values = st.vars[name]
                 i = index(st, env)
-                st.version += 1
+                st.changed(key)
                 values[i] = v if op == "=" else values[i] + v if op == "+=" else values[i] - v
                 return pc + 1
             self.emit(assign_player, node)
@@ -179,7 +180,7 @@ class StatementCompiler:
 
         def assign_global(st, fr, pc):
             v = value(st, fr[2])
-            st.version += 1
+            st.changed(key)
             st.vars[name] = v if op == "=" else st.vars[name] + v if op == "+=" else st.vars[name] - v
             return pc + 1
         self.emit(assign_global, node)
@@ -211,12 +212,11 @@ class StatementCompiler:
                 self.error(node, f"space property '{name}' is fixed in this ruleset; no rule of it changes it",
                            "only properties some rule of the ruleset sets can change")
 
-            key = f"prop:{name}"
+            key = memo.sprop(name)
 
             def set_space(st, fr, pc):
                 env = fr[2]
-                st.version += 1
-                st.tversion[key] = st.tversion.get(key, 0) + 1
+                st.changed(key)
                 st.sprops.setdefault(obj(st, env), {})[name] = value(st, env)
                 return pc + 1
             self.emit(set_space, node)

@@ -21,26 +21,20 @@ class State(StateAPI):
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "version", "fcache", "fversion", "tversion", "tcache", "sealed",
-                 "zt")  # zt: the zones again, read by code that keeps only one type of component
+                 "sealed", "memo")  # memo: the memoised functions' values, one dict a function (lang/memo.py)
 
     # ---------------------------------------------------------- zone operations
     def place(self, c: int, zone: str, index: int | None) -> None:
         """Move component c from wherever it is into `zone` (on top, or at list index `index`).
 
-        Besides the state's version, two versions per component type change: `T` (where any T
-        is) and, when the move touches a board space, `T@spaces` (which spaces hold which T) —
-        code that only looks at the board keeps its cached values while pieces move off it.
+        The memoised functions that read where components of c's type are forget their values;
+        those that only look at the board keep them unless the move touches a board space.
         """
-        self.version += 1
-        tv = self.tversion
-        t = self.setup.ctype[c]
-        tv[t] = tv.get(t, 0) + 1
         source = self.where[c]
-        spaces = self.setup.spaces  # `_moved`, inlined: this is the hottest path of a play-out
-        if zone in spaces or source in spaces:
-            key = t + "@spaces"
-            tv[key] = tv.get(key, 0) + 1
+        spaces = self.setup.spaces
+        memo = self.memo
+        for i in self.game.place_slots[self.setup.ctype[c]][zone in spaces or source in spaces]:
+            memo[i] = {}
         old = self.zones[source]
         if old and old[-1] == c:
             old.pop()
@@ -56,9 +50,8 @@ class State(StateAPI):
     def stack(self, source: str, dest: str, bottom: bool) -> None:
         if source == dest:
             return
-        self.version += 1
         items = self.zones[source]
-        self._moved({self.setup.ctype[c] for c in items}, source in self.setup.spaces or dest in self.setup.spaces)
+        self.moved({self.setup.ctype[c] for c in items}, source in self.setup.spaces or dest in self.setup.spaces)
         if bottom:
             self.zones[dest][0:0] = items
         else:
@@ -67,17 +60,27 @@ class State(StateAPI):
             self.where[c] = dest
         self.zones[source] = []
 
-    def _moved(self, types: set, on_spaces: bool) -> None:
-        """Components of these types moved (on the board too, if `on_spaces`); see `place`."""
-        tv = self.tversion
+    def moved(self, types, on_spaces: bool) -> None:
+        """Components of these types moved or were reordered (on the board too, if `on_spaces`)."""
+        memo = self.memo
+        table = self.game.place_slots
         for t in types:
-            tv[t] = tv.get(t, 0) + 1
-            if on_spaces:
-                key = t + "@spaces"
-                tv[key] = tv.get(key, 0) + 1
+            for i in table[t][on_spaces]:
+                memo[i] = {}
+
+    def changed(self, key: str) -> None:
+        """Something other than a component's place changed (a variable, a property, the turn):
+        the memoised functions that read it forget their values (`key` as in lang/memo.py)."""
+        memo = self.memo
+        for i in self.game.key_slots.get(key, ()):
+            memo[i] = {}
+
+    def forget_cached(self) -> None:
+        """Forget every memoised value (after the state was changed from outside the rules)."""
+        self.memo = [{} for _ in range(self.game.memo_size)]
 
     def set_cprop(self, c: int, name: str, value: Any) -> None:
-        self.version += 1
+        self.changed("cprop:" + name)
         self.cprops.setdefault(c, {})[name] = value
 
     # --------------------------------------------------------------- randomness
@@ -113,9 +116,8 @@ class State(StateAPI):
     def shuffle_range(self, fr: list, key: str, zone: str, lo: int, hi: int) -> bool:
         """Shuffle positions lo..hi-1 of a zone. False when waiting for an explicit chance outcome."""
         items = self.zones[zone]
-        self.version += 1
         # the order of these types' items changes
-        self._moved({self.setup.ctype[c] for c in items[lo:hi]}, zone in self.setup.spaces)
+        self.moved({self.setup.ctype[c] for c in items[lo:hi]}, zone in self.setup.spaces)
         if not self.explicit_chance:
             for i in range(hi - 1, lo, -1):
                 j = lo + self.rand_below(i - lo + 1)
@@ -184,7 +186,7 @@ class State(StateAPI):
     def copy(self) -> "State":
         s = State.__new__(State)
         s.game, s.setup, s.n = self.game, self.setup, self.n
-        s.zones = s.zt = {k: list(v) for k, v in self.zones.items()}
+        s.zones = {k: list(v) for k, v in self.zones.items()}
         s.where = list(self.where)
         s.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
         s.cprops = {k: dict(v) for k, v in self.cprops.items()}
@@ -202,7 +204,7 @@ class State(StateAPI):
         s.log = list(self.log)
         s.steps = self.steps
         s.seed = self.seed
-        s.version, s.fcache, s.fversion, s.tversion, s.tcache = 0, {}, -1, {}, {}
+        s.memo = list(self.memo)  # shared values stay valid: invalidation replaces a slot, never clears it
         return s
 
     def to_dict(self) -> dict:
@@ -227,7 +229,7 @@ class State(StateAPI):
         s.game = game
         s.n = data["players"]
         s.setup = game.setup_for(s.n)
-        s.zones = s.zt = {k: list(v) for k, v in data["zones"].items()}
+        s.zones = {k: list(v) for k, v in data["zones"].items()}
         s.where = [""] * len(s.setup.ctype)
         for key, items in s.zones.items():
             for c in items:
@@ -239,7 +241,7 @@ class State(StateAPI):
                      "terminal", "unfinished", "next_phase", "history", "sealed", "fired", "explicit_chance", "log", "seed"):
             setattr(s, name, data[name])
         s.steps = 0
-        s.version, s.fcache, s.fversion, s.tversion, s.tcache = 0, {}, -1, {}, {}
+        s.forget_cached()
         return s
 
 

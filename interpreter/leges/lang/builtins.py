@@ -333,33 +333,34 @@ def _players_from(cx):
 
 
 # -------------------------------------------------------------------- zones
-def _zone_arg(cx, i):
+def _zone_contents(cx, i):
+    """Source of the contents of the zone given as argument i (the read recorded)."""
     ty, code = cx.code(i)
     if ty.kind not in ("zone", "space", "any"):
         cx.error(f"{cx.name}() needs a zone, not {ty}", i)
-    return code
+    return cx.c.contents(ty, code)
 
 
 @builtin("top(zone, [n])", "The top item of an ordered zone (none if empty); with n, the top n items, topmost first.",
          "top(supply(x)) != none")
 def _top(cx):
     cx.arity(1, 2)
-    z = _zone_arg(cx, 0)
+    z = _zone_contents(cx, 0)
     if cx.nargs() == 1:
-        return T.COMPONENT, f"H.top(st.zones[{z}])"
+        return T.COMPONENT, f"H.top({z})"
     _, n = cx.code(1, T.INT)
-    return T.list_of(T.COMPONENT), f"H.top_n(st.zones[{z}], {n})"
+    return T.list_of(T.COMPONENT), f"H.top_n({z}, {n})"
 
 
 @builtin("bottom(zone, [n])", "The bottom item of an ordered zone; with n, the bottom n items, bottom-most first.",
          "bottom(supply(x)) != none")
 def _bottom(cx):
     cx.arity(1, 2)
-    z = _zone_arg(cx, 0)
+    z = _zone_contents(cx, 0)
     if cx.nargs() == 1:
-        return T.COMPONENT, f"H.bottom(st.zones[{z}])"
+        return T.COMPONENT, f"H.bottom({z})"
     _, n = cx.code(1, T.INT)
-    return T.list_of(T.COMPONENT), f"list(st.zones[{z}][:max(0, {n})])"
+    return T.list_of(T.COMPONENT), f"list({z}[:max(0, {n})])"
 
 
 # -------------------------------------------------------------------- board
@@ -383,6 +384,8 @@ def _sources(cx, i):
 
 
 def _board(cx):
+    """The board, for a query that searches it (worth memoising a function that makes it)."""
+    cx.c.heavy()
     board = cx.board()
     return cx.const(board) if board is not None else "None"
 

@@ -12,12 +12,11 @@ Expressions only read the state; programs, which change it, are compiled by the 
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..errors import Collector, LegesError, did_you_mean
 from ..source import TextOrigin
-from . import ast, runtime
+from . import ast, memo, runtime
 from . import types as T
 from .builtins import BUILTINS
 from .call import NOTHING, Call
@@ -52,10 +51,12 @@ class Compiler:
             "abs": abs, "sorted": sorted, "reversed": reversed, "str": str, "set": set, "tuple": tuple,
             "KeyError": KeyError, "TypeError": TypeError, "zip": zip, "bool": bool}}
         self._fn_cache: dict[str, Fn] = {}
-        # what the function being compiled reads that may change: component types whose positions
-        # it reads, and "prop:NAME" for space properties rules change
-        self._where_types: set = set()
-        self.function_deps: dict[str, frozenset | None] = {}  # None: depends on anything
+        # what the expression being compiled reads of the state that may change (memo.py's read
+        # keys), and whether it loops over lists (then a function of it is worth memoising)
+        self.reads: set[str] = set()
+        self.loops = 0
+        self.function_reads: dict[str, frozenset] = {}  # generated function name → its read keys
+        self.memo = memo.MemoTable()
         self._trees: dict[tuple, ast.Program | None] = {}
         self._counter = 0
 
@@ -161,16 +162,20 @@ class Compiler:
             if not scope.me:
                 self.err(node, origin, "'me' has no meaning here: no player is acting",
                          "use 'current' for the player whose turn it is")
+            self.read(memo.ME)
             return T.PLAYER, scope.me_code
         if name == "current":
+            self.read(memo.TURN)
             return T.PLAYER, "st.turn_player"
         if name == "players":
             return T.list_of(T.PLAYER), "list(range(st.n))"
         if name == "num_players":
             return T.INT, "st.n"
         if name == "phase":
+            self.read(memo.TURN)
             return T.STR, "st.phase"
         if name == "turn_number":
+            self.read(memo.TURN)
             return T.INT, "st.turn_count"
         if name == "spaces":
             if self.board is None:
@@ -179,6 +184,7 @@ class Compiler:
             return T.list_of(T.SPACE), self.const(list(self.board.spaces))
         if name in sym.variables:
             var = sym.variables[name]
+            self.read(memo.var(name))
             if var.per_player:  # the whole row: one value per player
                 return T.list_of(var.type), f"st.vars[{name!r}]"
             return var.type, f"st.vars[{name!r}]"
@@ -216,10 +222,10 @@ class Compiler:
             if name == "owner":
                 return T.PLAYER, f"st.setup.cowner[{obj}]"
             if name == "zone":
-                self._reads_where(ty.sub)
+                self.read_where(ty.sub)
                 return T.ZONE, f"st.where[{obj}]"
             if name == "space":
-                self._reads_where(ty.sub, on_spaces=True)
+                self.read_where(ty.sub, on_spaces=True)
                 spaces = self.const(frozenset(self.board.spaces) if self.board else frozenset())
                 if obj.startswith("v_") and obj[2:].isidentifier():  # a plain local: inline it
                     return T.SPACE, f"(st.where[{obj}] if st.where[{obj}] in {spaces} else None)"
@@ -233,6 +239,7 @@ class Compiler:
             for other in found[1:]:
                 pty = T.join(pty, other)
             if name in sym.dynamic_component_props:
+                self.read(memo.cprop(name))
                 return pty, f"H.cprop(st, {obj}, {name!r})"
             if len(found) == len(types) and all(name in sym.component_types.get(t, {}) for t in types) \
                     and all(name in self.uniform_props.get(t, ()) for t in types):
@@ -245,7 +252,7 @@ class Compiler:
                 static = self.const(self.board.props)
                 if kind == "zone" or name in self.dynamic_space_props:  # a zone may not be a space
                     if name in self.dynamic_space_props:
-                        self._where_types.add(f"prop:{name}")
+                        self.read(memo.sprop(name))
                     return sym.space_props[name], f"H.sprop(st, {obj}, {name!r}, {static})"
                 return sym.space_props[name], f"{static}[{obj}][{name!r}]"
             known = set(sym.space_props) | set(self.board.areas if self.board else ())
@@ -276,6 +283,7 @@ class Compiler:
             self.err(node, origin, f"a zone has no property '{name}'", "zones have: owner")
             return NOTHING
         if kind == "any":
+            self.read(memo.cprop(name))
             return T.ANY, f"H.dynamic_attr(st, {obj}, {name!r})"
         self.err(node, origin, f"{ty} has no properties (asked for '{name}')")
         return NOTHING
@@ -286,11 +294,12 @@ class Compiler:
             ity, idx = self.code(node.index, scope, origin)
             if not T.compatible(ity, T.PLAYER):
                 self.err(node.index, origin, f"'{node.obj.id}' is per player: index it with a player, not {ity}")
+            self.read(memo.var(node.obj.id))
             return self.symbols.variables[node.obj.id].type, f"st.vars[{node.obj.id!r}][{idx}]"
         ty, obj = self.code(node.obj, scope, origin)
         ity, idx = self.code(node.index, scope, origin)
         if ty.kind in ("zone", "space"):
-            return T.COMPONENT, f"H.index(st.zones[{obj}], {idx})"
+            return T.COMPONENT, f"H.index({self.contents(ty, obj)}, {idx})"
         if ty.kind == "table":
             if not T.compatible(ity, T.SPACE):
                 self.err(node.index, origin, f"a table is indexed by a space, not {ity}")
@@ -333,11 +342,11 @@ class Compiler:
         return NOTHING
 
     def _user_function(self, node, scope, origin):
-        """A user function is compiled once per kind of arguments into a memoised Python function.
+        """A user function is compiled once per kind of arguments into a (memoised) Python function.
 
-        Functions are pure: between two changes of the state (`st.version`) a call with the same
-        arguments gives the same value, so it is computed once; arguments that are lists cannot
-        be keys and are simply computed.
+        Functions are pure: a call with the same arguments gives the same value until the state
+        changes in a way the function reads (see memo.py), so it is computed once; bodies that do
+        not loop over lists are cheaper to compute than to look up and are not memoised.
         """
         decl = self.symbols.functions[node.func]
         if node.kwargs:
@@ -358,96 +367,55 @@ class Compiler:
             body_scope = Scope(me=scope.me, me_code="me")
             for p, (t, _) in zip(decl.params, compiled):
                 body_scope = body_scope.with_py(p, t)
-            outer_where, self._where_types = self._where_types, set()
+            outer = self.reads, self.loops
+            self.reads, self.loops = set(), 0
             ty, body = self.parse_code(decl.body, body_scope)
-            deps = self._dependencies(body)
-            self._where_types = outer_where | self._where_types
-            self.function_deps[fname] = deps
-            self.define(self._memoised(fname, decl.params, body, deps), decl.id)
+            reads, loops = frozenset(self.reads), self.loops
+            self.reads, self.loops = outer
+            self.function_reads[fname] = reads
+            if loops == 0 and len(body) < 300:
+                source = memo.plain_source(fname, decl.params, body)
+            else:
+                slot = self.memo.add(fname, reads)
+                source = memo.wrapper_source(fname, decl.params, body, slot, memo.ME in reads)
+            self.define(source, decl.id)
             self.function_cache[key] = (ty, fname)
             self.function_busy.discard(key)
         ty, fname = self.function_cache[key]
+        self.reads |= self.function_reads.get(fname, frozenset())
         args = "".join(f", {c}" for _, c in compiled)
         return ty, f"{fname}(st, {scope.me_code if scope.me else 'None'}{args})"
 
-    def _reads_where(self, types, on_spaces: bool = False) -> None:
-        """The code being compiled reads where components of these types are (None: of any type).
+    # ------------------------------------------------------- state reads
+    def read(self, *keys: str) -> None:
+        """The code being compiled reads these parts of the state (memo.py's read keys)."""
+        self.reads.update(keys)
 
-        `on_spaces`: it only tells which board spaces hold them, which changes only when such a
-        component moves to, from or between spaces (the `T@spaces` versions of `State.place`).
+    def read_where(self, types, on_spaces: bool = False) -> None:
+        """It reads where components of these types are (None or empty: of any type); `on_spaces`:
+        only which board spaces hold them, which changes only when such a component moves to, from
+        or between spaces."""
+        key = memo.on_spaces if on_spaces else memo.where
+        self.reads.update(key(t) for t in types) if types else self.reads.add(key(None))
+
+    def contents(self, ty: T.Ty, code: str, typed: str | None = None) -> str:
+        """Source reading the contents of the zone or space `code` (of type `ty`), the read recorded.
+
+        `typed`: the reader keeps only components of this type, so what it reads changes only
+        when such components move.
         """
-        if not types:
-            self._where_types.add("*")
+        space = ty.kind == "space"
+        if typed is not None and typed in self.symbols.component_types:
+            self.read_where({typed}, on_spaces=space)
+        elif space:
+            self.read(memo.on_spaces(None))
         else:
-            self._where_types.update(f"{t}@spaces" if on_spaces else t for t in types)
+            self.read(memo.ZONES)
+        return f"st.zones[{code}]"
 
-    _GLOBAL_READS = ("st.zones", "st.vars", "st.cprops", "H.cprop", "H.dynamic_attr",
-                     "st.turn_player", "st.phase", "st.turn_count")
-
-    def _dependencies(self, body: str) -> frozenset | None:
-        """What a function's value depends on: the positions of some component types, or anything (None).
-
-        A function that only reads where components of given types are (plus the board and
-        component properties, which never change) keeps its cached values while other pieces
-        move; this is what keeps legal-move generation cheap between moves.
-        """
-        if any(token in body for token in self._GLOBAL_READS):
-            return None
-        deps = set(self._where_types)
-        for callee in re.findall(r"\b(F\d+_\w+)\(", body):
-            callee_deps = self.function_deps.get(callee)
-            if callee_deps is None:
-                return None
-            deps |= callee_deps
-        return None if "*" in deps else frozenset(deps)
-
-    _LOOP = re.compile(r" for v_\w+ in (?!st\.zones\[|st\.zt\[)")
-
-    @classmethod
-    def _cheap(cls, body: str) -> bool:
-        """Small bodies that loop over at most one zone's contents cost less than a cache lookup."""
-        return len(body) < 300 and not cls._LOOP.search(body) and not any(
-            token in body for token in (".distances(", ".groups(", ".lines(", "H.unique(", "H.all_best(",
-                                        "H.arg_best(", "H.sort("))
-
-    @classmethod
-    def _memoised(cls, fname: str, params: list, body: str, deps: frozenset | None) -> str:
-        args = "".join(f", v_{p}" for p in params)
-        values = "".join(f"v_{p}, " for p in params)
-        head = f"def {fname}_body(st, me{args}):\n    return {body}\n"
-        if cls._cheap(body):
-            return f"def {fname}(st, me{args}):\n    return {body}\n"
-        if deps is None:
-            return head + (
-                f"def {fname}(st, me{args}):\n"
-                f"    if st.fversion != st.version:\n"
-                f"        st.fcache.clear()\n"
-                f"        st.fversion = st.version\n"
-                f"    key = ({fname!r}, me, {values})\n"
-                f"    try:\n"
-                f"        return st.fcache[key]\n"
-                f"    except KeyError:\n"
-                f"        pass\n"
-                f"    except TypeError:\n"
-                f"        return {fname}_body(st, me{args})\n"
-                f"    value = st.fcache[key] = {fname}_body(st, me{args})\n"
-                f"    return value\n")
-        versions = "(" + "".join(f"st.tversion.get({t!r}, 0), " for t in sorted(deps)) + ")"
-        return head + (
-            f"def {fname}(st, me{args}):\n"
-            f"    versions = {versions}\n"
-            f"    cache = st.tcache.get({fname!r})\n"
-            f"    if cache is None or cache[0] != versions:\n"
-            f"        cache = st.tcache[{fname!r}] = (versions, {{}})\n"
-            f"    key = (me, {values})\n"
-            f"    try:\n"
-            f"        return cache[1][key]\n"
-            f"    except KeyError:\n"
-            f"        pass\n"
-            f"    except TypeError:\n"
-            f"        return {fname}_body(st, me{args})\n"
-            f"    value = cache[1][key] = {fname}_body(st, me{args})\n"
-            f"    return value\n")
+    def heavy(self) -> None:
+        """The code being compiled loops or searches (a board query): worth memoising."""
+        self.loops += 1
 
     def _e_ListLit(self, node, scope, origin):
         compiled = [self.code(item, scope, origin) for item in node.items]
@@ -462,7 +430,7 @@ class Compiler:
         """Element type and Python source of something to go through (a list, or a zone's contents).
 
         `typed`: the caller keeps only components of this type, so what it reads of the zone
-        changes only when such components move (see `_dependencies`).
+        changes only when such components move (see `contents`).
         """
         ty, code = self.code(node, scope, origin)
         elem = T.iter_elem(ty)
@@ -470,10 +438,8 @@ class Compiler:
             self.err(node, origin, f"cannot go through {ty}: a list or a zone is needed")
             return T.ANY, "[]"
         if ty.kind in ("zone", "space"):
-            if typed is not None and typed in self.symbols.component_types:
-                self._reads_where({typed}, on_spaces=ty.kind == "space")
-                return elem, f"st.zt[{code}]"
-            return elem, f"st.zones[{code}]"
+            return elem, self.contents(ty, code, typed)
+        self.heavy()
         return elem, code
 
     @staticmethod
@@ -542,11 +508,11 @@ class Compiler:
                 self.err(node, origin, f"{lt} can never be in a collection of {elem}")
             pyop = "not in" if op == "notin" else "in"
             if rt.kind in ("zone", "space") and lt.kind == "component":
-                self._reads_where(lt.sub, on_spaces=rt.kind == "space")
+                self.read_where(lt.sub, on_spaces=rt.kind == "space")
                 eq = "!=" if op == "notin" else "=="
                 return T.BOOL, f"(st.where[{left}] {eq} {right})"
             if rt.kind in ("zone", "space"):
-                return T.BOOL, f"({left} {pyop} st.zones[{right}])"
+                return T.BOOL, f"({left} {pyop} {self.contents(rt, right)})"
             return T.BOOL, f"({left} {pyop} {right})"
         if not T.compatible(lt, rt):
             self.err(node, origin, f"comparing {lt} with {rt} is always {'false' if op == '==' else 'meaningless'}")

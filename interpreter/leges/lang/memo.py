@@ -1,0 +1,102 @@
+"""Memoised user functions: what a function reads decides which changes of the state forget its values.
+
+Rule functions are pure, so a call with the same arguments in the same state gives the same
+value. While compiling a function the compiler records, from the syntax tree and from what each
+built-in reads, every part of the state it depends on, as *read keys*:
+
+    where:T    where components of type T are, and their order within zones ("where:*": any type)
+    spaces:T   which board spaces hold components of type T ("spaces:*": any type)
+    zones      the contents of a zone not known to be a board space, of any type
+    var:NAME   a game variable;  cprop:NAME / sprop:NAME  a component's / space's changing property
+    turn       the phase, whose turn it is, the turn number
+    me         the acting player (then the cache key includes it)
+
+Each memoised function owns a slot of `state.memo` (a dict from arguments to values). Every
+change of the state names what it changed (`State.place` the type it moved and whether a board
+space was involved, an assignment its variable, ...) and replaces the slots of the functions that
+read it with empty dicts. Replacing, never clearing, lets a copied state share its parent's slots
+(see `State.copy`): a slot one of them invalidates stops being shared, so what either computes
+in a shared slot holds for both.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ANY_TYPE = "*"
+
+
+def where(ctype: str | None) -> str:
+    return f"where:{ctype or ANY_TYPE}"
+
+
+def on_spaces(ctype: str | None) -> str:
+    return f"spaces:{ctype or ANY_TYPE}"
+
+
+ZONES = "zones"
+TURN = "turn"
+ME = "me"
+
+
+def var(name: str) -> str:
+    return f"var:{name}"
+
+
+def cprop(name: str) -> str:
+    return f"cprop:{name}"
+
+
+def sprop(name: str) -> str:
+    return f"sprop:{name}"
+
+
+@dataclass
+class MemoTable:
+    """Which slots each change of the state invalidates (built from the functions' read keys)."""
+
+    keys: list[frozenset] = field(default_factory=list)  # slot → read keys of its function
+    names: list[str] = field(default_factory=list)  # slot → generated function name (for tests)
+
+    def add(self, name: str, keys: frozenset) -> int:
+        self.keys.append(keys)
+        self.names.append(name)
+        return len(self.keys) - 1
+
+    def slots_reading(self, *keys: str) -> tuple[int, ...]:
+        wanted = set(keys)
+        return tuple(i for i, k in enumerate(self.keys) if k & wanted)
+
+    def place_slots(self, ctypes) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
+        """For each component type: the slots a move forgets, (off the board, touching a space)."""
+        out = {}
+        for t in ctypes:
+            off = self.slots_reading(where(t), where(None), ZONES)
+            on = self.slots_reading(where(t), where(None), ZONES, on_spaces(t), on_spaces(None))
+            out[t] = (off, on)
+        return out
+
+
+def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me: bool) -> str:
+    """A memoised function: the body, and a wrapper looking its value up in `st.memo[slot]`.
+
+    Arguments that cannot be dictionary keys (lists) are simply computed.
+    """
+    args = "".join(f", v_{p}" for p in params)
+    parts = (["me"] if uses_me else []) + [f"v_{p}" for p in params]
+    key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")" if parts else "None"
+    return (f"def {fname}_body(st, me{args}):\n    return {body}\n"
+            f"def {fname}(st, me{args}):\n"
+            f"    cache = st.memo[{slot}]\n"
+            f"    try:\n"
+            f"        return cache[{key}]\n"
+            f"    except KeyError:\n"
+            f"        value = cache[{key}] = {fname}_body(st, me{args})\n"
+            f"        return value\n"
+            f"    except TypeError:\n"
+            f"        return {fname}_body(st, me{args})\n")
+
+
+def plain_source(fname: str, params: list[str], body: str) -> str:
+    """A function too cheap to memoise: looking it up would cost more than computing it."""
+    args = "".join(f", v_{p}" for p in params)
+    return f"def {fname}(st, me{args}):\n    return {body}\n"
