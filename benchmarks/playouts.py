@@ -3,12 +3,14 @@
     python benchmarks/playouts.py            # all cases, two to three minutes
     python benchmarks/playouts.py --quick    # fewer games per run
     python benchmarks/playouts.py --json     # machine-readable
+    python benchmarks/playouts.py --ratios   # ratios to hand-written games, interleaved (benchmarks/ratios.py)
 
 Fixed seeds, one warm-up run, then the median of several timed runs, on one core (this
 process). Times are the process's CPU time, so other work on the machine distorts them less. For
 scale: straightforward hand-written Python plays about 930 random three-player Pompeii games per
 second on one core of our reference machine; OpenSpiel's pure-Python Tic-Tac-Toe runs about
-58,000 steps per second.
+58,000 steps per second. Such figures from another machine say little; `--ratios` measures the
+hand-written games (benchmarks/reference/) side by side with Leges, in the same run.
 """
 from __future__ import annotations
 
@@ -58,7 +60,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a quarter of the games per run, three runs")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--ratios", action="store_true",
+                        help="run benchmarks/ratios.py instead (with --quick and --json passed on)")
     args = parser.parse_args()
+    if args.ratios:
+        import runpy
+        ratios = runpy.run_path(str(ROOT / "benchmarks" / "ratios.py"))
+        ratios["main"](["--quick"] * args.quick + ["--json"] * args.json)
+        return
     results = []
     for name, players, games in CASES:
         if args.quick:
