@@ -287,12 +287,13 @@ def test_yaml_not_utf8(ruleset, capsys, tmp_path):
     ruleset()
     (tmp_path / "game" / "ruleset.yaml").write_bytes(b"leges: 1\ntitle: \xff\xfe\n")
     run = leges(capsys, "validate", "game")
-    expect(run, f"{RULES}:1:1", "not UTF-8")
+    expect(run, f"{RULES}:2:8", "not UTF-8")  # at the first byte that is not UTF-8
 
 
 def test_yaml_nested_absurdly_deep(validate):
     run = validate(text="leges: 1\nx: " + "[" * 5000 + "]" * 5000 + "\n")
-    expect(run, f"{RULES}:1:1", "nested too deeply")
+    (d,) = run.diagnostics  # where the YAML reader gave up: a thousand brackets in
+    assert re.fullmatch(rf"{RULES}:2:\d+", d.location) and "nested too deeply" in d.message, run.err
 
 
 # ------------------------------------------------------------------ schema violations
@@ -364,7 +365,7 @@ def test_an_empty_file(validate):
 
 
 def test_a_file_that_is_not_a_mapping(validate):
-    expect(validate(text="- a\n- b\n"), f"{RULES}:1:1", "expected object")
+    expect(validate(text="- a\n- b\n"), f"{RULES}:1:1", "not a YAML mapping", "found a list")
 
 
 # ------------------------------------------------------------------ rule-language syntax

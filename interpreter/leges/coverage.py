@@ -124,7 +124,8 @@ def _walk_sources(data, book: str, found: list) -> None:
 
 
 def coverage(game, rulebook_path: str, book_id: str | None = None) -> Report:
-    import yaml
+    from . import files
+    from .source import load_yaml_file
     rs = game.ruleset
     name = Path(rulebook_path).name
     book = next((b for b in rs.rulebooks if b["id"] == book_id or (book_id is None and b["file"] == name)), None)
@@ -132,10 +133,11 @@ def coverage(game, rulebook_path: str, book_id: str | None = None) -> Report:
         from .errors import Diagnostic, LegesError, Position
         raise LegesError(Diagnostic(Position(rulebook_path), f"{rs.id} declares no rulebook for {name}",
                                     "rulebooks: " + ", ".join(f"{b['id']} ({b['file']})" for b in rs.rulebooks)))
-    text = Path(rulebook_path).read_text(encoding="utf-8")
+    text = files.read_text(rulebook_path, files.MAX_TEXT_BYTES, what="rulebook")
     flat, where = _collapse(text)
     root = Path(rs.root)
-    extra = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in
+    inside = [files.Root.of(root, "the ruleset's folder")]
+    extra = [load_yaml_file(str(p), roots=inside).data for p in
              sorted((root / "variants").glob("*.yaml")) + sorted((root / "scenarios").glob("*.yaml"))]
     cites = _citations(game, book["id"], extra)
     report = Report(book["id"], rulebook_path, passages_of(text))

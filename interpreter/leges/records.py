@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 
+from . import files
 from .errors import Diagnostic, LegesError, Position
 
 FORMAT = 1
@@ -28,14 +29,26 @@ def write_record(path: str, record: dict) -> None:
         handle.write("\n")
 
 
-def read_record(path: str) -> dict:
+def load_json(path: str, what: str, limit: int = files.MAX_JSON_BYTES):
+    """A JSON file read through the file gate; a syntax error is located, its text never quoted."""
+    text = files.read_text(path, limit, path, what=what + " file")
+    return parse_json(text, path, what)
+
+
+def parse_json(text: str, path: str, what: str):
+    """JSON text, with its syntax errors located and never a traceback (deep nesting, huge numbers)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            record = json.load(handle)
-    except FileNotFoundError:
-        raise LegesError(Diagnostic(Position(path), "no such record file")) from None
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LegesError(Diagnostic(Position(path, exc.lineno, exc.colno), f"not a JSON record: {exc.msg}")) from None
+        raise LegesError(Diagnostic(Position(path, exc.lineno, exc.colno), f"not a JSON {what}: {exc.msg}")) from None
+    except RecursionError:
+        raise LegesError(Diagnostic(Position(path, 1, 1), f"not a JSON {what}: it is nested too deeply")) from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise LegesError(Diagnostic(Position(path, 1, 1), f"not a JSON {what}: {str(exc).split(';')[0][:120]}")) from None
+
+
+def read_record(path: str) -> dict:
+    record = load_json(path, "record")
     if not isinstance(record, dict) or record.get("leges_record") != FORMAT:
         raise LegesError(Diagnostic(Position(path, 1, 1), "not a Leges game record",
                                     "records are written by `leges simulate --records DIR` or `leges play --record FILE`"))

@@ -5,9 +5,11 @@ every scenario of the bundled rulesets.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import files
 from .errors import Collector, Diagnostic, LegesError, RuleError, did_you_mean
 from .model.decl import At, Text
 from .model.schemas import validate
@@ -29,6 +31,7 @@ class Outcome:
 def _load_game(doc: YamlDoc):
     from . import load
     ruleset = (Path(doc.file).parent / doc.data["ruleset"]).resolve()
+    files.ruleset_reference(ruleset, doc.data["ruleset"], doc.position(("ruleset",)))
     return load(str(ruleset), variants=doc.data.get("variants", ()))
 
 
@@ -85,7 +88,7 @@ def start(game, doc: YamlDoc):
             raise LegesError(Diagnostic(doc.position(("position", "arrange")),
                                         "the arrangement asks for a decision; arrange positions without choices"))
     if phase is not None:
-        st.version += 1
+        st.forget_cached()
         compiled = game.phases[phase]
         if compiled.turn:
             st.phase = phase
@@ -123,7 +126,7 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
     for j, check in enumerate(checks):
         path = ("steps", i, "expect") if isinstance(step.get("expect"), str) else ("steps", i, "expect", j)
         fn = game.compile_expression(_text(doc, path, check))
-        if not fn(st, {"me": None}):
+        if not _evaluate(fn, st, doc.position(path)):
             failures.append(f"{doc.position(path)}: expected {check.strip()}")
     legal = {a.text for p in range(st.n) for a in st.legal_actions(p)}
     for text in step.get("legal", []):
@@ -145,20 +148,38 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
     return failures
 
 
+def _evaluate(fn, st, where) -> bool:
+    """A scenario's check, evaluated; a rule failing in it (1/0, a property of none) is reported at the check."""
+    from .engine.flow import _describe, _hint
+    try:
+        return bool(fn(st, {"me": None}))
+    except LegesError as exc:
+        d = exc.diagnostics[0]
+        raise LegesError(Diagnostic(where, f"this check could not be evaluated: {d.message}", d.hint)) from None
+    except RecursionError:
+        raise LegesError(Diagnostic(where, "this check could not be evaluated: it is nested too deeply")) from None
+    except Exception as exc:  # the check did something impossible: say where, not how Python felt
+        raise LegesError(Diagnostic(where, f"this check could not be evaluated: {_describe(exc)}", _hint(exc))) from None
+
+
+MAX_SCENARIOS = 10_000  # scenario files found in the folders given
+
+
 def find_scenarios(paths: list[str]) -> list[str]:
+    """The files given, and the scenario files inside the folders given (not through links out of them)."""
     found = []
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            found.extend(str(f) for f in sorted(path.rglob("*.yaml")) if _is_scenario(f))
+            inside = files.Root.of(path, "the folder given")
+            for f in sorted(path.rglob("*.yaml"))[:MAX_SCENARIOS]:
+                if inside.holds(Path(os.path.realpath(f))) and _is_scenario(f):
+                    found.append(str(f))
         else:
             found.append(str(path))
     return found
 
 
 def _is_scenario(path: Path) -> bool:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return any(line.startswith("leges_scenario:") for line in handle)
-    except OSError:
-        return False
+    """A scenario file says so on one of its first lines (never blocks on a FIFO: see files.read_head)."""
+    return any(line.startswith("leges_scenario:") for line in files.read_head(path, 64_000).splitlines())

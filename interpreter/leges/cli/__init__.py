@@ -28,6 +28,17 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; whatever it prints has its control characters escaped (see terminal.py)."""
+    from ..terminal import SafeStream
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     args = parser().parse_args(argv)
     if not getattr(args, "command", None):
         parser().print_help()

@@ -27,13 +27,10 @@ def load_ruleset(path: str, args):
 
 
 def kind_of(path: str) -> str:
+    from ..files import read_head
     if os.path.isdir(path):
         return "ruleset"
-    try:
-        with open(path, encoding="utf-8") as handle:
-            head = handle.read(4000)
-    except (OSError, UnicodeDecodeError):
-        return "ruleset"  # loading it reports why it cannot be read
+    head = read_head(path)  # "" for what is not a regular file (a FIFO must not block): loading reports why
     for line in head.splitlines():
         if line.startswith("leges_map:"):
             return "map"

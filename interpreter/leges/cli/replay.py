@@ -18,13 +18,14 @@ def _read_record(path: str) -> dict:
         raise LegesError(Diagnostic(Position(path), "is a directory, expected a game record (a .json file)"))
     try:
         record = read_record(path)
-    except UnicodeDecodeError as exc:
-        raise LegesError(Diagnostic(Position(path, 1, 1), f"not a JSON record: not UTF-8 text ({exc.reason})")) from None
-    except OSError as exc:
-        raise LegesError(Diagnostic(Position(path), f"cannot read the record: {exc.strerror}")) from None
+    except LegesError as exc:
+        d = exc.diagnostics[0]
+        if d.message.startswith("not UTF-8"):
+            raise LegesError(Diagnostic(d.position, f"not a JSON record: {d.message}", d.hint)) from None
+        raise
     wanted = {"ruleset": (str,), "players": (int,), "seed": (int,), "actions": (list,),
               "ruleset_path": (str, type(None)), "variants": (list, type(None)),
-              "explicit_chance": (bool, type(None))}
+              "explicit_chance": (bool, type(None)), "version": (str, type(None))}
     names = {str: "a string", int: "a whole number", list: "a list", bool: "true or false", type(None): "null"}
     for key, types in wanted.items():
         value = record.get(key)
@@ -32,24 +33,33 @@ def _read_record(path: str) -> dict:
             continue
         if not isinstance(value, types) or (int in types and isinstance(value, bool)):
             raise LegesError(Diagnostic(Position(path, 1, 1), f"the record's '{key}' should be "
-                                        + " or ".join(names[t] for t in types) + f", not {json.dumps(value)}",
+                                        + " or ".join(names[t] for t in types) + f", not {_short(value)}",
                                         "records are written by `leges simulate --records DIR` or `leges play --record FILE`"))
     for i, action in enumerate(record["actions"]):
         if not isinstance(action, str):
             raise LegesError(Diagnostic(Position(path, 1, 1), f"action {i + 1} of the record is not a text: "
-                                        f"{json.dumps(action)}", "each action is written as `seat: action text`"))
+                                        f"{_short(action)}", "each action is written as `seat: action text`"))
     for i, variant in enumerate(record.get("variants") or []):
         if not isinstance(variant, str):
             raise LegesError(Diagnostic(Position(path, 1, 1), f"variant {i + 1} of the record is not a text: "
-                                        f"{json.dumps(variant)}"))
+                                        f"{_short(variant)}"))
+    if record["players"] < 1 or record["players"] > 64:
+        raise LegesError(Diagnostic(_json_position(path, "players"), f"the record's game has {record['players']} players",
+                                    "a game has between 1 and 16 players"))
     return record
+
+
+def _short(value) -> str:
+    """A value of the record as a message may quote it: JSON, one line, at most 60 characters."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _json_position(path: str, key: str, index: int | None = None) -> Position:
     """Where the value of a top-level `key` (or its `index`th item) is written in a JSON file."""
+    from ..files import MAX_JSON_BYTES, read_text
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_text(path, MAX_JSON_BYTES)
         match = re.search(r'"%s"\s*:\s*' % re.escape(key), text)
         if match is None:
             return Position(path, 1, 1)
@@ -63,7 +73,7 @@ def _json_position(path: str, key: str, index: int | None = None) -> Position:
                 if i == index:
                     break
                 _, offset = decoder.raw_decode(text, offset)
-    except (OSError, ValueError, IndexError):
+    except (LegesError, ValueError, IndexError):
         return Position(path, 1, 1)
     line = text.count("\n", 0, offset) + 1
     return Position(path, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
@@ -79,11 +89,22 @@ def _locate_action(d: Diagnostic, path: str) -> Diagnostic:
 
 def cmd_replay(args) -> int:
     from ..records import replay
+    from ..files import ruleset_reference
     record = _read_record(args.record)
     path = args.ruleset or record.get("ruleset_path")
     if not path:
         raise LegesError(Diagnostic(Position(args.record), "the record names no ruleset path", "give it with --ruleset"))
+    if not args.ruleset:  # a path written in the record, not typed by the user: a ruleset folder only
+        ruleset_reference(path, path, _json_position(args.record, "ruleset_path"))
     game = load_ruleset(path, argparse.Namespace(variant=record.get("variants") or []))
+    if record.get("ruleset") != game.id:
+        raise LegesError(Diagnostic(_json_position(args.record, "ruleset"),
+                                    f"the record is of '{record['ruleset']}', not of '{game.id}' ({path})"))
+    if record.get("version") is not None and record["version"] != game.version:
+        raise LegesError(Diagnostic(_json_position(args.record, "version"),
+                                    f"the record was written with version {record['version']} of {game.id}, "
+                                    f"this is version {game.version}",
+                                    "the rules may have changed since; replay it with the ruleset it was written with"))
     if not game.min_players <= record["players"] <= game.max_players:
         raise LegesError(Diagnostic(_json_position(args.record, "players"),
                                     f"the record is of a game of {record['players']} players, but {game.title} "
@@ -100,6 +121,11 @@ def cmd_replay(args) -> int:
         raise LegesError(located) from None
     print(f"replayed {len(record['actions'])} actions of {game.title}: every action was legal")
     print(str(st))
+    if not st.is_terminal():
+        who = st.player_name(st.current_player())
+        raise LegesError(Diagnostic(_json_position(args.record, "actions"),
+                                    f"the record ends after {len(record['actions'])} actions, before the game is over",
+                                    f"it was cut off: {who} is to decide next"))
     if st.is_terminal():
         seats = st.setup.seat_names
         print("result: " + " > ".join(" = ".join(seats[p] for p in g) for g in st.ranking()) + f"; scores {st.scores()}")

@@ -1,7 +1,8 @@
 """Reading a ruleset folder: the main file, its includes and its map, checked by the schemas.
 
-Rulesets are untrusted: only plain YAML is read, includes must stay inside the ruleset folder,
-and a map is named, never given as a path.
+Rulesets are untrusted: only plain YAML is read, every file goes through the file gate
+(`files.py`: regular files only, size-capped, symbolic links may not lead out), includes must
+stay inside the ruleset folder, and a map is named, never given as a path.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..board.board import Board, build_board
+from .. import files
 from ..errors import Collector, Diagnostic, LegesError, Position, did_you_mean
 from ..source import YamlDoc, load_yaml_file
 from . import decl as d
@@ -37,30 +39,40 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def load_documents(path: str, errors: Collector) -> list[YamlDoc]:
+def ruleset_root(main_path: Path) -> files.Root:
+    """The folder a ruleset's files must stay in: the real folder holding its main file."""
+    return files.Root.of(main_path.parent, "the ruleset's folder")
+
+
+def load_documents(path: str, errors: Collector, budget: files.Budget | None = None) -> list[YamlDoc]:
     """The main document and its includes, each valid against the ruleset schema."""
     main_path = find_ruleset_file(path)
-    if not main_path.exists():
+    if not main_path.exists() and not main_path.is_symlink():
         raise LegesError(Diagnostic(Position(_display(main_path)), "no ruleset here",
                                     f"a ruleset is a folder holding {MAIN_FILE}, or that file itself"))
-    main = load_yaml_file(str(main_path), _display(main_path))
+    budget = budget if budget is not None else files.Budget()
+    root = ruleset_root(main_path)
+    main = load_yaml_file(str(main_path), _display(main_path), roots=[root], budget=budget)
     if not validate(main, "ruleset", errors):
         return [main]
     docs = [main]
-    root = main_path.parent.resolve()
-    for i, name in enumerate(main.data.get("include", [])[:MAX_INCLUDES]):
-        target = (root / name).resolve()
-        if root not in target.parents:
+    includes = main.data.get("include", [])
+    if len(includes) > MAX_INCLUDES:
+        errors.error(main.position(("include", MAX_INCLUDES)), f"more than {MAX_INCLUDES} included files",
+                     "the limit of includes per ruleset; merge some files")
+    for i, name in enumerate(includes[:MAX_INCLUDES]):
+        target = Path(os.path.normpath(root.path / name))
+        if not root.holds(target) or target == root.path:
             errors.error(main.position(("include", i)), f"include '{name}' is outside the ruleset folder",
                          "includes are confined to the ruleset's own folder")
             continue
-        if not target.exists():
-            candidates = [p.name for p in root.glob("*.yaml")]
+        if not target.exists() and not target.is_symlink():
+            candidates = [p.name for p in root.path.glob("*.yaml")]
             errors.error(main.position(("include", i)), f"included file '{name}' does not exist",
                          did_you_mean(name, candidates))
             continue
         try:
-            doc = load_yaml_file(str(target), _display(target))
+            doc = load_yaml_file(str(target), _display(target), roots=[root], budget=budget)
         except LegesError as exc:
             errors.extend(exc.diagnostics)
             continue
@@ -73,29 +85,36 @@ def load_documents(path: str, errors: Collector) -> list[YamlDoc]:
     return docs
 
 
+def _map_folders(root: Path) -> list[Path]:
+    """The `maps` folders a ruleset may take its map from: its own, and those of three folders above."""
+    return [folder / "maps" for folder in [root, *root.parents][:4]]
+
+
 def find_map(root: Path, name: str) -> Path | None:
     """maps/<name>.yaml in the ruleset folder, else in a `maps` folder of an enclosing folder."""
-    for folder in [root, *root.parents][:4]:
-        candidate = folder / "maps" / f"{name}.yaml"
-        if candidate.exists():
+    for folder in _map_folders(root):
+        candidate = folder / f"{name}.yaml"
+        if candidate.exists() or candidate.is_symlink():
             return candidate
     return None
 
 
-def load_map(root: Path, name: str, at: d.At, errors: Collector) -> Board | None:
+def load_map(root: Path, name: str, at: d.At, errors: Collector, budget: files.Budget | None = None) -> Board | None:
     if not MAP_NAME.match(name):
         errors.error(at.position(), f"map name '{name}' is not a plain name",
                      "name a map (maps/<name>.yaml); paths are not allowed")
         return None
     path = find_map(root, name)
     if path is None:
-        known = [p.stem for folder in [root, *root.parents][:4] for p in (folder / "maps").glob("*.yaml")]
+        known = [p.stem for folder in _map_folders(root) if folder.is_dir() for p in folder.glob("*.yaml")]
         looked = f"looked for maps/{name}.yaml in the ruleset folder and the folders above it"
         close = did_you_mean(name, known)
         errors.error(at.position(), f"no map named '{name}'", f"{close} ({looked})" if close else looked)
         return None
+    # the map must really be in that maps folder: neither it nor the folder may be a link elsewhere
+    maps = files.Root(path.parent, "the maps folder")
     try:
-        doc = load_yaml_file(str(path), _display(path))
+        doc = load_yaml_file(str(path), _display(path), roots=[maps], budget=budget)
     except LegesError as exc:
         errors.extend(exc.diagnostics)
         return None
@@ -189,18 +208,52 @@ def _add(rs: d.Ruleset, entry: Entry) -> None:
                                    tiebreak=[text("tiebreak", i) for i in range(len(item.get("tiebreak", [])))])
 
 
+MAX_COMPONENTS = 20_000  # components in one game, for any number of players
+
+
+def _count(count, n: int) -> int:
+    if isinstance(count, bool):
+        return 0
+    if isinstance(count, int):
+        return count
+    if isinstance(count, dict):
+        value = count.get(str(n), 0)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    return 0
+
+
+def check_sizes(rs: d.Ruleset, errors: Collector) -> None:
+    """A game's components together stay under MAX_COMPONENTS (each count has its own maximum in the schema).
+
+    Reported at the component whose count crosses the limit, naming the limit: a stranger's ruleset
+    must not make every new game build millions of pieces.
+    """
+    for n in range(max(1, rs.min_players), min(rs.max_players, 64) + 1):
+        total = 0
+        for comp in rs.components:
+            kinds = [c for _, c, _ in comp.instances] if comp.instances else [comp.count]
+            total += sum(_count(c, n) for c in kinds) * (n if comp.per_player else 1)
+            if total > MAX_COMPONENTS:
+                errors.error(comp.at.child("count").position(), f"with {n} players the game would have more than "
+                             f"{MAX_COMPONENTS:,} components (the limit for one game)",
+                             "lower the counts; a component may stand for a stack of identical tokens via a variable")
+                return
+
+
 def load_declarations(path: str, variants=()) -> tuple[d.Ruleset, Board | None, Collector]:
     """Load and schema-check a ruleset (with variants applied) and its map; raises if it cannot be read."""
     from .variants import apply_variants
     errors = Collector()
-    docs = load_documents(path, errors)
+    budget = files.Budget()
+    docs = load_documents(path, errors, budget)
     errors.raise_if_errors()
-    entries, scalars, applied = apply_variants(docs, entries_of(docs), list(variants), errors)
+    entries, scalars, applied = apply_variants(docs, entries_of(docs), list(variants), errors, budget)
     errors.raise_if_errors()
     rs = build_ruleset(docs, errors, entries, scalars)
     rs.variants = tuple(applied)
+    check_sizes(rs, errors)
     board = None
     if rs.map:
-        board = load_map(Path(rs.root).resolve(), rs.map, rs.map_at, errors)
+        board = load_map(Path(rs.root).resolve(), rs.map, rs.map_at, errors, budget)
     errors.raise_if_errors()
     return rs, board, errors

@@ -44,13 +44,18 @@ _TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string", "
                "number": "a number", "boolean": "a boolean (true or false)", "null": "null"}
 
 
+def _shown(instance, width: int = 60) -> str:
+    """A value as a message may quote it: one line, at most `width` characters (repr escapes controls)."""
+    if isinstance(instance, (dict, list)):
+        return "{...}" if isinstance(instance, dict) else "[...]"
+    shown = repr(instance)
+    return shown if len(shown) <= width else shown[:width - 3] + "..."
+
+
 def _found(instance) -> str:
     kind = {dict: "a mapping", list: "a list", str: "a string", bool: "a boolean", int: "a number",
             float: "a number", type(None): "null"}.get(type(instance), type(instance).__name__)
-    shown = repr(instance)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
-    return f"{kind} {shown}" if instance is not None else kind
+    return f"{kind} {_shown(instance)}" if instance is not None else kind
 
 
 def _resolve(node, root: dict):
@@ -148,25 +153,61 @@ def _describe(error: ValidationError, root: dict | None = None) -> tuple[str, st
     if validator == "enum":
         options = ", ".join(repr(o) for o in error.validator_value)
         hint = did_you_mean(str(error.instance), [str(o) for o in error.validator_value])
-        return f"{error.instance!r} is not one of {options}", hint, False
+        return f"{_shown(error.instance)} is not one of {options}", hint, False
     if validator == "type":
         wanted = error.validator_value
         wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
-        return f"expected {wanted}, found {type(error.instance).__name__} {error.instance!r}"[:200], None, False
+        if not error.absolute_path:  # the whole file: never quote it (it may be any file at all)
+            return (f"the file is not a YAML mapping of keys (found {_TYPE_NAMES.get(_json_type(error.instance), 'a value')})",
+                    "a Leges file starts with keys such as `leges: 1`, `id: ...`", False)
+        return f"expected {wanted}, found {type(error.instance).__name__} {_shown(error.instance)}", None, False
     if validator == "pattern":
         if "A-Za-z_" in error.validator_value:
             hint = "names start with a letter or '_' and contain only letters, digits and '_'"
         else:
             hint = _description(error, root) or f"expected to match {error.validator_value}"
-        return f"{error.instance!r} does not have the required form", hint, False
+        return f"{_shown(error.instance)} does not have the required form", hint, False
     if validator == "const":
-        return f"expected {error.validator_value!r}, found {error.instance!r}", None, False
-    if validator in ("minimum", "maximum", "minLength", "maxItems", "minItems", "minProperties"):
-        return error.message[:300], _description(error, root), False
+        return f"expected {error.validator_value!r}, found {_shown(error.instance)}", None, False
+    if validator in ("maximum", "minimum"):
+        name = _name_of(error)
+        relation = "more than the maximum" if validator == "maximum" else "less than the minimum"
+        return f"{_shown(error.instance)} is {relation} {error.validator_value}{name}", _description(error, root), False
+    if validator in ("maxItems", "maxLength", "maxProperties"):
+        size = len(error.instance) if isinstance(error.instance, (list, str, dict)) else "?"
+        unit = {"maxItems": "items", "maxLength": "characters", "maxProperties": "keys"}[validator]
+        return (f"{size} {unit} are more than the {error.validator_value} allowed{_name_of(error)}",
+                _description(error, root), False)
+    if validator in ("minLength", "minItems", "minProperties"):
+        unit = {"minItems": "items", "minLength": "characters", "minProperties": "keys"}[validator]
+        return f"needs at least {error.validator_value} {unit}{_name_of(error)}", _description(error, root), False
+    if validator == "uniqueItems":
+        return f"a value appears twice in this list{_name_of(error)}", "each may appear once", False
     if validator == "anyOf" and error.schema.get("anyOf") and all("required" in s for s in error.schema["anyOf"]):
         options = " or ".join("+".join(s["required"]) for s in error.schema["anyOf"])
         return f"needs {options}", None, False
     return error.message[:300], None, False
+
+
+def _json_type(value) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number",
+            type(None): "null"}.get(type(value), "value")
+
+
+def _name_of(error: ValidationError) -> str:
+    """' for limits.max_steps': the key (with its parent) whose value broke a bound, to name the limit."""
+    keys = [str(k) for k in error.absolute_path if not isinstance(k, int)]
+    return f" for '{'.'.join(keys[-2:])}'" if keys else ""
+
+
+def _duplicate(items: list) -> int | None:
+    """Index of the first item equal to an earlier one."""
+    seen: list = []
+    for i, item in enumerate(items):
+        if item in seen:
+            return i
+        seen.append(item)
+    return None
 
 
 def validate(doc: YamlDoc, name: str, errors: Collector) -> bool:
@@ -179,6 +220,14 @@ def validate(doc: YamlDoc, name: str, errors: Collector) -> bool:
         found = True
         message, hint, about_key = _describe(error, schema(name))
         path = tuple(error.absolute_path)
+        if error.validator == "uniqueItems" and isinstance(error.instance, list):
+            i = _duplicate(error.instance)
+            if i is not None:
+                first = error.instance.index(error.instance[i])
+                what = "parameter" if path and path[-1] == "params" else "value"
+                errors.error(doc.position(path + (i,)), f"{what} {_shown(error.instance[i])} is named twice",
+                             f"the first is at {doc.position(path + (first,))}; each may appear once")
+                continue
         if about_key and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})
             extras = [k for k in error.instance if k not in allowed]

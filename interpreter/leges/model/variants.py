@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import files
 from ..errors import Collector, Diagnostic, LegesError, Position, did_you_mean
 from ..source import YamlDoc, load_yaml_file
 from .schemas import schema, validate
@@ -38,15 +39,24 @@ class Variant:
         return self.data.get("parameters", [])
 
 
-def find_variants(root: Path, errors: Collector) -> dict[str, Variant]:
-    """Every variant file of a ruleset folder, schema-checked."""
+MAX_VARIANTS = 256  # variant files in one ruleset's folder
+
+
+def find_variants(root: Path, errors: Collector, budget: files.Budget | None = None) -> dict[str, Variant]:
+    """Every variant file of a ruleset folder, schema-checked (read through the file gate, inside the folder)."""
     found: dict[str, Variant] = {}
     folder = root / FOLDER
     if not folder.is_dir():
         return found
-    for path in sorted(folder.glob("*.yaml")):
+    inside = [files.Root.of(root, "the ruleset's folder")]
+    paths = sorted(folder.glob("*.yaml"))
+    if len(paths) > MAX_VARIANTS:
+        errors.error(Position(display_path(folder)), f"more than {MAX_VARIANTS} variant files",
+                     "the limit of variants per ruleset")
+        return found
+    for path in paths:
         try:
-            doc = load_yaml_file(str(path), display_path(path))
+            doc = load_yaml_file(str(path), display_path(path), roots=inside, budget=budget)
         except LegesError as exc:
             errors.extend(exc.diagnostics)
             continue
@@ -81,13 +91,15 @@ def _typed(param: dict, raw: str, where: Position) -> object:
     return value
 
 
-def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], errors: Collector):
+def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], errors: Collector,
+                   budget: files.Budget | None = None):
     """Apply the requested variants (in order) to the ruleset's entries.
 
     Returns (entries, scalar sections set by variants, names applied)."""
     from .loader import Entry
     root = Path(docs[0].file).resolve().parent
-    available = find_variants(root, errors) if requests else {}
+    available = find_variants(root, errors, budget) if requests else {}
+    errors.raise_if_errors()  # a variant file that cannot be read: say why, not "no such variant"
     chosen: list[tuple[Variant, dict]] = []
     where = Position("--variant")
     for request in requests:

@@ -1,0 +1,197 @@
+"""The one gate through which Leges reads files: rulesets, maps, variants, scenarios, records, rulebooks.
+
+A ruleset, a record or a saved state may come from a stranger, so reading must neither hang
+nor wander: only regular files are opened (never a FIFO, a device or a socket — they are
+opened without blocking and refused after `fstat`), a file named by another file must
+resolve (symbolic links followed) inside the folders it may use, its size is checked before
+reading and the read itself is bounded, so `/dev/zero` or a file that grows while it is read
+cannot exhaust memory. Every refusal is a located `LegesError` that never shows the file's
+content.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import Diagnostic, LegesError, Position
+
+# Caps on what is read. They are far above the bundled games (the largest file is 24 KB, a
+# whole ruleset 100 KB) and low enough that anything under them is read, parsed and checked
+# in well under two seconds.
+MAX_YAML_BYTES = 1_000_000  # one ruleset, map, variant or scenario file
+MAX_RULESET_BYTES = 2_000_000  # all files of one ruleset together (with its variants and map)
+MAX_JSON_BYTES = 8_000_000  # a game record or a saved state
+MAX_TEXT_BYTES = 4_000_000  # a rulebook's text (`leges coverage`)
+HEAD_BYTES = 4000  # what is looked at to tell a map, a scenario and a ruleset apart
+
+
+@dataclass(frozen=True)
+class Root:
+    """A folder files may be read from, and how to name it in a message."""
+
+    path: Path  # resolved (no symbolic links left)
+    name: str  # e.g. "the ruleset's folder"
+
+    @classmethod
+    def of(cls, folder: str | Path, name: str) -> "Root":
+        return cls(Path(os.path.realpath(folder)), name)
+
+    def holds(self, real: Path) -> bool:
+        return real == self.path or self.path in real.parents
+
+
+def display(path: str | Path) -> str:
+    """A path as shown in messages: relative to the working folder when that is shorter."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return rel if len(rel) <= len(str(path)) or not os.path.isabs(str(path)) else str(path)
+
+
+def _error(shown: str, message: str, hint: str | None = None, line: int = 0) -> LegesError:
+    return LegesError(Diagnostic(Position(shown, line, 1 if line else 0), message, hint))
+
+
+def confine(path: str | Path, roots: list[Root] | tuple[Root, ...], shown: str | None = None) -> Path:
+    """The real path of `path`, which must lie inside one of `roots` once symbolic links are followed."""
+    shown = shown or display(path)
+    real = Path(os.path.realpath(path))
+    if any(root.holds(real) for root in roots):
+        return real
+    names = " or ".join(sorted({root.name for root in roots})) or "the folders it may use"
+    raise _error(shown, f"'{shown}' leads outside {names}",
+                 "a ruleset reads only files inside its own folder and maps/NAME.yaml; "
+                 "a symbolic link may not lead out of them")
+
+
+def read_bytes(path: str | Path, limit: int, shown: str | None = None, roots=None, what: str = "file") -> bytes:
+    """The content of a regular file of at most `limit` bytes, inside `roots` when given.
+
+    The file is opened with O_NONBLOCK (a FIFO opens at once instead of waiting for a writer)
+    and checked with fstat before a single byte is read; the read stops at limit + 1 bytes.
+    """
+    shown = shown or display(path)
+    if "\0" in str(path):
+        raise _error(shown.replace("\0", "\\0"), f"not a valid {what} name (it holds a NUL character)")
+    if roots is not None:
+        path = confine(path, roots, shown)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise _error(shown, f"no such {what}") from None
+    except IsADirectoryError:
+        raise _error(shown, f"is a directory, expected a {what}") from None
+    except PermissionError:
+        raise _error(shown, f"cannot read the {what}: permission denied") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _error(shown, f"cannot read the {what}: too many levels of symbolic links") from None
+        raise _error(shown, f"cannot read the {what}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise _error(shown, f"is a directory, expected a {what}")
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a FIFO" if stat.S_ISFIFO(info.st_mode) else "a device" if stat.S_ISCHR(info.st_mode)
+                    or stat.S_ISBLK(info.st_mode) else "a socket" if stat.S_ISSOCK(info.st_mode) else "not a file")
+            raise _error(shown, f"is {kind}, not a regular file",
+                         "Leges reads only ordinary files (never FIFOs, devices or sockets)")
+        if info.st_size > limit:
+            raise _too_large(shown, limit, what)
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            try:
+                chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            except BlockingIOError:  # cannot happen for a regular file; never wait
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise _too_large(shown, limit, what)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _error(shown, f"cannot read the {what}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
+def _too_large(shown: str, limit: int, what: str) -> LegesError:
+    return _error(shown, f"the {what} is larger than {limit:,} bytes (the limit for one {what})",
+                  "split it (a ruleset may `include` several files) or shorten it", line=1)
+
+
+def decode(data: bytes, shown: str, what: str = "file") -> str:
+    """UTF-8 text; a byte that is not UTF-8 is reported at its line and column, never shown."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[:exc.start].decode("utf-8", errors="replace")
+        line = before.count("\n") + 1
+        col = len(before) - (before.rfind("\n") + 1) + 1
+        raise LegesError(Diagnostic(Position(shown, line, col), f"not UTF-8 text: {exc.reason}",
+                                    f"save the {what} as UTF-8")) from None
+
+
+def read_text(path: str | Path, limit: int, shown: str | None = None, roots=None, what: str = "file") -> str:
+    """A regular UTF-8 text file (see `read_bytes`), with Windows line ends kept as they are."""
+    shown = shown or display(path)
+    return decode(read_bytes(path, limit, shown, roots, what), shown, what)
+
+
+def read_head(path: str | Path, size: int = HEAD_BYTES) -> str:
+    """The first `size` bytes of a regular file as text, or "" when it is not one (never blocks)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        return os.read(fd, size).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def is_regular(path: str | Path) -> bool:
+    """True for an existing regular file (symbolic links followed); never opens it."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+class Budget:
+    """Bytes read for one ruleset so far: its files together may not exceed MAX_RULESET_BYTES."""
+
+    def __init__(self, limit: int = MAX_RULESET_BYTES):
+        self.limit = limit
+        self.used = 0
+
+    def take(self, size: int, shown: str) -> None:
+        self.used += size
+        if self.used > self.limit:
+            raise _error(shown, f"the ruleset's files together are larger than {self.limit:,} bytes",
+                         "a ruleset (with its includes, variants and map) must stay under this limit", line=1)
+
+
+def ruleset_reference(path: str | Path, shown: str, at: Position | None = None) -> None:
+    """A ruleset named inside a file (a record's `ruleset_path`, a scenario's `ruleset:`) must be a
+    ruleset folder or a `ruleset.yaml`: never any other file, which loading would read and quote."""
+    p = Path(path)
+    if p.is_dir() or p.name == "ruleset.yaml" or not (p.exists() or p.is_symlink()):
+        return  # a folder, the main file, or nothing at all (which loading reports as "no ruleset here")
+    where = at or Position(shown)
+    raise LegesError(Diagnostic(where, f"'{shown}' is not a ruleset folder",
+                                "a ruleset named by a record or a scenario is a folder holding ruleset.yaml "
+                                "(or that ruleset.yaml itself)"))
