@@ -1,7 +1,7 @@
 """How fast Leges is relative to games written by hand, and relative to itself across games.
 
-    python benchmarks/ratios.py              # about a minute and a half
-    python benchmarks/ratios.py --quick      # about twenty seconds, rougher
+    python benchmarks/ratios.py              # about a minute and a half of CPU time
+    python benchmarks/ratios.py --quick      # about half a minute, rougher
     python benchmarks/ratios.py --json       # machine-readable
     python benchmarks/playouts.py --ratios   # the same
 
@@ -19,7 +19,8 @@ alike. Reported:
   reference (benchmarks/reference/tictactoe.py); the table says which. Leges takes a forced
   last move by itself, OpenSpiel counts it as a step, so play-outs per second are shown too.
 - Attika and Alexander: Leges' actions per second ÷ Leges' Pompeii 3-player actions per second
-  in the same run (how much dearer a step of those rules is).
+  in the same run (how much dearer a step of those rules is), all counted ten actions at a time
+  of a running game, so that Attika's slow games still take turns quickly.
 - MCTS-style iterations per second for every bundled game: from a mid-game position, copy the
   state, apply a random legal action, play at random to the end.
 
@@ -87,6 +88,24 @@ def leges_playouts(game, players: int, fast: bool) -> Callable[[int], tuple[int,
             random_step(st, rng, fast)
             steps += 1
         return 1, steps
+    return play
+
+
+def leges_actions(game, players: int, fast: bool, chunk: int = 10) -> Callable[[int], tuple[int, int]]:
+    """fn(seed) -> (actions, actions): `chunk` random actions of one long-running game (a new
+    game when it ends), so that batches of slow games stay short."""
+    live: dict = {}
+
+    def play(seed: int) -> tuple[int, int]:
+        if "state" not in live or live["state"].is_terminal():
+            live["state"] = game.new_initial_state(players=players, seed=seed)
+            live["rng"] = random.Random(seed)
+        st, rng = live["state"], live["rng"]
+        steps = 0
+        while steps < chunk and not st.is_terminal():
+            random_step(st, rng, fast)
+            steps += 1
+        return steps, steps
     return play
 
 
@@ -182,9 +201,13 @@ def round_ratios(a: Runner, b: Runner, steps: bool = False) -> list[float]:
 
 
 def pin_to_one_core() -> int | None:
+    """Pin this process to the core it runs on now (Linux); None where that cannot be done."""
     if not hasattr(os, "sched_setaffinity"):
         return None
-    cpu = min(os.sched_getaffinity(0))
+    try:  # field 39 of /proc/self/stat: the CPU last run on (the scheduler's choice, likely idle)
+        cpu = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[36])
+    except (OSError, ValueError, IndexError):
+        cpu = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cpu})
     return cpu
 
@@ -210,8 +233,9 @@ def build() -> tuple[list[Runner], dict]:
     spiel = _openspiel_tictactoe()
     if spiel is not None:
         add("openspiel tictactoe", openspiel_playouts(spiel))
+    add("leges pompeii 3p actions", leges_actions(games["pompeii"], 3, fast))
     for name, n in (("attika", 2), ("attika", 4), ("alexander", 3), ("alexander", 5)):
-        add(f"leges {name} {n}p", leges_playouts(games[name], n, fast))
+        add(f"leges {name} {n}p", leges_actions(games[name], n, fast))
     mcts = []
     for name, game in games.items():
         n = 2 if name == "tictactoe" else min(max(3, game.min_players), game.max_players)
@@ -271,7 +295,7 @@ def report(runners: list[Runner], plan: dict) -> dict:
     if ttt_other != "hand-written tictactoe":
         result["tictactoe"]["hand_written_steps_per_second"] = ratio("leges tictactoe", "hand-written tictactoe", steps=True)
     for name in ("attika 2p", "attika 4p", "alexander 3p", "alexander 5p"):
-        result["relative_to_pompeii_3p"][name] = ratio(f"leges {name}", "leges pompeii 3p", steps=True)
+        result["relative_to_pompeii_3p"][name] = ratio(f"leges {name}", "leges pompeii 3p actions", steps=True)
     for runner in plan["mcts"]:
         result["mcts_iterations_per_second"][runner.name.removeprefix("mcts ")] = {
             "iterations_per_second": runner.per_second, "actions_per_second": runner.steps_per_second}
@@ -281,30 +305,35 @@ def report(runners: list[Runner], plan: dict) -> dict:
 def print_table(result: dict, rounds: int, cpu: int | None) -> None:
     where = f"pinned to core {cpu}" if cpu is not None else "not pinned"
     path = "" if result["fast_path"] else "; no fast path: legal_actions/apply_action"
-    print(f"Leges speed ratios: {rounds} rounds of interleaved batches, CPU time, one process {where}{path}")
+    print(f"Leges speed ratios: {rounds} round{'s' * (rounds != 1)} of interleaved batches, CPU time, one process {where}{path}")
 
     def head(title: str, a: str = "Leges", b: str = "other") -> None:
-        print(f"\n{title:46} {a:>10} {b:>10} {'ratio':>7}   per round (min-max)")
+        print(f"\n{title}\n  {'':44} {a:>10} {b:>10} {'ratio':>7}   per round (min-max)")
 
     def row(label: str, r: dict) -> None:
         spread = f"{r['round_min']:.3f}-{r['round_max']:.3f}" if "round_min" in r else ""
         print(f"  {label:44} {r['leges']:10.1f} {r['other']:10.1f} {r['ratio']:7.3f}   {spread}")
 
-    head("Pompeii play-outs/s, Leges / hand-written")
+    head("Pompeii play-outs/s, Leges / hand-written (benchmarks/reference/pompeii.py)")
     for n, r in result["pompeii"].items():
-        row(f"{n} players", r)
+        row(f"{n[:-1]} players", r)
     ttt = result["tictactoe"]
     head(f"Tic-Tac-Toe, Leges / {ttt['reference']}")
     row("steps/s", ttt["steps_per_second"])
     row("play-outs/s", ttt["playouts_per_second"])
     if "hand_written_steps_per_second" in ttt:
         row("steps/s, Leges / hand-written", ttt["hand_written_steps_per_second"])
-    head("Actions/s, Leges / Leges Pompeii 3p", "game", "Pompeii")
+    head("Actions/s of Leges, game / Pompeii 3 players", "game", "Pompeii")
     for name, r in result["relative_to_pompeii_3p"].items():
-        row(name.capitalize(), r)
-    print(f"\n{'MCTS-style iterations from mid-game':46} {'iter/s':>10} {'actions/s':>10}")
+        game, players = name.split()
+        row(f"{game.capitalize()} {players[:-1]} players", r)
+    print(f"\nMCTS-style iterations from mid-game (copy, random action, random roll-out)\n"
+          f"  {'':44} {'iter/s':>10} {'actions/s':>10}")
+    titles = {"pompeii": "Pompeii", "attika": "Attika", "alexander": "Alexander", "tictactoe": "Tic-Tac-Toe"}
     for name, r in result["mcts_iterations_per_second"].items():
-        print(f"  {name.capitalize():44} {r['iterations_per_second']:10.1f} {r['actions_per_second']:10.0f}")
+        game, players = name.split()
+        label = f"{titles.get(game, game)} {players[:-1]} players"
+        print(f"  {label:44} {r['iterations_per_second']:10.1f} {r['actions_per_second']:10.0f}")
 
 
 def main(argv: list[str] | None = None) -> None:
