@@ -1,0 +1,123 @@
+"""Pictures of a batch of games (`--plot FILE`): seat win rates with their intervals, how long games
+last, how the scores spread — and for `compare`, A beside B with the differences.
+
+matplotlib is an optional extra (`pip install 'leges[plot]'`); it draws off-screen (Agg) into
+.svg or .png.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .errors import Diagnostic, LegesError, Position
+from .metrics import summarise
+
+COLOURS = ("#4878a8", "#e0803a")  # A, B
+
+
+def _pyplot(path: str):
+    if not path.lower().endswith((".svg", ".png")):
+        raise LegesError(Diagnostic(Position("--plot"), f"'{path}' is neither .svg nor .png"))
+    try:
+        import matplotlib
+    except ImportError:
+        raise LegesError(Diagnostic(Position("--plot"), "drawing needs matplotlib",
+                                    "pip install 'leges[plot]'")) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams["svg.hashsalt"] = "leges"  # the same figure, the same file
+    return plt
+
+
+def _rates(ax, batches: list[tuple[str, dict]], keys: list[str], labels: list[str], fair: float, title: str) -> None:
+    width = 0.8 / len(batches)
+    for b, (name, measured) in enumerate(batches):
+        xs = [i + (b - (len(batches) - 1) / 2) * width for i in range(len(keys))]
+        values = [measured[k].value if k in measured else 0 for k in keys]
+        errors = [[max(0, v - measured[k].low) if k in measured else 0 for k, v in zip(keys, values)],
+                  [max(0, measured[k].high - v) if k in measured else 0 for k, v in zip(keys, values)]]
+        ax.bar(xs, values, width, yerr=errors, capsize=3, label=name, color=COLOURS[b % 2])
+    ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label=f"fair share {fair:.0%}")
+    ax.set_xticks(range(len(keys)), labels, rotation=20 if len(keys) > 4 else 0)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95 % interval)")
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+
+
+def _lengths(ax, batches: list[tuple[str, Sequence]]) -> None:
+    data = [[r.length for r in results] for _, results in batches]
+    ax.hist(data, bins=20, label=[name for name, _ in batches], color=list(COLOURS[:len(data)]), alpha=0.85)
+    ax.set_xlabel("decisions in a game")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    if len(batches) > 1:
+        ax.legend(fontsize="small")
+
+
+def _scores(ax, batches: list[tuple[str, Sequence]], seats: Sequence[str]) -> None:
+    positions, data, colours = [], [], []
+    step = len(batches) + 1
+    for i, _ in enumerate(seats):
+        for b, (_, results) in enumerate(batches):
+            positions.append(i * step + b)
+            data.append([r.scores[i] for r in results if isinstance(r.scores[i], (int, float))] or [0])
+            colours.append(COLOURS[b % 2])
+    parts = ax.boxplot(data, positions=positions, widths=0.7, patch_artist=True)
+    for patch, colour in zip(parts["boxes"], colours):
+        patch.set_facecolor(colour)
+    ax.set_xticks([i * step + (len(batches) - 1) / 2 for i in range(len(seats))], list(seats))
+    ax.set_ylabel("final score")
+    ax.set_title("Scores by seat")
+
+
+def plot_simulation(path: str, title: str, players: int, seats: Sequence[str], results: Sequence, measured: dict) -> None:
+    plt = _pyplot(path)
+    agents = [k for k in measured if k.startswith("agent_win_rate.")]
+    panels = 4 if agents else 3
+    fig, axes = plt.subplots(1, panels, figsize=(4.2 * panels, 4))
+    keys = [f"seat_win_rate.{s}" for s in seats]
+    _rates(axes[0], [("", measured)], keys, list(seats), 1 / players, "Seat win rate")
+    axes[0].get_legend().remove()
+    at = 1
+    if agents:
+        _rates(axes[1], [("", measured)], agents, [k.split(".", 1)[1] for k in agents], 1 / players, "Agent win rate")
+        axes[1].get_legend().remove()
+        at = 2
+    _lengths(axes[at], [("", results)])
+    _scores(axes[at + 1], [("", results)], seats)
+    fig.suptitle(f"{title}: {len(results)} games, {players} players")
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
+    plt.close(fig)
+
+
+def plot_comparison(path: str, title: str, players: int, seats: Sequence[str], names: tuple[str, str],
+                    a: Sequence, b: Sequence, diffs: dict) -> None:
+    plt = _pyplot(path)
+    fig, axes = plt.subplots(1, 4, figsize=(17, 4.2))
+    ma, mb = summarise(a, seats), summarise(b, seats)
+    agents = [k for k in ma if k.startswith("agent_win_rate.")]
+    keys = agents or [f"seat_win_rate.{s}" for s in seats]
+    labels = [k.split(".", 1)[1] for k in keys]
+    _rates(axes[0], [(names[0], ma), (names[1], mb)], keys, labels, 1 / players,
+           "Agent win rate" if agents else "Seat win rate")
+    _lengths(axes[1], [(names[0], a), (names[1], b)])
+    _scores(axes[2], [(names[0], a), (names[1], b)], seats)
+    ax = axes[3]
+    shown = [k for k in diffs if not k.startswith("stat.")][:14]
+    ys = list(range(len(shown)))[::-1]
+    for y, k in zip(ys, shown):
+        d = diffs[k]
+        scale = max(abs(d.low), abs(d.high), 1e-12)
+        colour = "#b03030" if d.significant else "grey"
+        ax.errorbar([d.value / scale], [y], xerr=[[(d.value - d.low) / scale], [(d.high - d.value) / scale]],
+                    fmt="o", color=colour, capsize=3)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(ys, shown, fontsize="small")
+    ax.set_xlim(-1.1, 1.1)
+    ax.set_xlabel("B - A, each scaled to its interval (red: significant)")
+    ax.set_title("Differences")
+    fig.suptitle(f"{title}: A = {names[0]}, B = {names[1]}; {len(a)} paired games, {players} players")
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
+    plt.close(fig)
