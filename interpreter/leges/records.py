@@ -10,6 +10,7 @@ import os
 
 from . import files
 from .errors import Diagnostic, LegesError, Position
+from .json_source import parse_json
 
 FORMAT = 1
 
@@ -31,20 +32,7 @@ def write_record(path: str, record: dict) -> None:
 
 def load_json(path: str, what: str, limit: int = files.MAX_JSON_BYTES):
     """A JSON file read through the file gate; a syntax error is located, its text never quoted."""
-    text = files.read_text(path, limit, path, what=what + " file")
-    return parse_json(text, path, what)
-
-
-def parse_json(text: str, path: str, what: str):
-    """JSON text, with its syntax errors located and never a traceback (deep nesting, huge numbers)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LegesError(Diagnostic(Position(path, exc.lineno, exc.colno), f"not a JSON {what}: {exc.msg}")) from None
-    except RecursionError:
-        raise LegesError(Diagnostic(Position(path, 1, 1), f"not a JSON {what}: it is nested too deeply")) from None
-    except ValueError as exc:  # an integer of thousands of digits
-        raise LegesError(Diagnostic(Position(path, 1, 1), f"not a JSON {what}: {str(exc).split(';')[0][:120]}")) from None
+    return parse_json(files.read_text(path, limit, path, what=what + " file"), path, what)
 
 
 def read_record(path: str) -> dict:

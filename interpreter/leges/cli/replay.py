@@ -58,25 +58,12 @@ def _short(value) -> str:
 def _json_position(path: str, key: str, index: int | None = None) -> Position:
     """Where the value of a top-level `key` (or its `index`th item) is written in a JSON file."""
     from ..files import MAX_JSON_BYTES, read_text
+    from ..json_source import position
     try:
         text = read_text(path, MAX_JSON_BYTES)
-        match = re.search(r'"%s"\s*:\s*' % re.escape(key), text)
-        if match is None:
-            return Position(path, 1, 1)
-        offset = match.end()
-        if index is not None:
-            decoder = json.JSONDecoder()
-            offset += 1  # past '['
-            for i in range(index + 1):
-                while text[offset] in " \t\r\n,":
-                    offset += 1
-                if i == index:
-                    break
-                _, offset = decoder.raw_decode(text, offset)
-    except (LegesError, ValueError, IndexError):
+    except LegesError:
         return Position(path, 1, 1)
-    line = text.count("\n", 0, offset) + 1
-    return Position(path, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+    return position(text, path, (key,) if index is None else (key, index))
 
 
 def _locate_action(d: Diagnostic, path: str) -> Diagnostic:

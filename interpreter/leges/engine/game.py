@@ -206,6 +206,9 @@ class Game:
             self.flow.run(st)
         return st
 
-    def state_from_json(self, text: str) -> State:
-        import json
-        return State.from_dict(self, json.loads(text))
+    def state_from_json(self, text: str, name: str = "state") -> State:
+        """A state saved by `to_json()`, checked against this game (engine/saved_state.py): its shape,
+        ruleset, components, players; the pending options recomputed, never trusted; the invariants.
+        Problems raise LegesError located in the JSON text (`name` is how the text is called)."""
+        from .saved_state import load_state
+        return load_state(self, text, name)
