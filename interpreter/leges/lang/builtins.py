@@ -67,7 +67,7 @@ def _count(cx):
     if pred is None:
         return T.INT, f"len({xs})"
     _, v, body = pred
-    return T.INT, f"sum(1 for {v} in {xs} if {body})"
+    return T.INT, cx.c.loop("count", cx.scope, v[2:], xs, body)
 
 
 @builtin("sum(xs, [f])", "The sum of the numbers of a list, or of f applied to each item.",
@@ -79,7 +79,7 @@ def _sum(cx):
     if f is None:
         return T.INT, f"sum({xs})"
     _, v, body = f
-    return T.INT, f"sum({body} for {v} in {xs})"
+    return T.INT, cx.c.loop("sum", cx.scope, v[2:], xs, body)
 
 
 def _extreme(cx, larger: bool):
@@ -133,7 +133,7 @@ def _quantifier(cx, name: str):
     if pred is None:
         return T.BOOL, f"{name}({xs})"
     _, v, body = pred
-    return T.BOOL, f"{name}({body} for {v} in {xs})"
+    return T.BOOL, cx.c.loop(name, cx.scope, v[2:], xs, body)
 
 
 @builtin("any(xs, [pred])", "Whether some item satisfies the predicate (or is true).", "any([1, 5], x => x > 4)")
@@ -396,8 +396,8 @@ def _neighbors(cx):
     cx.arity(1, 1)
     _, s = cx.code(0, T.SPACE)
     board = cx.board()
-    table = cx.const(board.neighbors if board else {})
-    return T.list_of(T.SPACE), f"list({table}.get({s}, ()))"
+    table = cx.const({k: list(v) for k, v in board.neighbors.items()} if board else {})
+    return T.list_of(T.SPACE), f"{table}.get({s}, {cx.const([])})"  # shared lists: rules never change a list
 
 
 @builtin("ring(s)", "The six spaces around s on a hex board, turning in a fixed order (none where the board ends); "
@@ -406,8 +406,8 @@ def _ring(cx):
     cx.arity(1, 1)
     _, s = cx.code(0, T.SPACE)
     board = cx.board()
-    table = cx.const(board.rings if board else {})
-    return T.list_of(T.SPACE), f"list({table}.get({s}, ()))"
+    table = cx.const({k: list(v) for k, v in board.rings.items()} if board else {})
+    return T.list_of(T.SPACE), f"{table}.get({s}, {cx.const([])})"
 
 
 @builtin("adjacent(a, b)", "Whether b is adjacent to a.", "adjacent(r0c0, r0c1) and not adjacent(r0c0, r1c1)")

@@ -21,6 +21,7 @@ from . import types as T
 from .builtins import BUILTINS
 from .call import NOTHING, Call
 from .formatting import formatter
+from .loops import LoopFunctions
 from .parser import parse_expression, parse_program
 from .scope import Fn, Scope
 from .symbols import Symbols, type_of_value
@@ -54,9 +55,10 @@ class Compiler:
         # what the expression being compiled reads of the state that may change (memo.py's read
         # keys), and whether it loops over lists (then a function of it is worth memoising)
         self.reads: set[str] = set()
-        self.loops = 0
+        self.searches = 0
         self.function_reads: dict[str, frozenset] = {}  # generated function name → its read keys
         self.memo = memo.MemoTable()
+        self.loops = LoopFunctions(self.define)
         self._trees: dict[tuple, ast.Program | None] = {}
         self._counter = 0
 
@@ -356,6 +358,8 @@ class Compiler:
             return NOTHING
         compiled = [self.code(a, scope, origin) for a in node.args]
         key = (decl.id, tuple(t for t, _ in compiled), scope.me)
+        if scope.me and key[:2] + (False,) in self.function_cache:
+            key = key[:2] + (False,)  # compiled where no player acts, hence not reading `me`: the same function
         if key in self.function_busy:
             self.err(node, origin, f"{decl.id}() calls itself; functions may not be recursive",
                      "use a board query such as reachable() or groups(), or a bounded loop in a procedure")
@@ -367,19 +371,21 @@ class Compiler:
             body_scope = Scope(me=scope.me, me_code="me")
             for p, (t, _) in zip(decl.params, compiled):
                 body_scope = body_scope.with_py(p, t)
-            outer = self.reads, self.loops
-            self.reads, self.loops = set(), 0
+            outer = self.reads, self.searches
+            self.reads, self.searches = set(), 0
             ty, body = self.parse_code(decl.body, body_scope)
-            reads, loops = frozenset(self.reads), self.loops
-            self.reads, self.loops = outer
+            reads, searches = frozenset(self.reads), self.searches
+            self.reads, self.searches = outer
             self.function_reads[fname] = reads
-            if loops == 0 and len(body) < 300:
+            if searches == 0 and len(body) < 300:
                 source = memo.plain_source(fname, decl.params, body)
             else:
                 slot = self.memo.add(fname, reads)
                 source = memo.wrapper_source(fname, decl.params, body, slot, memo.ME in reads)
             self.define(source, decl.id)
             self.function_cache[key] = (ty, fname)
+            if memo.ME not in reads:  # valid where no player acts too
+                self.function_cache.setdefault(key[:2] + (False,), (ty, fname))
             self.function_busy.discard(key)
         ty, fname = self.function_cache[key]
         self.reads |= self.function_reads.get(fname, frozenset())
@@ -413,9 +419,13 @@ class Compiler:
             self.read(memo.ZONES)
         return f"st.zones[{code}]"
 
+    def loop(self, kind: str, scope: Scope, var: str, items: str, body: str) -> str:
+        """Source computing `kind` (any, all, count, sum) of `body` over `items` (see loops.py)."""
+        return self.loops.call(kind, scope.free_names(), f"v_{var}", items, body)
+
     def heavy(self) -> None:
         """The code being compiled loops or searches (a board query): worth memoising."""
-        self.loops += 1
+        self.searches += 1
 
     def _e_ListLit(self, node, scope, origin):
         compiled = [self.code(item, scope, origin) for item in node.items]
@@ -534,8 +544,10 @@ class Compiler:
                              did_you_mean(lit.value, known) or "known values: " + ", ".join(sorted(map(str, known))[:12]))
 
     def _e_BoolOp(self, node, scope, origin):
-        _, left = self.code(node.left, scope, origin)
-        _, right = self.code(node.right, scope, origin)
+        lt, left = self.code(node.left, scope, origin)
+        rt, right = self.code(node.right, scope, origin)
+        if lt.kind == rt.kind == "bool":  # already true or false: no bool() call needed
+            return T.BOOL, f"({left} {node.op} {right})"
         return T.BOOL, f"bool({left} {node.op} {right})"
 
     def _e_IfExpr(self, node, scope, origin):

@@ -30,3 +30,13 @@ class Scope:
 
     def ref(self, name: str) -> str:
         return f"v_{name}" if name in self.py else f"env[{name!r}]"
+
+    def free_names(self) -> list[str]:
+        """The Python names that code compiled in this scope may use besides `st` (the parameters of a
+        generated loop function, which runs such code away from where it was written)."""
+        names = []
+        if "env" in self.me_code or any(n not in self.py for n in self.locals):
+            names.append("env")
+        if self.me_code == "me":
+            names.append("me")
+        return names + sorted(f"v_{n}" for n in self.py)
