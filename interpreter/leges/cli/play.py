@@ -23,13 +23,38 @@ def screen(st, player: int) -> list[str]:
             shown = " ".join(value) if value else "-"
         lines.append(f"   {key}: {shown}")
     for name, value in view["vars"].items():
-        lines.append(f"   {name} = {value}")
+        lines.append(f"   {name} = {labelled(st, name, value)}")
     for line in view["log"][-3:]:
         lines.append(f"   log: {line}")
     if st.current_player() == player:
         for i, action in enumerate(st.legal_actions(player), 1):
             lines.append(f"  {i:3}. {action.text}")
     return lines
+
+
+def labelled(st, name: str, value):
+    """A variable's value as a player reads it: components by their labels, not their ids."""
+    symbols = st.game.compiler.symbols if st.game.compiler is not None else None
+    info = symbols.variables.get(name) if symbols is not None else None
+    if info is None:
+        return value
+    ty = info.type
+    depth = 0
+    while ty is not None and ty.kind == "list":
+        ty, depth = ty.elem, depth + 1
+    if ty is None or ty.kind != "component":
+        return value
+    if info.per_player and isinstance(value, list) and len(value) == st.n:
+        return [_label(st, v, depth) for v in value]
+    return _label(st, value, depth)
+
+
+def _label(st, value, depth: int):
+    if depth > 0 and isinstance(value, list):
+        return [_label(st, v, depth - 1) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(st.setup.clabel):
+        return st.setup.clabel[value]
+    return value
 
 
 @dataclass

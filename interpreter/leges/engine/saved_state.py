@@ -271,19 +271,34 @@ class _Checker:
                 self.error(("sealed", i), f"entry {index} of a history of {len(history)}")
 
 
+def recompute_pending(st: State) -> dict | None:
+    """The decision the rules ask for now, computed afresh by running again (on a copy) the instruction
+    that suspended; None if no decision arises there. Raises what the instruction raises.
+
+    This is how the engine itself recomputes a decision after an out-of-turn action: the waiting
+    instruction runs again with the same locals. It is what makes a saved or resampled state's
+    options the rules' own.
+    """
+    if not st.frames:
+        return None
+    trial = st.copy()
+    trial.pending = None
+    frame = trial.frames[-1]
+    instructions = st.game.codes[frame[0]][0]
+    result = instructions[frame[1]](trial, frame, frame[1])
+    return trial.pending if result == SUSPEND else None
+
+
 def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
-    """Run the suspended instruction again, on a copy: the options are the rules', never the file's."""
+    """The options are the rules', never the file's: recomputed, compared, replaced."""
     from .flow import _describe, _hint
     if st.pending is None:
         return
     saved = st.pending
-    trial = st.copy()
-    trial.pending = None
-    frame = trial.frames[-1]
-    instructions, positions = st.game.codes[frame[0]]
     where = ("frames", len(st.frames) - 1)
+    at = st.game.codes[st.frames[-1][0]][1][st.frames[-1][1]]
     try:
-        result = instructions[frame[1]](trial, frame, frame[1])
+        fresh = recompute_pending(st)
     except LegesError as exc:
         d = exc.diagnostics[0]
         errors.error(doc.position(where), f"the rule waiting here cannot resume: {d.message} (at {d.position})", d.hint)
@@ -292,11 +307,10 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
         errors.error(doc.position(where), "the rule waiting here cannot resume: nested too deeply")
         return
     except Exception as exc:  # forged locals: a value of the wrong kind for the instruction
-        errors.error(doc.position(where), f"the rule waiting here cannot resume: {_describe(exc)} "
-                     f"(at {positions[frame[1]]})", _hint(exc))
+        errors.error(doc.position(where), f"the rule waiting here cannot resume: {_describe(exc)} (at {at})",
+                     _hint(exc))
         return
-    fresh = trial.pending
-    if result != SUSPEND or fresh is None:
+    if fresh is None:
         errors.error(doc.position(("pending",)), "no decision arises at this point of the rules",
                      "the pending decision of a saved state is the one its running rule asks for")
         return

@@ -1,0 +1,51 @@
+"""`leges check-leaks`: random games in which nothing a player is shown may depend on what it may not see."""
+from __future__ import annotations
+
+import sys
+
+from ..errors import Diagnostic, LegesError, Position
+from .common import EXIT_FAIL, EXIT_OK, load_ruleset
+
+
+def cmd_check_leaks(args) -> int:
+    from ..leaks import check_leaks
+    game = load_ruleset(args.ruleset, args)
+    counts = [args.players] if args.players is not None else list(range(game.min_players, game.max_players + 1))
+    for n in counts:
+        if not game.min_players <= n <= game.max_players:
+            raise LegesError(Diagnostic(Position(game.ruleset_file),
+                                        f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}"))
+    for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 1), ("--samples", args.samples, 1)):
+        if value < least:
+            raise LegesError(Diagnostic(Position(name), f"{name} must be at least {least}"))
+    found = 0
+    for n in counts:
+        report = check_leaks(game, n, games=args.games, seed=args.seed, max_decisions=args.decisions,
+                             samples=args.samples)
+        verdict = "no leak" if report.ok else f"{len(report.leaks)} LEAK{'S' if len(report.leaks) != 1 else ''}"
+        skipped = f", {report.skipped} worlds could not be drawn" if report.skipped else ""
+        print(f"{game.title}, {n} players: {report.games} games, {report.decisions} decisions, "
+              f"{report.comparisons} indistinguishable worlds compared, one per seat and decision "
+              f"({report.forward} also after the next action){skipped}: {verdict}")
+        for leak in report.leaks[:args.show]:
+            print("  " + leak.format())
+        found += len(report.leaks)
+    if found:
+        print(f"{found} leak{'s' if found != 1 else ''}: a player is shown what it may not see "
+              "(replay with --seed and --players to see it again)", file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def register(sub, variant) -> None:
+    p = sub.add_parser("check-leaks", parents=[variant],
+                       help="play random games and check that no player is shown what it may not see")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--players", "-p", type=int, help="number of players (default: every number allowed)")
+    p.add_argument("--games", "-g", type=int, default=3, help="games per number of players (default 3)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--decisions", type=int, default=200, help="decisions checked per game at most (default 200)")
+    p.add_argument("--samples", type=int, default=1,
+                   help="worlds drawn per seat and decision, each indistinguishable for that seat (default 1)")
+    p.add_argument("--show", type=int, default=5, help="leaks shown per number of players (default 5)")
+    p.set_defaults(run=cmd_check_leaks)

@@ -1,0 +1,85 @@
+"""The leak check (`leges check-leaks`): no bundled game shows a player what it may not see, and the
+check does find the leaks a ruleset can have (a logged secret, a logged hidden card, a variable
+naming one, options that depend on one)."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+import leges
+from helpers import ROOT
+from leges.cli import main
+from leges.leaks import check_leaks
+
+SAMPLE = ROOT / "docs" / "examples" / "sample"
+
+
+@pytest.mark.parametrize("name, players, decisions", [
+    ("tictactoe", 2, 20), ("pompeii", 3, 40), ("attika", 2, 25), ("alexander", 3, 40)])
+def test_no_bundled_game_leaks(name, players, decisions):
+    game = leges.load(str(ROOT / "rulesets" / name))
+    report = check_leaks(game, players, games=1, seed=3, max_decisions=decisions)
+    assert report.ok, "\n".join(leak.format() for leak in report.leaks)
+    assert report.comparisons == report.decisions * players and report.forward > 0
+
+
+def test_the_sample_game_does_not_leak():
+    report = check_leaks(leges.load(str(SAMPLE)), 3, games=2, max_decisions=60)
+    assert report.ok, "\n".join(leak.format() for leak in report.leaks)
+
+
+def test_the_command(capsys):
+    assert main(["check-leaks", str(ROOT / "rulesets" / "tictactoe"), "-g", "1"]) == 0
+    assert "Tic-Tac-Toe, 2 players: 1 games" in capsys.readouterr().out
+
+
+@pytest.fixture
+def sample(tmp_path):
+    """A copy of the sample game to make leaky."""
+    shutil.copytree(SAMPLE, tmp_path / "sample")
+
+    def edit(old: str, new: str) -> str:
+        path = tmp_path / "sample" / "ruleset.yaml"
+        text = path.read_text()
+        assert text.count(old) == 1, old
+        path.write_text(text.replace(old, new))
+        return str(tmp_path / "sample")
+    return edit
+
+
+def leaks_of(path: str, players: int = 2, decisions: int = 40) -> list:
+    report = check_leaks(leges.load(path), players, games=2, max_decisions=decisions)
+    assert not report.ok, "the leak was not found"
+    return report.leaks
+
+
+def test_a_logged_hidden_card_is_found(sample):
+    path = sample("        draw 1 from deck to hand(p)\n", "        draw 1 from deck to hand(p)\n"
+                                                            "        log text(top(hand(p)))\n")
+    leak = leaks_of(path)[0]
+    assert leak.part == "log" and leak.after is not None
+
+
+def test_a_variable_naming_a_hidden_card_is_found(sample):
+    path = sample("        draw 1 from deck to hand(p)\n", "        draw 1 from deck to hand(p)\n"
+                                                            "        last_played = top(hand(p))\n")
+    assert any(leak.part in ("observation", "screen") and "last_played" in leak.real for leak in leaks_of(path))
+
+
+def test_options_that_depend_on_a_hidden_card_are_found(sample):
+    path = sample("    require: count(market(slot)) > 0\n",
+                  "    require: count(market(slot)) > 0 and top(deck).number > 3\n")
+    assert any(leak.part in ("observation", "screen") and "swap" in leak.real + leak.other for leak in leaks_of(path))
+
+
+def test_a_logged_secret_choice_is_found(tmp_path):
+    shutil.copytree(ROOT / "rulesets" / "alexander", tmp_path / "rulesets" / "alexander")
+    (tmp_path / "maps").mkdir()
+    shutil.copy(ROOT / "maps" / "alexander.yaml", tmp_path / "maps")
+    rounds = tmp_path / "rulesets" / "alexander" / "rounds.yaml"
+    old = "      shares[me] = [order, armies, temples, 15 - order - armies - temples]\n"
+    assert rounds.read_text().count(old) == 1
+    rounds.write_text(rounds.read_text().replace(old, old + "      log text(order)\n"))
+    leak = leaks_of(str(tmp_path / "rulesets" / "alexander"), players=3, decisions=6)[0]
+    assert leak.part in ("observation", "screen", "log")
