@@ -25,8 +25,28 @@ def _reads(game, name: str) -> frozenset:
 
 def test_what_a_function_reads_comes_from_its_syntax_tree(attika):
     assert _reads(attika, "my_spaces") == {"spaces:building"}  # b.space of the player's buildings
-    assert "spaces:building" in _reads(attika, "free_hex")  # a typed read of a hex's contents
-    assert not any(k.startswith("where:") for k in _reads(attika, "free_hex"))
+    assert _reads(attika, "map_hexes") == {"sprop:land"}  # a property rules change (tiles laid)
+    # a typed read of the contents of the function's own hex, and of the hexes around it
+    assert _reads(attika, "free_hex") >= {"near:building:s:0", "near:shrine:s:0"}
+    assert _reads(attika, "arrow_free") == {"near:building:s:1"}
+
+
+def test_a_call_whose_value_depends_on_the_whole_board_joins_the_key(attika):
+    """need(b, s) looks around s, but the founding cost counts all of a player's settlements: that
+    count is part of its cache key, so a building far away forgets nothing unless it changes it."""
+    slot = _slot(attika, "need")
+    assert attika.compiler.memo.layouts[slot] == ("b", "s", "hoisted0")
+    assert not any(k.startswith("spaces:building") for k in attika.compiler.memo.keys[slot])
+
+
+def test_a_move_forgets_near_values_only_around_it(attika):
+    st = attika.new_initial_state(players=2, seed=0)
+    slot = _slot(attika, "arrow_free")
+    far, near = "h0_0", "h7_11"
+    assert near in attika.board.neighbors["h7_10"] and far not in attika.board.within("h7_10", 1)
+    st.memo[slot] = {(0, far): "kept", (0, near): "forgotten"}
+    st.place(st.zones["board.athens"][-1], "h7_10", None)
+    assert st.memo[slot] == {(0, far): "kept"}
 
 
 def _slot(game, name: str) -> int:
@@ -74,10 +94,14 @@ def _stale_values(game, st) -> list[str]:
     for slot, values in enumerate(st.memo):
         fname = game.compiler.memo.names[slot]
         body = namespace[f"{fname}_body"]
-        uses_me = "me" in game.compiler.memo.keys[slot]
+        layout = game.compiler.memo.layouts[slot]
+        key_of = namespace.get(f"{fname}_key")  # with hoisted calls: the key for given arguments
         for key, value in values.items():
-            parts = list(key) if isinstance(key, tuple) else [key] if key is not None else []
-            me = parts.pop(0) if uses_me else None
+            parts = list(key) if len(layout) > 1 else [key] if layout else []
+            parts = parts[:game.compiler.memo.arities[slot]]  # hoisted calls' values follow the arguments
+            me = parts.pop(0) if layout[:1] == ("me",) else None
+            if key_of is not None and key_of(fresh, me, *parts) != key:
+                continue  # not served: a hoisted call's value has changed
             if body(fresh, me, *parts) != value:
                 wrong.append(f"{fname}{tuple(parts)}")
     return wrong

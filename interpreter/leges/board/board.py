@@ -37,6 +37,29 @@ class Board:
     approximations: list[tuple[str, str]] = field(default_factory=list)  # (where, note)
 
     # ------------------------------------------------------------------ queries
+    def within(self, space: str, radius: int) -> frozenset:
+        """The spaces from which `space` is at most `radius` steps away (following the adjacency).
+
+        What a rule reads of the spaces near s changes only when something moves within this
+        distance of s (the "near" reads of lang/memo.py).
+        """
+        cache = self.__dict__.setdefault("_within", {})
+        key = (space, radius)
+        if key not in cache:
+            back = self.__dict__.get("_reverse")
+            if back is None:
+                back = {}
+                for a, outs in self.neighbors.items():
+                    for b in outs:
+                        back.setdefault(b, []).append(a)
+                self.__dict__["_reverse"] = back
+            found, frontier = {space}, [space]
+            for _ in range(radius):
+                frontier = [a for b in frontier for a in back.get(b, ()) if a not in found]
+                found.update(frontier)
+            cache[key] = frozenset(found)
+        return cache[key]
+
     def adjacent(self, a: str, b: str) -> bool:
         return b in self.neighbors.get(a, ())
 

@@ -431,9 +431,9 @@ class Builder:
             if not any(k.startswith(f"procedure:{proc.id}(") for k in progs.codes):
                 progs.procedure_code(proc, [T.ANY] * len(proc.params), True)
         for fn in sym.functions.values():
-            if not any(k[0] == fn.id for k in c.function_cache) and not fn.params:
+            if not any(k[0] == fn.id for k in c.functions.compiled) and not fn.params:
                 c.parse_code(fn.body, Scope(me=True, me_code="me"))
-            if not any(k[0] == fn.id for k in c.function_cache) and fn.params:
+            if not any(k[0] == fn.id for k in c.functions.compiled) and fn.params:
                 self.errors.warning(fn.at.position(), f"function '{fn.id}' is never used")
         self._check_reachable_phases(phases)
         for inv in self._unique(rs.invariants, "invariant").values():

@@ -33,8 +33,12 @@ class State(StateAPI):
         source = self.where[c]
         spaces = self.setup.spaces
         memo = self.memo
-        for i in self.game.place_slots[self.setup.ctype[c]][zone in spaces or source in spaces]:
+        slots = self.game.place_slots[self.setup.ctype[c]]
+        board = zone in spaces or source in spaces
+        for i in slots[board]:
             memo[i] = {}
+        if board and slots[2]:
+            self._forget_near(slots[2], source, zone)
         old = self.zones[source]
         if old and old[-1] == c:
             old.pop()
@@ -60,13 +64,35 @@ class State(StateAPI):
             self.where[c] = dest
         self.zones[source] = []
 
+    def _forget_near(self, near: tuple, *places: str) -> None:
+        """Forget the values of near slots (memo.py) for spaces near the board spaces among `places`."""
+        memo = self.memo
+        within = self.game.board.within
+        spaces = self.setup.spaces
+        for slot, index, radius in near:
+            values = memo[slot]
+            if not values:
+                continue
+            gone = set()
+            for place in places:
+                if place in spaces:
+                    gone |= within(place, radius)
+            if index is None:
+                memo[slot] = {k: v for k, v in values.items() if k not in gone}
+            else:
+                memo[slot] = {k: v for k, v in values.items() if k[index] not in gone}
+
     def moved(self, types, on_spaces: bool) -> None:
         """Components of these types moved or were reordered (on the board too, if `on_spaces`)."""
         memo = self.memo
         table = self.game.place_slots
         for t in types:
-            for i in table[t][on_spaces]:
+            slots = table[t]
+            for i in slots[on_spaces]:
                 memo[i] = {}
+            if on_spaces:
+                for i, _, _ in slots[2]:
+                    memo[i] = {}
 
     def changed(self, key: str) -> None:
         """Something other than a component's place changed (a variable, a property, the turn):

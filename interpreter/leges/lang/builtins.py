@@ -338,7 +338,7 @@ def _zone_contents(cx, i):
     ty, code = cx.code(i)
     if ty.kind not in ("zone", "space", "any"):
         cx.error(f"{cx.name}() needs a zone, not {ty}", i)
-    return cx.c.contents(ty, code)
+    return cx.c.contents(ty, code, None, cx.arg_node(i), cx.scope)
 
 
 @builtin("top(zone, [n])", "The top item of an ordered zone (none if empty); with n, the top n items, topmost first.",

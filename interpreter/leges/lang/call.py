@@ -58,7 +58,8 @@ class Call:
         if not isinstance(node, ast.Lambda):
             self.c.err(node, self.origin, f"{self.name}() needs a function here, such as x => x.value")
             return None
-        ty, body = self.c.code(node.body, self.scope.with_py(node.param, elem), self.origin)
+        anchor = self.c.element_anchor(self.arg_node(0), self.scope)  # the list the function goes through
+        ty, body = self.c.code(node.body, self.scope.with_py(node.param, elem, anchor), self.origin)
         return ty, node.param, body
 
     def error(self, message: str, arg=None, hint: str | None = None) -> None:

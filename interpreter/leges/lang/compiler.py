@@ -21,6 +21,7 @@ from . import types as T
 from .builtins import BUILTINS
 from .call import NOTHING, Call
 from .formatting import formatter
+from .functions import Functions
 from .loops import LoopFunctions
 from .parser import parse_expression, parse_program
 from .scope import Fn, Scope
@@ -41,8 +42,6 @@ class Compiler:
         self.symbols = symbols
         self.board = board
         self.errors = errors
-        self.function_cache: dict[tuple, tuple[T.Ty, str]] = {}
-        self.function_busy: set = set()
         self.goto_targets: set[str] = set()
         self.dynamic_space_props: set[str] = set()
         self.uniform_props: dict[str, set] = {}  # component type → properties every instance has
@@ -60,7 +59,7 @@ class Compiler:
         self.memo = memo.MemoTable()
         self.loops = LoopFunctions(self.define)
         self._trees: dict[tuple, ast.Program | None] = {}
-        self._counter = 0
+        self.functions = Functions(self)
 
     # ------------------------------------------------------------ reporting
     def err(self, node, origin: TextOrigin, message: str, hint: str | None = None) -> None:
@@ -301,7 +300,7 @@ class Compiler:
         ty, obj = self.code(node.obj, scope, origin)
         ity, idx = self.code(node.index, scope, origin)
         if ty.kind in ("zone", "space"):
-            return T.COMPONENT, f"H.index({self.contents(ty, obj)}, {idx})"
+            return T.COMPONENT, f"H.index({self.contents(ty, obj, None, node.obj, scope)}, {idx})"
         if ty.kind == "table":
             if not T.compatible(ity, T.SPACE):
                 self.err(node.index, origin, f"a table is indexed by a space, not {ity}")
@@ -333,7 +332,7 @@ class Compiler:
             self.err(node, origin, f"zone '{name}' is a single zone: write {name} without arguments")
             return T.ZONE, repr(name)
         if name in sym.functions:
-            return self._user_function(node, scope, origin)
+            return self.functions.call(node, scope, origin)
         if name in BUILTINS:
             return BUILTINS[name].compile(Call(self, node, scope, origin))
         if name in sym.procedures:
@@ -342,55 +341,6 @@ class Compiler:
         hint = did_you_mean(name, list(BUILTINS) + list(sym.functions) + list(sym.zones))
         self.err(node, origin, f"unknown function '{name}'", hint)
         return NOTHING
-
-    def _user_function(self, node, scope, origin):
-        """A user function is compiled once per kind of arguments into a (memoised) Python function.
-
-        Functions are pure: a call with the same arguments gives the same value until the state
-        changes in a way the function reads (see memo.py), so it is computed once; bodies that do
-        not loop over lists are cheaper to compute than to look up and are not memoised.
-        """
-        decl = self.symbols.functions[node.func]
-        if node.kwargs:
-            self.err(node, origin, f"{decl.id}() takes its arguments by position")
-        if len(node.args) != len(decl.params):
-            self.err(node, origin, f"{decl.id}() takes {len(decl.params)} arguments, {len(node.args)} given")
-            return NOTHING
-        compiled = [self.code(a, scope, origin) for a in node.args]
-        key = (decl.id, tuple(t for t, _ in compiled), scope.me)
-        if scope.me and key[:2] + (False,) in self.function_cache:
-            key = key[:2] + (False,)  # compiled where no player acts, hence not reading `me`: the same function
-        if key in self.function_busy:
-            self.err(node, origin, f"{decl.id}() calls itself; functions may not be recursive",
-                     "use a board query such as reachable() or groups(), or a bounded loop in a procedure")
-            return NOTHING
-        if key not in self.function_cache:
-            self.function_busy.add(key)
-            self._counter += 1
-            fname = f"F{self._counter}_{decl.id}"
-            body_scope = Scope(me=scope.me, me_code="me")
-            for p, (t, _) in zip(decl.params, compiled):
-                body_scope = body_scope.with_py(p, t)
-            outer = self.reads, self.searches
-            self.reads, self.searches = set(), 0
-            ty, body = self.parse_code(decl.body, body_scope)
-            reads, searches = frozenset(self.reads), self.searches
-            self.reads, self.searches = outer
-            self.function_reads[fname] = reads
-            if searches == 0 and len(body) < 300:
-                source = memo.plain_source(fname, decl.params, body)
-            else:
-                slot = self.memo.add(fname, reads)
-                source = memo.wrapper_source(fname, decl.params, body, slot, memo.ME in reads)
-            self.define(source, decl.id)
-            self.function_cache[key] = (ty, fname)
-            if memo.ME not in reads:  # valid where no player acts too
-                self.function_cache.setdefault(key[:2] + (False,), (ty, fname))
-            self.function_busy.discard(key)
-        ty, fname = self.function_cache[key]
-        self.reads |= self.function_reads.get(fname, frozenset())
-        args = "".join(f", {c}" for _, c in compiled)
-        return ty, f"{fname}(st, {scope.me_code if scope.me else 'None'}{args})"
 
     # ------------------------------------------------------- state reads
     def read(self, *keys: str) -> None:
@@ -404,20 +354,42 @@ class Compiler:
         key = memo.on_spaces if on_spaces else memo.where
         self.reads.update(key(t) for t in types) if types else self.reads.add(key(None))
 
-    def contents(self, ty: T.Ty, code: str, typed: str | None = None) -> str:
-        """Source reading the contents of the zone or space `code` (of type `ty`), the read recorded.
+    def contents(self, ty: T.Ty, code: str, typed: str | None = None, node=None, scope: Scope | None = None) -> str:
+        """Source reading the contents of the zone or space `code` (of type `ty`, written as `node`
+        in `scope`), the read recorded.
 
         `typed`: the reader keeps only components of this type, so what it reads changes only
-        when such components move.
+        when such components move; a space near a function's space parameter is a near read.
         """
         space = ty.kind == "space"
-        if typed is not None and typed in self.symbols.component_types:
-            self.read_where({typed}, on_spaces=space)
+        ctype = typed if typed is not None and typed in self.symbols.component_types else None
+        anchor = self.anchor_of(node, scope) if space and node is not None and scope is not None else None
+        if anchor is not None:
+            self.read(memo.near(ctype, *anchor))
+        elif ctype is not None:
+            self.read_where({ctype}, on_spaces=space)
         elif space:
             self.read(memo.on_spaces(None))
         else:
             self.read(memo.ZONES)
         return f"st.zones[{code}]"
+
+    NEAR_QUERIES = ("neighbors", "ring")  # built-ins giving the spaces one step from a space
+
+    def anchor_of(self, node, scope: Scope) -> tuple[str, int] | None:
+        """(space parameter, greatest distance) of a space near a function's space parameter, else None."""
+        if isinstance(node, ast.Name) and node.id in scope.py:
+            return scope.anchors.get(node.id)
+        return None
+
+    def element_anchor(self, node, scope: Scope) -> tuple[str, int] | None:
+        """The anchor of every item of the list `node` (the spaces around an anchored space)."""
+        if isinstance(node, ast.Call) and node.func in self.NEAR_QUERIES and len(node.args) == 1 \
+                and node.func not in self.symbols.functions:
+            inner = self.anchor_of(node.args[0], scope)
+            if inner is not None:
+                return inner[0], inner[1] + 1
+        return None
 
     def loop(self, kind: str, scope: Scope, var: str, items: str, body: str) -> str:
         """Source computing `kind` (any, all, count, sum) of `body` over `items` (see loops.py)."""
@@ -448,7 +420,7 @@ class Compiler:
             self.err(node, origin, f"cannot go through {ty}: a list or a zone is needed")
             return T.ANY, "[]"
         if ty.kind in ("zone", "space"):
-            return elem, self.contents(ty, code, typed)
+            return elem, self.contents(ty, code, typed, node, scope)
         self.heavy()
         return elem, code
 
@@ -468,7 +440,7 @@ class Compiler:
     def _e_Comprehension(self, node, scope, origin):
         typed = self.type_filter(node.condition, node.var) if node.condition is not None else None
         elem, items = self.iterable(node.iterable, scope, origin, typed)
-        inner = scope.with_py(node.var, elem)
+        inner = scope.with_py(node.var, elem, self.element_anchor(node.iterable, scope))
         ety, element = self.code(node.element, inner, origin)
         var = f"v_{node.var}"
         if node.condition is None:
@@ -518,11 +490,15 @@ class Compiler:
                 self.err(node, origin, f"{lt} can never be in a collection of {elem}")
             pyop = "not in" if op == "notin" else "in"
             if rt.kind in ("zone", "space") and lt.kind == "component":
-                self.read_where(lt.sub, on_spaces=rt.kind == "space")
+                anchor = self.anchor_of(node.right, scope) if rt.kind == "space" else None
+                if anchor is not None and lt.sub and len(lt.sub) == 1:  # is it on a space near the parameter
+                    self.read(memo.near(next(iter(lt.sub)), *anchor))
+                else:
+                    self.read_where(lt.sub, on_spaces=rt.kind == "space")
                 eq = "!=" if op == "notin" else "=="
                 return T.BOOL, f"(st.where[{left}] {eq} {right})"
             if rt.kind in ("zone", "space"):
-                return T.BOOL, f"({left} {pyop} {self.contents(rt, right)})"
+                return T.BOOL, f"({left} {pyop} {self.contents(rt, right, None, node.right, scope)})"
             return T.BOOL, f"({left} {pyop} {right})"
         if not T.compatible(lt, rt):
             self.err(node, origin, f"comparing {lt} with {rt} is always {'false' if op == '==' else 'meaningless'}")

@@ -6,6 +6,8 @@ built-in reads, every part of the state it depends on, as *read keys*:
 
     where:T    where components of type T are, and their order within zones ("where:*": any type)
     spaces:T   which board spaces hold components of type T ("spaces:*": any type)
+    near:T:P:R which spaces at most R steps from the function's space parameter P hold T: a
+               move of T forgets only the values for spaces P near where it moved from or to
     zones      the contents of a zone not known to be a board space, of any type
     var:NAME   a game variable;  cprop:NAME / sprop:NAME  a component's / space's changing property
     turn       the phase, whose turn it is, the turn number
@@ -38,6 +40,23 @@ TURN = "turn"
 ME = "me"
 
 
+def near(ctype: str | None, param: str, radius: int) -> str:
+    return f"near:{ctype or ANY_TYPE}:{param}:{radius}"
+
+
+def parse_near(key: str) -> tuple[str, str, int] | None:
+    """(type, parameter, radius) of a near read, else None."""
+    if not key.startswith("near:"):
+        return None
+    _, ctype, param, radius = key.split(":")
+    return ctype, param, int(radius)
+
+
+def broad(key: str) -> bool:
+    """A read that any move of some type anywhere may change."""
+    return key.startswith(("where:", "spaces:")) or key == ZONES
+
+
 def var(name: str) -> str:
     return f"var:{name}"
 
@@ -56,37 +75,67 @@ class MemoTable:
 
     keys: list[frozenset] = field(default_factory=list)  # slot → read keys of its function
     names: list[str] = field(default_factory=list)  # slot → generated function name (for tests)
+    layouts: list[tuple[str, ...]] = field(default_factory=list)  # slot → what its cache keys hold
+    arities: list[int] = field(default_factory=list)  # slot → how many of those are the function's arguments
 
-    def add(self, name: str, keys: frozenset) -> int:
+    def add(self, name: str, keys: frozenset, layout: tuple[str, ...], arity: int) -> int:
         self.keys.append(keys)
         self.names.append(name)
+        self.layouts.append(layout)
+        self.arities.append(arity)
         return len(self.keys) - 1
 
     def slots_reading(self, *keys: str) -> tuple[int, ...]:
         wanted = set(keys)
         return tuple(i for i, k in enumerate(self.keys) if k & wanted)
 
-    def place_slots(self, ctypes) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
-        """For each component type: the slots a move forgets, (off the board, touching a space)."""
+    def place_slots(self, ctypes) -> dict[str, tuple[tuple, tuple, tuple]]:
+        """For each component type, what a move forgets: the slots (off the board, touching a space)
+        and, for a move touching a space, the near slots as (slot, place of the space in the cache
+        key or None if the key is the space itself, radius)."""
         out = {}
         for t in ctypes:
             off = self.slots_reading(where(t), where(None), ZONES)
             on = self.slots_reading(where(t), where(None), ZONES, on_spaces(t), on_spaces(None))
-            out[t] = (off, on)
+            near_slots = []
+            for slot, keys in enumerate(self.keys):
+                if slot in on:
+                    continue
+                for key in keys:
+                    parsed = parse_near(key)
+                    if parsed is not None and parsed[0] in (t, ANY_TYPE):
+                        layout = self.layouts[slot]
+                        index = None if len(layout) == 1 else layout.index(parsed[1])
+                        near_slots.append((slot, index, parsed[2]))
+            out[t] = (off, on, tuple(near_slots))
         return out
 
 
-def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me: bool) -> str:
+def key_layout(params: list[str], uses_me: bool, hoisted: list[str]) -> tuple[str, ...]:
+    """What a memoised function's cache keys hold: `me` if it reads it, its arguments, then the
+    values of the calls hoisted into the key."""
+    return (("me",) if uses_me else ()) + tuple(params) + tuple(f"hoisted{i}" for i in range(len(hoisted)))
+
+
+def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me: bool,
+                   hoisted: list[str] = ()) -> str:
     """A memoised function: the body, and a wrapper looking its value up in `st.memo[slot]`.
 
-    Arguments that cannot be dictionary keys (lists) are simply computed: freezing them into
-    keys was measured to cost more than it saves.
+    `hoisted`: calls of the body whose values join the key instead of their reads joining the
+    function's (an early cut-off: a change that leaves their values as they were keeps this
+    function's values). Arguments that cannot be dictionary keys (lists) are simply computed:
+    freezing them into keys was measured to cost more than it saves.
     """
     args = "".join(f", v_{p}" for p in params)
-    parts = (["me"] if uses_me else []) + [f"v_{p}" for p in params]
+    parts = (["me"] if uses_me else []) + [f"v_{p}" for p in params] + list(hoisted)
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")" if parts else "None"
-    return (f"def {fname}_body(st, me{args}):\n    return {body}\n"
-            f"def {fname}(st, me{args}):\n"
+    head = f"def {fname}_body(st, me{args}):\n    return {body}\n" f"def {fname}(st, me{args}):\n"
+    if hoisted:  # a hoisted call the body would not have made may fail: then no cache
+        head = f"def {fname}_key(st, me{args}):\n    return {key}\n" + head  # (for tests: which key is served)
+        head += (f"    try:\n        key = {key}\n    except Exception:\n"
+                 f"        return {fname}_body(st, me{args})\n")
+        key = "key"
+    return (head +
             f"    cache = st.memo[{slot}]\n"
             f"    try:\n"
             f"        return cache[{key}]\n"

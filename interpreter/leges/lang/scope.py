@@ -21,11 +21,17 @@ class Scope:
         self.py: set[str] = set()
         self.me = me
         self.me_code = me_code
+        # spaces near a function's space parameter: local → (parameter, greatest distance); what is
+        # read of them changes only when a piece moves that near (see memo.py, "near" reads)
+        self.anchors: dict[str, tuple[str, int]] = {}
 
-    def with_py(self, name: str, ty: T.Ty) -> "Scope":
+    def with_py(self, name: str, ty: T.Ty, anchor: tuple[str, int] | None = None) -> "Scope":
         s = Scope(self.locals, self.me, self.me_code)
         s.py = set(self.py) | {name}
         s.locals[name] = ty
+        s.anchors = {k: v for k, v in self.anchors.items() if k != name}
+        if anchor is not None:
+            s.anchors[name] = anchor
         return s
 
     def ref(self, name: str) -> str:

@@ -1,0 +1,149 @@
+"""User functions: compiled once per kind of arguments into Python functions, memoised by what they read.
+
+A function's reads (memo.py) are found while its body compiles. Two refinements keep cached
+values alive where a per-type dependency would forget them all:
+
+- *near reads*: a function of a space `s` that looks only at the contents of `s` and of the
+  spaces around it (`neighbors(s)`, and theirs) depends on those spaces only; a move elsewhere
+  keeps its values (a cost to build on a hex, a neighbourhood test);
+- *hoisted calls*: such a function calling another one on its own arguments whose value depends
+  on the whole board (the number of a player's settlements, say) takes that value into its cache
+  key instead of its reads — the change of a far space then matters only if it changes that value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast, memo
+from . import types as T
+from .call import NOTHING
+from .scope import Scope
+
+CHEAP_SOURCE = 300  # a body shorter than this that neither loops nor searches is not worth memoising
+
+
+@dataclass
+class Compiled:
+    name: str  # the generated Python function
+    type: T.Ty
+    params: list[str]
+    reads: frozenset  # for callers: what its value depends on, near reads relative to `params`
+    memoised: bool
+
+
+@dataclass
+class Body:
+    """The function whose body is being compiled: its parameters and the calls hoisted into its key."""
+
+    params: list[str]
+    hoisted: dict[str, None] = field(default_factory=dict)  # call source → None (an ordered set)
+    hoisted_reads: set[str] = field(default_factory=set)
+
+
+class Functions:
+    def __init__(self, compiler):
+        self.c = compiler
+        self.compiled: dict[tuple, Compiled] = {}  # (id, argument types, a player acts) → function
+        self.busy: set = set()
+        self.body: Body | None = None
+        self.counter = 0
+
+    def call(self, node: ast.Call, scope: Scope, origin) -> tuple[T.Ty, str]:
+        c = self.c
+        decl = c.symbols.functions[node.func]
+        if node.kwargs:
+            c.err(node, origin, f"{decl.id}() takes its arguments by position")
+        if len(node.args) != len(decl.params):
+            c.err(node, origin, f"{decl.id}() takes {len(decl.params)} arguments, {len(node.args)} given")
+            return NOTHING
+        args = [c.code(a, scope, origin) for a in node.args]
+        key = (decl.id, tuple(t for t, _ in args), scope.me)
+        if scope.me and key[:2] + (False,) in self.compiled:
+            key = key[:2] + (False,)  # compiled where no player acts, hence not reading `me`: the same function
+        if key in self.busy:
+            c.err(node, origin, f"{decl.id}() calls itself; functions may not be recursive",
+                  "use a board query such as reachable() or groups(), or a bounded loop in a procedure")
+            return NOTHING
+        if key not in self.compiled:
+            self.compiled[key] = self._compile(decl, [t for t, _ in args], scope.me, key)
+            if memo.ME not in self.compiled[key].reads:  # valid where no player acts too
+                self.compiled.setdefault(key[:2] + (False,), self.compiled[key])
+        fn = self.compiled[key]
+        source = f"{fn.name}(st, {scope.me_code if scope.me else 'None'}{''.join(f', {a}' for _, a in args)})"
+        reads = self._reads_at_call(fn, node.args, scope)
+        if self._hoistable(fn, node.args, scope, reads):
+            self.body.hoisted[source] = None
+            self.body.hoisted_reads |= reads
+        else:
+            c.reads |= reads
+        return fn.type, source
+
+    # ------------------------------------------------------------ compiling
+    def _compile(self, decl, arg_types: list[T.Ty], me: bool, key: tuple) -> Compiled:
+        c = self.c
+        self.busy.add(key)
+        self.counter += 1
+        name = f"F{self.counter}_{decl.id}"
+        scope = Scope(me=me, me_code="me")
+        for p, t in zip(decl.params, arg_types):
+            scope = scope.with_py(p, t, (p, 0) if t.kind == "space" else None)
+        outer = c.reads, c.searches, self.body
+        c.reads, c.searches, self.body = set(), 0, Body(list(decl.params))
+        ty, body = c.parse_code(decl.body, scope)
+        own, searches, frame = frozenset(c.reads), c.searches, self.body
+        c.reads, c.searches, self.body = outer
+        hoisted = list(frame.hoisted) if any(memo.parse_near(k) for k in own) else []
+        slot_reads = own if hoisted else own | frame.hoisted_reads
+        reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
+        c.function_reads[name] = reads
+        memoised = searches > 0 or len(body) >= CHEAP_SOURCE
+        if memoised:
+            uses_me = memo.ME in reads
+            layout = memo.key_layout(decl.params, uses_me, hoisted)
+            slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me)
+            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted)
+        else:
+            source = memo.plain_source(name, decl.params, body)
+        c.define(source, decl.id)
+        self.busy.discard(key)
+        return Compiled(name, ty, list(decl.params), reads, memoised)
+
+    # ------------------------------------------------------------ reads at a call
+    def _reads_at_call(self, fn: Compiled, args: list, scope: Scope) -> set[str]:
+        """The callee's reads in the caller's terms: a near read of a parameter becomes a near read of
+        the caller's space the argument is near to, or a read of the whole board."""
+        out = set()
+        for key in fn.reads:
+            near = memo.parse_near(key)
+            if near is None:
+                out.add(key)
+                continue
+            ctype, param, radius = near
+            anchor = self.c.anchor_of(args[fn.params.index(param)], scope)
+            if anchor is None:
+                out.add(memo.on_spaces(None if ctype == memo.ANY_TYPE else ctype))
+            else:
+                out.add(memo.near(None if ctype == memo.ANY_TYPE else ctype, anchor[0], radius + anchor[1]))
+        return out
+
+    def _hoistable(self, fn: Compiled, args: list, scope: Scope, reads: set[str]) -> bool:
+        """A memoised call on the body's own arguments whose value depends on the whole board."""
+        if self.body is None or not fn.memoised or not any(memo.broad(k) for k in reads):
+            return False
+        params = set(self.body.params)
+        return all(free_names(a) & scope.py <= params for a in args)
+
+
+def free_names(node: ast.Node) -> set[str]:
+    """The names an expression uses that it does not bind itself (functions' and comprehensions' variables)."""
+    if isinstance(node, ast.Name):
+        return {node.id}
+    if isinstance(node, ast.Lambda):
+        return free_names(node.body) - {node.param}
+    if isinstance(node, ast.Comprehension):
+        inner = free_names(node.element) | (free_names(node.condition) if node.condition is not None else set())
+        return free_names(node.iterable) | (inner - {node.var})
+    out: set[str] = set()
+    for child in node.children():
+        out |= free_names(child)
+    return out
