@@ -57,7 +57,7 @@ def test_diff_finds_a_variants_changes_in_rules_and_in_play(capsys):
     assert "mayfair.yaml" in citizen["source_b"]
     first = result["divergences"][0]
     assert first["step"] == 0 and "take_pile k=6" in first["only_a"]
-    assert set(result["statistics"]["a"]) == {"mean_length", "seat_win_rate", "mean_scores", "unfinished"}
+    assert set(result["statistics"]["a"]) >= {"mean_length", "seat_win_rate", "mean_scores", "unfinished", "metrics"}
 
 
 def test_diff_ignores_layout_and_citations(tmp_path):

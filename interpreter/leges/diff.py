@@ -138,9 +138,12 @@ def lockstep(game_a, game_b, players: int, seed: int, limit: int = 5000) -> Dive
 
 
 def statistics(game, players: int, games: int, seed: int) -> dict:
+    """Outcomes of random games: the design metrics with their intervals (metrics.py), and the plain figures."""
+    from .metrics import summarise, to_json
     summary = simulate(game, players, games, seed)
     seats = game.setup_for(players).seat_names
     finished = summary.finished or summary.results
     return {"mean_length": summary.mean_length(), "seat_win_rate": summary.seat_win_rate(seats),
             "mean_scores": [sum(r.scores[i] for r in finished) / len(finished) for i in range(players)],
-            "unfinished": len(summary.results) - len(summary.finished)}
+            "unfinished": len(summary.results) - len(summary.finished),
+            "metrics": to_json(summarise(summary.results, seats))}

@@ -60,7 +60,9 @@ def wilson(successes: float, n: int) -> Interval:
     denominator = 1 + Z * Z / n
     centre = (p + Z * Z / (2 * n)) / denominator
     half = Z * math.sqrt(max(0.0, p * (1 - p) / n + Z * Z / (4 * n * n))) / denominator
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return Interval(p, low, high)
 
 
 def mean(values: Sequence[float]) -> Interval:

@@ -56,12 +56,14 @@ def cmd_diff(args) -> int:
                 print(f"  seed {x.seed}: same play, different outcome: A {x.outcome_a}, B {x.outcome_b}")
     if stats:
         a, b = stats
-        print(f"\nOutcomes over {args.games} random games each:")
-        print(f"  mean length: A {a['mean_length']:.1f}, B {b['mean_length']:.1f}")
-        print("  seat win rate: " + ", ".join(f"{s} A {a['seat_win_rate'][s]:.1%} / B {b['seat_win_rate'][s]:.1%}"
-                                             for s in a["seat_win_rate"]))
-        print("  mean scores: A " + " ".join(f"{v:.2f}" for v in a["mean_scores"]) + ", B "
-              + " ".join(f"{v:.2f}" for v in b["mean_scores"]))
+        from ..stats import Interval
+        from .simulate import interval_text, is_rate
+        print(f"\nOutcomes over {args.games} random games each (95 % intervals; `leges compare` tests the differences):")
+        names = list(dict.fromkeys([*a["metrics"], *b["metrics"]]))
+        width = max(len(k) for k in names)
+        for k in names:
+            ta, tb = (interval_text(Interval(**m["metrics"][k]), is_rate(k)) if k in m["metrics"] else "-" for m in (a, b))
+            print(f"  {k:<{width}}  A {ta:<28} B {tb}")
     return EXIT_OK
 
 

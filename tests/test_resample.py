@@ -1,0 +1,137 @@
+"""`state.resample(player, rng)`: what the player sees stays, everything else is drawn afresh."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import leges
+from helpers import ROOT
+
+# A two-player game small enough to count its arrangements: four cards, one in each hand, two in
+# a hidden deck; each player bids in secret (kept in an `owner` variable), then plays a card.
+TINY = """\
+leges: 1
+id: tiny
+title: Tiny secret game
+version: "1"
+rulebooks: [{id: t, file: none, title: the test}]
+players:
+  min: 2
+  max: 2
+  seats: [{name: x}, {name: o}]
+components:
+  - id: card
+    source: {book: t, section: s}
+    count: 4
+    start: deck
+    label: it.name
+    instances: [{name: a}, {name: b}, {name: c}, {name: d}]
+zones:
+  - {id: deck, kind: deck, visibility: hidden}
+  - {id: hand, per_player: true, visibility: owner}
+  - {id: table, visibility: all}
+variables:
+  - {id: bid, per_player: true, initial: 0, visibility: owner, source: {book: t, section: s}}
+setup:
+  - id: deal
+    source: {book: t, section: s}
+    effect: |
+      shuffle deck
+      deal 1 from deck to [hand(p) for p in players]
+phases:
+  - id: bidding
+    source: {book: t, section: s}
+    order: players
+    turn: |
+      act bid
+    next: playing
+  - id: playing
+    source: {book: t, section: s}
+    order: players
+    turn: |
+      act play
+    next: end
+actions:
+  - id: bid
+    source: {book: t, section: s}
+    secret: true
+    params:
+      amount: range(3)
+    effect: |
+      bid[me] = amount
+  - id: play
+    source: {book: t, section: s}
+    params:
+      card: hand(me)
+    effect: |
+      move card to table
+scoring:
+  source: {book: t, section: s}
+  score: bid[p]
+"""
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tiny")
+    (folder / "ruleset.yaml").write_text(TINY)
+    return leges.load(str(folder))
+
+
+def arrangement(st) -> tuple:
+    label = st.setup.clabel
+    return (tuple(label[c] for c in st.zones["hand.o"]), tuple(label[c] for c in st.zones["deck"]))
+
+
+def test_every_consistent_arrangement_appears_and_nothing_else(tiny):
+    st = tiny.new_initial_state(players=2, seed=3)
+    mine = tiny.new_initial_state(players=2, seed=3).observation(0)["zones"]["hand.x"]
+    rng = random.Random(1)
+    seen = Counter(arrangement(st.resample(0, rng)) for _ in range(600))
+    others = sorted({"a", "b", "c", "d"} - set(mine))
+    assert len(seen) == 6  # o's card and the deck's order: 3! ways
+    for (hand, deck), count in seen.items():
+        assert sorted(hand + deck) == others and count > 50
+
+
+def test_sealed_secret_choices_are_drawn_again_and_own_ones_kept(tiny):
+    st = tiny.new_initial_state(players=2, seed=0)
+    st.apply_action("bid amount=2")  # x
+    st.apply_action("bid amount=1")  # o, sealed for x until the phase ends... which it just did
+    assert st.phase == "playing" and st.sealed == []
+    st = tiny.new_initial_state(players=2, seed=0)
+    st.apply_action("bid amount=2")
+    assert st.sealed == [0] and st.record_view(1) == ["x: (sealed)"]
+    rng = random.Random(0)
+    drawn = Counter(st.resample(1, rng).vars["bid"][0] for _ in range(300))
+    assert set(drawn) == {0, 1, 2}  # o cannot know x's bid
+    assert {st.resample(0, rng).vars["bid"][0] for _ in range(20)} == {2}  # x knows its own
+    det = st.resample(1, rng)
+    assert det.observation(1) == st.observation(1) and det.record_view(1) == st.record_view(1)
+
+
+def test_the_future_chance_is_drawn_afresh(tiny):
+    st = tiny.new_initial_state(players=2, seed=0)
+    assert len({st.resample(0, random.Random(i)).rng for i in range(10)}) == 10
+
+
+@pytest.mark.parametrize("name,players,seeds", [("pompeii", 3, [0]), ("attika", 2, [0]), ("alexander", 3, [1]),
+                                                ("tictactoe", 2, [0, 1])])
+def test_a_players_observation_is_unchanged_by_resampling_at_every_step(name, players, seeds):
+    from leges.simulate import agent_rng
+    game = leges.load(str(ROOT / "rulesets" / name))
+    rng = random.Random(7)
+    for seed in seeds:
+        st = game.new_initial_state(players=players, seed=seed)
+        moves = agent_rng(seed)
+        step = 0
+        while not st.is_terminal():
+            for p in range(players):
+                det = st.resample(p, rng)
+                assert det.observation(p) == st.observation(p), (name, seed, step, p)
+                assert det.record_view(p) == st.record_view(p)
+                assert [a.text for a in det.legal_actions(p)] == [a.text for a in st.legal_actions(p)]
+            st.apply_option(moves.randrange(len(st.pending["options"])))
+            step += 1
