@@ -84,7 +84,8 @@ class Agent:
 
     def __init__(self, **settings):
         for key, (kind, default, _) in self.params.items():
-            setattr(self, key, kind(settings.pop(key)) if key in settings else default)
+            value = settings.pop(key, default)
+            setattr(self, key, value if value is None or isinstance(value, kind) else kind(value))
         if settings:
             from ..errors import Diagnostic, LegesError, Position, did_you_mean
             key = next(iter(settings))
