@@ -92,3 +92,10 @@ def test_diff_reuses_the_metrics(capsys):
     stats = out["statistics"]["a"]
     assert {"mean_length", "seat_win_rate", "mean_scores", "unfinished", "metrics"} <= set(stats)
     assert set(stats["metrics"]["duration"]) == {"value", "low", "high"}
+
+
+def test_compare_draws_a_plot(ruleset, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "ab.png"
+    assert main(["compare", ruleset, "--b", "o_first", "-g", "20", "-j", "1", "-q", "--plot", str(target)]) == 0
+    assert target.read_bytes()[:4] == b"\x89PNG"

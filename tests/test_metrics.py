@@ -82,3 +82,13 @@ def test_simulate_text_shows_intervals_and_rotated_agents(capsys):
     out = capsys.readouterr().out
     assert "agent win rate: greedy" in out and "every seating in turn" in out and "balance" in out
     assert "[greedy, random]" in out and "[random, greedy]" in out
+
+
+def test_simulate_draws_a_plot(tmp_path, capsys):
+    import pytest
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "games.svg"
+    assert main(["simulate", TICTACTOE, "-g", "10", "--agents", "greedy,random", "-q", "-j", "1", "--plot", str(target)]) == 0
+    assert "<svg" in target.read_text()
+    assert main(["simulate", TICTACTOE, "-g", "2", "-q", "-j", "1", "--plot", str(tmp_path / "x.pdf")]) == 2
+    assert "neither .svg nor .png" in capsys.readouterr().err

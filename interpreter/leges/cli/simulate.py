@@ -38,6 +38,8 @@ def players_of(game, args) -> int:
                                     f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}"))
     if args.games < 1:
         raise LegesError(Diagnostic(Position("--games"), "--games must be at least 1"))
+    if args.plot and not args.plot.lower().endswith((".svg", ".png")):
+        raise LegesError(Diagnostic(Position("--plot"), f"'{args.plot}' is neither .svg nor .png"))
     if args.jobs is not None and args.jobs < 1:
         raise LegesError(Diagnostic(Position("--jobs"), "--jobs must be at least 1"))
     return players
