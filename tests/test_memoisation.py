@@ -96,6 +96,12 @@ def _stale_values(game, st) -> list[str]:
         body = namespace[f"{fname}_body"]
         layout = game.compiler.memo.layouts[slot]
         key_of = namespace.get(f"{fname}_key")  # with hoisted calls: the key for given arguments
+        if fname.endswith("_options"):  # an action's choices: keyed by the player and the action's arguments
+            for key, value in values.items():
+                me, args = (key[0], dict(key[1][1:])) if isinstance(key, tuple) else (key, {})
+                if body(fresh, me, args) != value:
+                    wrong.append(f"{fname}({me}, {args})")
+            continue
         for key, value in values.items():
             parts = list(key) if len(layout) > 1 else [key] if layout else []
             parts = parts[:game.compiler.memo.arities[slot]]  # hoisted calls' values follow the arguments
@@ -124,3 +130,13 @@ def test_cached_values_equal_freshly_computed_ones(ruleset, players, seed):
 
     play_random(game, players, seed=seed, until=no_stale_value)
     assert checked >= 60 and served > 100  # the check looked at real values
+
+
+def test_a_near_slot_shared_with_a_copy_is_copied_before_it_changes(attika):
+    st = attika.new_initial_state(players=2, seed=0)
+    slot = _slot(attika, "arrow_free")
+    st.memo[slot] = {(0, "h7_11"): "near", (0, "h0_0"): "far"}
+    copy = st.copy()
+    copy.place(copy.zones["board.athens"][-1], "h7_10", None)
+    assert copy.memo[slot] == {(0, "h0_0"): "far"}
+    assert st.memo[slot] == {(0, "h7_11"): "near", (0, "h0_0"): "far"}  # the original keeps its values

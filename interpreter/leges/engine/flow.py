@@ -26,6 +26,7 @@ class Flow:
         steps = 0
         frames = st.frames
         if len(st.memo) < self.game.memo_size:  # a scenario compiled more rules after the state began
+            st.private.update(range(len(st.memo), self.game.memo_size))
             st.memo.extend({} for _ in range(self.game.memo_size - len(st.memo)))
         while True:
             if st.terminal:

@@ -15,19 +15,10 @@ Fn = Callable[[Any, dict], Any]
 class CompiledAction:
     id: str
     code_id: str
-    enumerate: Callable  # generated: fn(st, env, out) appends the legal options
+    options: Callable  # generated: fn(st, player, args) -> every legal choice as [text, id, params, args]
     anytime: bool
     decl: Any = None
     secret: bool = False
-
-    def options(self, st, player: int, args: dict) -> list:
-        """Every legal choice of parameters for `player`, as [text, id, params, args]."""
-        env = dict(args)
-        env["me"] = player
-        env["$args"] = args
-        out: list = []
-        self.enumerate(st, env, out)
-        return out
 
 
 @dataclass

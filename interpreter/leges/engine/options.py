@@ -1,4 +1,9 @@
-"""An action's legal choices: one generated function that lists them with their texts."""
+"""An action's legal choices: one generated function that lists them with their texts, memoised.
+
+The list of a player's choices of an action depends on what its parameters' domains and its
+`require` read, found while they compile (lang/memo.py): until the state changes there, the list
+is looked up, not rebuilt — a secret share-out among hundreds of splits is listed once a game.
+"""
 from __future__ import annotations
 
 from ..lang import types as T
@@ -8,18 +13,19 @@ from ..lang.scope import Scope
 
 
 def options_function(c: Compiler, action_id: str, params: list, require, args_types: dict):
-    """One generated function that lists an action's legal parameter choices with their texts.
+    """(fn, parameter types): `fn(st, me, args)` gives the legal choices of `me` as [text, id,
+    params, args] lists, for the action's arguments `args` (given by `act NAME(arg=...)`).
 
-    Nested loops over the parameters' options (each may use the earlier ones), the
-    `require` condition innermost: `fn(st, env, out)` appends [text, id, params, args]
-    for `env["me"]` and the action's arguments in `env`.
+    Nested loops over the parameters' options (each may use the earlier ones), the `require`
+    condition innermost. The list is shared by every caller: never change it.
     """
     scope = Scope(dict(args_types), me=True, me_code="me")
-    lines = ["def _options(st, env, out):", "    me = env['me']", "    args = env['$args']"]
+    lines = ["def {body}(st, me, args):", "    env = args", "    out = []"]
     indent = "    "
     text = repr(action_id)
     names = []
     types = {}
+    outer_reads, c.reads = c.reads, set()
     for i, (name, ptext) in enumerate(params):
         ty, code = c.parse_code(ptext, scope)
         elem = T.iter_elem(ty)
@@ -27,7 +33,7 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
             c.errors.error(ptext.at.position(), f"the options of '{name}' must be a list or a zone, not {ty}")
             elem = T.ANY
         if ty.kind in ("zone", "space"):
-            code = f"st.zones[{code}]"
+            code = c.contents(ty, code)
         lines.append(f"{indent}for v_{name} in {code}:")
         indent += "    "
         lines.append(f"{indent}t{i} = {text} + {(' ' + name + '=')!r} + {text_source(elem, 'v_' + name, c.const)}")
@@ -39,7 +45,18 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
         _, cond = c.parse_code(require, scope)
         lines.append(f"{indent}if {cond}:")
         indent += "    "
+    reads, c.reads = frozenset(c.reads), outer_reads
     values = "{" + ", ".join(f"{n!r}: v_{n}" for n in names) + "}"
     lines.append(f"{indent}out.append([{text}, {action_id!r}, {values}, args])")
-    return c.define_function("\n".join(lines) + "\n", "_options", f"<options:{action_id}>"), types
-
+    lines.append("    return out")
+    name = f"O{len(c.memo.keys)}_options"
+    slot = c.memo.add(name, reads, ("me", "args"), 2)
+    lines += [f"def {name}(st, me, args):",
+              f"    cache = st.memo[{slot}]",
+              "    key = (me, H.freeze(args)) if args else me",
+              "    value = cache.get(key, H.MISSING)",
+              "    if value is H.MISSING:",
+              f"        value = cache[key] = {name}_body(st, me, args)",
+              "    return value"]
+    c.define("\n".join(lines).replace("{body}", f"{name}_body", 1) + "\n", f"options:{action_id}")
+    return c.namespace[name], types

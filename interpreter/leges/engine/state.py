@@ -21,7 +21,8 @@ class State(StateAPI):
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "sealed", "memo")  # memo: the memoised functions' values, one dict a function (lang/memo.py)
+                 "sealed", "memo",  # memo: the memoised functions' values, one dict a function (lang/memo.py)
+                 "private")  # slots of memo this state alone holds (changed in place; the others are shared)
 
     # ---------------------------------------------------------- zone operations
     def place(self, c: int, zone: str, index: int | None) -> None:
@@ -65,8 +66,12 @@ class State(StateAPI):
         self.zones[source] = []
 
     def _forget_near(self, near: tuple, *places: str) -> None:
-        """Forget the values of near slots (memo.py) for spaces near the board spaces among `places`."""
+        """Forget the values of near slots (memo.py) for spaces near the board spaces among `places`.
+
+        A slot shared with a copy is copied first: what the other state holds stays valid for it.
+        """
         memo = self.memo
+        private = self.private
         within = self.game.board.within
         spaces = self.setup.spaces
         for slot, index, radius in near:
@@ -77,10 +82,15 @@ class State(StateAPI):
             for place in places:
                 if place in spaces:
                     gone |= within(place, radius)
+            if slot not in private:
+                values = memo[slot] = dict(values)
+                private.add(slot)
             if index is None:
-                memo[slot] = {k: v for k, v in values.items() if k not in gone}
+                for key in gone:
+                    values.pop(key, None)
             else:
-                memo[slot] = {k: v for k, v in values.items() if k[index] not in gone}
+                for key in [k for k in values if k[index] in gone]:
+                    del values[key]
 
     def moved(self, types, on_spaces: bool) -> None:
         """Components of these types moved or were reordered (on the board too, if `on_spaces`)."""
@@ -104,6 +114,7 @@ class State(StateAPI):
     def forget_cached(self) -> None:
         """Forget every memoised value (after the state was changed from outside the rules)."""
         self.memo = [{} for _ in range(self.game.memo_size)]
+        self.private = set(range(self.game.memo_size))
 
     def set_cprop(self, c: int, name: str, value: Any) -> None:
         self.changed("cprop:" + name)
@@ -231,6 +242,7 @@ class State(StateAPI):
         s.steps = self.steps
         s.seed = self.seed
         s.memo = list(self.memo)  # shared values stay valid: invalidation replaces a slot, never clears it
+        s.private, self.private = set(), set()
         return s
 
     def to_dict(self) -> dict:

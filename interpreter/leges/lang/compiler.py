@@ -55,6 +55,7 @@ class Compiler:
         # keys), and whether it loops over lists (then a function of it is worth memoising)
         self.reads: set[str] = set()
         self.searches = 0
+        self.zone_loops = 0  # loops (over a zone's few items, or a list: then a search too)
         self.function_reads: dict[str, frozenset] = {}  # generated function name → its read keys
         self.memo = memo.MemoTable()
         self.loops = LoopFunctions(self.define)
@@ -393,6 +394,7 @@ class Compiler:
 
     def loop(self, kind: str, scope: Scope, var: str, items: str, body: str) -> str:
         """Source computing `kind` (any, all, count, sum) of `body` over `items` (see loops.py)."""
+        self.zone_loops += 1
         return self.loops.call(kind, scope.free_names(), f"v_{var}", items, body)
 
     def heavy(self) -> None:
@@ -440,6 +442,7 @@ class Compiler:
     def _e_Comprehension(self, node, scope, origin):
         typed = self.type_filter(node.condition, node.var) if node.condition is not None else None
         elem, items = self.iterable(node.iterable, scope, origin, typed)
+        self.zone_loops += 1
         inner = scope.with_py(node.var, elem, self.element_anchor(node.iterable, scope))
         ety, element = self.code(node.element, inner, origin)
         var = f"v_{node.var}"

@@ -19,7 +19,7 @@ from . import types as T
 from .call import NOTHING
 from .scope import Scope
 
-CHEAP_SOURCE = 300  # a body shorter than this that neither loops nor searches is not worth memoising
+CHEAP_SOURCE = 300  # a body shorter than this that does not loop is cheaper to compute than to look up
 
 
 @dataclass
@@ -87,21 +87,22 @@ class Functions:
         scope = Scope(me=me, me_code="me")
         for p, t in zip(decl.params, arg_types):
             scope = scope.with_py(p, t, (p, 0) if t.kind == "space" else None)
-        outer = c.reads, c.searches, self.body
-        c.reads, c.searches, self.body = set(), 0, Body(list(decl.params))
+        outer = c.reads, c.searches, c.zone_loops, self.body
+        c.reads, c.searches, c.zone_loops, self.body = set(), 0, 0, Body(list(decl.params))
         ty, body = c.parse_code(decl.body, scope)
-        own, searches, frame = frozenset(c.reads), c.searches, self.body
-        c.reads, c.searches, self.body = outer
+        own, searches, loops, frame = frozenset(c.reads), c.searches, c.zone_loops, self.body
+        c.reads, c.searches, c.zone_loops, self.body = outer
         hoisted = list(frame.hoisted) if any(memo.parse_near(k) for k in own) else []
         slot_reads = own if hoisted else own | frame.hoisted_reads
         reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
         c.function_reads[name] = reads
-        memoised = searches > 0 or len(body) >= CHEAP_SOURCE
+        memoised = searches > 0 or loops > 0 or len(body) >= CHEAP_SOURCE
         if memoised:
             uses_me = memo.ME in reads
             layout = memo.key_layout(decl.params, uses_me, hoisted)
             slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me)
-            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted)
+            frozen = {p for p, t in zip(decl.params, arg_types) if t.kind in ("list", "table")}
+            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen)
         else:
             source = memo.plain_source(name, decl.params, body)
         c.define(source, decl.id)

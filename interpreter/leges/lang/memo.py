@@ -118,32 +118,34 @@ def key_layout(params: list[str], uses_me: bool, hoisted: list[str]) -> tuple[st
 
 
 def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me: bool,
-                   hoisted: list[str] = ()) -> str:
+                   hoisted: list[str] = (), frozen: set[str] = frozenset()) -> str:
     """A memoised function: the body, and a wrapper looking its value up in `st.memo[slot]`.
 
     `hoisted`: calls of the body whose values join the key instead of their reads joining the
     function's (an early cut-off: a change that leaves their values as they were keeps this
-    function's values). Arguments that cannot be dictionary keys (lists) are simply computed:
-    freezing them into keys was measured to cost more than it saves.
+    function's values). `frozen`: parameters holding lists, frozen into the key (`H.freeze`); an
+    argument that cannot be a key though its type did not say so is simply computed.
     """
     args = "".join(f", v_{p}" for p in params)
-    parts = (["me"] if uses_me else []) + [f"v_{p}" for p in params] + list(hoisted)
+    parts = (["me"] if uses_me else []) + [f"H.freeze(v_{p})" if p in frozen else f"v_{p}" for p in params] \
+        + list(hoisted)
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")" if parts else "None"
     head = f"def {fname}_body(st, me{args}):\n    return {body}\n" f"def {fname}(st, me{args}):\n"
-    if hoisted:  # a hoisted call the body would not have made may fail: then no cache
+    if hoisted or frozen:  # a hoisted call the body would not have made may fail: then no cache
         head = f"def {fname}_key(st, me{args}):\n    return {key}\n" + head  # (for tests: which key is served)
         head += (f"    try:\n        key = {key}\n    except Exception:\n"
                  f"        return {fname}_body(st, me{args})\n")
         key = "key"
+    # `get` rather than `[]` and KeyError: a miss then costs a comparison, not an exception
     return (head +
             f"    cache = st.memo[{slot}]\n"
             f"    try:\n"
-            f"        return cache[{key}]\n"
-            f"    except KeyError:\n"
-            f"        value = cache[{key}] = {fname}_body(st, me{args})\n"
-            f"        return value\n"
+            f"        value = cache.get({key}, H.MISSING)\n"
             f"    except TypeError:\n"
-            f"        return {fname}_body(st, me{args})\n")
+            f"        return {fname}_body(st, me{args})\n"
+            f"    if value is H.MISSING:\n"
+            f"        value = cache[{key}] = {fname}_body(st, me{args})\n"
+            f"    return value\n")
 
 
 def plain_source(fname: str, params: list[str], body: str) -> str:

@@ -5,6 +5,8 @@ the frame's locals `env`, the tables of one compiled game and these helpers.
 """
 from __future__ import annotations
 
+MISSING = object()  # no value cached yet (memoised functions, lang/memo.py)
+
 
 def top(items):
     return items[-1] if items else None
@@ -174,3 +176,12 @@ def payments(pool, need, wildcard, substitute, limit: int = 5000):
 
     step(0, have, ())
     return sorted(([kinds[i] for i in combo] for combo in found), key=lambda p: (len(p), [repr(x) for x in p]))
+
+
+def freeze(value):
+    """A hashable stand-in for a list (or table) argument of a memoised function: its cache key."""
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value) if any(isinstance(v, (list, dict)) for v in value) else tuple(value)
+    if isinstance(value, dict):
+        return ("{}",) + tuple(sorted((k, freeze(v)) for k, v in value.items()))
+    return value
