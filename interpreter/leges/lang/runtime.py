@@ -180,8 +180,13 @@ def payments(pool, need, wildcard, substitute, limit: int = 5000):
 
 def freeze(value):
     """A hashable stand-in for a list (or table) argument of a memoised function: its cache key."""
-    if isinstance(value, list):
-        return tuple(freeze(v) for v in value) if any(isinstance(v, (list, dict)) for v in value) else tuple(value)
-    if isinstance(value, dict):
+    if value.__class__ is list:
+        key = tuple(value)
+        try:
+            hash(key)
+            return key
+        except TypeError:  # lists or tables inside
+            return tuple(freeze(v) for v in value)
+    if value.__class__ is dict:
         return ("{}",) + tuple(sorted((k, freeze(v)) for k, v in value.items()))
     return value
