@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import cache
 from ..errors import Collector, LegesError, did_you_mean
 from ..source import TextOrigin
 from . import ast, memo, runtime
@@ -80,17 +81,17 @@ class Compiler:
         if fn is None:
             source = f"def _e(st, env):\n    return {code}\n"
             local: dict = {}
-            exec(compile(source, "<rule>", "exec"), self.namespace, local)  # our own generated source
+            exec(cache.compiled(source, "<rule>"), self.namespace, local)  # our own generated source
             fn = self._fn_cache[code] = local["_e"]
         return fn
 
     def define(self, source: str, name: str) -> None:
-        exec(compile(source, f"<{name}>", "exec"), self.namespace)  # our own generated source
+        exec(cache.compiled(source, f"<{name}>"), self.namespace)  # our own generated source
 
     def define_function(self, source: str, name: str, filename: str):
         """Compile generated source defining function `name` and return it (it sees the namespace)."""
         local: dict = {}
-        exec(compile(source, filename, "exec"), self.namespace, local)  # our own generated source
+        exec(cache.compiled(source, filename), self.namespace, local)  # our own generated source
         return local[name]
 
     def formatter(self, ty: T.Ty):

@@ -14,6 +14,7 @@ from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
+from .. import cache
 from ..errors import Diagnostic, LegesError
 from ..source import TextOrigin
 from . import ast
@@ -426,8 +427,24 @@ def _check_size(text: str, origin: TextOrigin) -> None:
         raise LegesError(Diagnostic(origin.locate(1, 1), f"rule text longer than {MAX_TEXT} characters"))
 
 
+_FINGERPRINT = None
+
+
+def _cached_tree(start: str, text: str, parse):
+    """The syntax tree of `text`, from the disk cache when an identical text was parsed before
+    (cache.py); a text with an error is never cached (the error is reported afresh)."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        _FINGERPRINT = cache.parser_fingerprint()
+    return cache.cached("tree", f"{_FINGERPRINT}\0{start}\0{text}", parse)
+
+
 def parse_program(text: str, origin: TextOrigin) -> ast.Program:
     _check_size(text, origin)
+    return _cached_tree("program", text, lambda: _parse_program(text, origin))
+
+
+def _parse_program(text: str, origin: TextOrigin) -> ast.Program:
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = _lark().parse(source, start="program")
@@ -473,6 +490,10 @@ def _without_comments(text: str) -> str:
 def parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
     """Parse one expression; it may span lines (the newlines count as spaces)."""
     _check_size(text, origin)
+    return _cached_tree("expression", text, lambda: _parse_expression(text, origin))
+
+
+def _parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
     original = text.rstrip()
     flat = _without_comments(original).replace("\r", " ").replace("\n", " ")
     try:
