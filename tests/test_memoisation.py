@@ -140,3 +140,13 @@ def test_a_near_slot_shared_with_a_copy_is_copied_before_it_changes(attika):
     copy.place(copy.zones["board.athens"][-1], "h7_10", None)
     assert copy.memo[slot] == {(0, "h0_0"): "far"}
     assert st.memo[slot] == {(0, "h7_11"): "near", (0, "h0_0"): "far"}  # the original keeps its values
+
+
+def test_setting_a_space_property_forgets_values_only_around_it(attika):
+    """A tile laid changes the land of a few hexes: the cost of building elsewhere is kept."""
+    assert "near:@land:s:1" in attika.compiler.memo.keys[_slot(attika, "discount")]
+    st = attika.new_initial_state(players=2, seed=0)
+    slot = _slot(attika, "discount")
+    st.memo[slot] = {"h0_0": ["far"], "h7_11": ["near"]}
+    st.set_space_prop("h7_10", "land", "forest")
+    assert st.memo[slot] == {"h0_0": ["far"]}

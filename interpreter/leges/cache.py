@@ -29,7 +29,7 @@ def parser_fingerprint() -> str:
     """A hash of the grammar and the code that builds syntax trees: part of a tree's key, so that a
     changed parser never reads a tree an older one made."""
     here = Path(__file__).parent
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(__name__.encode())  # the package's name too: trees pickle their classes by it
     for name in _PARSER_FILES:
         digest.update((here / name).read_bytes())
     return digest.hexdigest()

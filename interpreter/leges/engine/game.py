@@ -105,6 +105,7 @@ class Game:
         self.memo_size = 0
         self.place_slots: dict[str, tuple[tuple, tuple]] = {}  # component type → (off the board, on it)
         self.key_slots: dict[str, tuple] = {}  # read key (var:NAME, turn, ...) → slots
+        self.prop_near_slots: dict[str, tuple] = {}  # space property → its near slots (memo.py)
         self.compiler = None  # kept to compile scenarios' expressions and programs
         self.programs = None
         self.warnings: list = []
@@ -135,6 +136,8 @@ class Game:
         self.place_slots = table.place_slots(sorted(types))
         keys = {k for ks in table.keys for k in ks if not k.startswith(("where:", "spaces:"))}
         self.key_slots = {k: table.slots_reading(k) for k in keys}
+        props = {k.split(":")[1][1:] for ks in table.keys for k in ks if k.startswith("near:@")}
+        self.prop_near_slots = {name: table.near_slots("@" + name) for name in props}
 
     def compile_program(self, text, code_id: str) -> str:
         from ..errors import Collector

@@ -212,12 +212,9 @@ class StatementCompiler:
                 self.error(node, f"space property '{name}' is fixed in this ruleset; no rule of it changes it",
                            "only properties some rule of the ruleset sets can change")
 
-            key = memo.sprop(name)
-
             def set_space(st, fr, pc):
                 env = fr[2]
-                st.changed(key)
-                st.sprops.setdefault(obj(st, env), {})[name] = value(st, env)
+                st.set_space_prop(obj(st, env), name, value(st, env))
                 return pc + 1
             self.emit(set_space, node)
         else:

@@ -111,6 +111,15 @@ class State(StateAPI):
         for i in self.game.key_slots.get(key, ()):
             memo[i] = {}
 
+    def set_space_prop(self, space: str, name: str, value: Any) -> None:
+        """A rule sets a changing property of a board space: functions reading it forget their values
+        (those reading it only near a space, only for spaces near this one)."""
+        self.changed("sprop:" + name)
+        near = self.game.prop_near_slots.get(name)
+        if near:
+            self._forget_near(near, space)
+        self.sprops.setdefault(space, {})[name] = value
+
     def forget_cached(self) -> None:
         """Forget every memoised value (after the state was changed from outside the rules)."""
         self.memo = [{} for _ in range(self.game.memo_size)]

@@ -255,7 +255,8 @@ class Compiler:
                 static = self.const(self.board.props)
                 if kind == "zone" or name in self.dynamic_space_props:  # a zone may not be a space
                     if name in self.dynamic_space_props:
-                        self.read(memo.sprop(name))
+                        anchor = self.anchor_of(node.obj, scope) if kind == "space" else None
+                        self.read(memo.near_prop(name, *anchor) if anchor else memo.sprop(name))
                     return sym.space_props[name], f"H.sprop(st, {obj}, {name!r}, {static})"
                 return sym.space_props[name], f"{static}[{obj}][{name!r}]"
             known = set(sym.space_props) | set(self.board.areas if self.board else ())
@@ -385,12 +386,16 @@ class Compiler:
         return None
 
     def element_anchor(self, node, scope: Scope) -> tuple[str, int] | None:
-        """The anchor of every item of the list `node` (the spaces around an anchored space)."""
-        if isinstance(node, ast.Call) and node.func in self.NEAR_QUERIES and len(node.args) == 1 \
-                and node.func not in self.symbols.functions:
-            inner = self.anchor_of(node.args[0], scope)
-            if inner is not None:
-                return inner[0], inner[1] + 1
+        """The anchor of every item of the list `node`: the spaces around an anchored space, or some
+        of them (a comprehension or `filter` keeping its items as they are)."""
+        if isinstance(node, ast.Call) and node.func not in self.symbols.functions and node.args:
+            if node.func in self.NEAR_QUERIES and len(node.args) == 1:
+                inner = self.anchor_of(node.args[0], scope)
+                return (inner[0], inner[1] + 1) if inner is not None else None
+            if node.func == "filter":
+                return self.element_anchor(node.args[0], scope)
+        if isinstance(node, ast.Comprehension) and isinstance(node.element, ast.Name) and node.element.id == node.var:
+            return self.element_anchor(node.iterable, scope)
         return None
 
     def loop(self, kind: str, scope: Scope, var: str, items: str, body: str) -> str:

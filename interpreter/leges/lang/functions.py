@@ -119,12 +119,14 @@ class Functions:
             if near is None:
                 out.add(key)
                 continue
-            ctype, param, radius = near
+            what, param, radius = near
             anchor = self.c.anchor_of(args[fn.params.index(param)], scope)
-            if anchor is None:
-                out.add(memo.on_spaces(None if ctype == memo.ANY_TYPE else ctype))
+            if anchor is not None:
+                out.add(f"near:{what}:{anchor[0]}:{radius + anchor[1]}")
+            elif what.startswith("@"):
+                out.add(memo.sprop(what[1:]))
             else:
-                out.add(memo.near(None if ctype == memo.ANY_TYPE else ctype, anchor[0], radius + anchor[1]))
+                out.add(memo.on_spaces(None if what == memo.ANY_TYPE else what))
         return out
 
     def _hoistable(self, fn: Compiled, args: list, scope: Scope, reads: set[str]) -> bool:

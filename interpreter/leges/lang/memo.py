@@ -8,6 +8,8 @@ built-in reads, every part of the state it depends on, as *read keys*:
     spaces:T   which board spaces hold components of type T ("spaces:*": any type)
     near:T:P:R which spaces at most R steps from the function's space parameter P hold T: a
                move of T forgets only the values for spaces P near where it moved from or to
+    near:@NAME:P:R  the changing property NAME of the spaces at most R steps from P: setting it
+               on a space forgets only the values for spaces P near it
     zones      the contents of a zone not known to be a board space, of any type
     var:NAME   a game variable;  cprop:NAME / sprop:NAME  a component's / space's changing property
     turn       the phase, whose turn it is, the turn number
@@ -44,8 +46,12 @@ def near(ctype: str | None, param: str, radius: int) -> str:
     return f"near:{ctype or ANY_TYPE}:{param}:{radius}"
 
 
+def near_prop(name: str, param: str, radius: int) -> str:
+    return f"near:@{name}:{param}:{radius}"
+
+
 def parse_near(key: str) -> tuple[str, str, int] | None:
-    """(type, parameter, radius) of a near read, else None."""
+    """(type or @property, parameter, radius) of a near read, else None."""
     if not key.startswith("near:"):
         return None
     _, ctype, param, radius = key.split(":")
@@ -109,6 +115,18 @@ class MemoTable:
                         near_slots.append((slot, index, parsed[2]))
             out[t] = (off, on, tuple(near_slots))
         return out
+
+    def near_slots(self, what: str) -> tuple[tuple[int, int | None, int], ...]:
+        """(slot, place of the space in its keys or None, radius) of every near read of `what`
+        (a component type, or @NAME for a space property)."""
+        found = []
+        for slot, keys in enumerate(self.keys):
+            for key in keys:
+                parsed = parse_near(key)
+                if parsed is not None and parsed[0] == what:
+                    layout = self.layouts[slot]
+                    found.append((slot, None if len(layout) == 1 else layout.index(parsed[1]), parsed[2]))
+        return tuple(found)
 
 
 def key_layout(params: list[str], uses_me: bool, hoisted: list[str]) -> tuple[str, ...]:
