@@ -19,10 +19,11 @@ from pathlib import Path
 from .errors import Diagnostic, LegesError, Position
 
 # Caps on what is read. They are far above the bundled games (the largest file is 24 KB, a
-# whole ruleset 100 KB) and low enough that anything under them is read, parsed and checked
-# in well under two seconds.
-MAX_YAML_BYTES = 1_000_000  # one ruleset, map, variant or scenario file
-MAX_RULESET_BYTES = 2_000_000  # all files of one ruleset together (with its variants and map)
+# whole ruleset 100 KB with 2,000 values and 7,000 characters of rules) and low enough that
+# anything under them is read, parsed, checked and compiled in under two seconds.
+MAX_YAML_BYTES = 512_000  # one ruleset, map, variant or scenario file
+MAX_RULESET_BYTES = 1_000_000  # all files of one ruleset together (with its variants and map)
+MAX_RULESET_VALUES = 20_000  # YAML values of all those files together (see source.MAX_NODES for one)
 MAX_JSON_BYTES = 8_000_000  # a game record or a saved state
 MAX_TEXT_BYTES = 4_000_000  # a rulebook's text (`leges coverage`)
 HEAD_BYTES = 4000  # what is looked at to tell a map, a scenario and a ruleset apart
@@ -172,16 +173,25 @@ def is_regular(path: str | Path) -> bool:
 
 
 class Budget:
-    """Bytes read for one ruleset so far: its files together may not exceed MAX_RULESET_BYTES."""
+    """What one ruleset's files hold so far: together at most MAX_RULESET_BYTES and MAX_RULESET_VALUES.
 
-    def __init__(self, limit: int = MAX_RULESET_BYTES):
-        self.limit = limit
-        self.used = 0
+    Each file has its own caps; without a total, a ruleset could include 64 files at the cap.
+    """
+
+    def __init__(self, limit: int = MAX_RULESET_BYTES, values: int = MAX_RULESET_VALUES):
+        self.limit, self.values = limit, values
+        self.used = self.counted = 0
 
     def take(self, size: int, shown: str) -> None:
         self.used += size
         if self.used > self.limit:
             raise _error(shown, f"the ruleset's files together are larger than {self.limit:,} bytes",
+                         "a ruleset (with its includes, variants and map) must stay under this limit", line=1)
+
+    def take_values(self, count: int, shown: str) -> None:
+        self.counted += count
+        if self.counted > self.values:
+            raise _error(shown, f"the ruleset's files together hold more than {self.values:,} values",
                          "a ruleset (with its includes, variants and map) must stay under this limit", line=1)
 
 

@@ -100,10 +100,10 @@ def _first_difference(a: dict[str, list[str]], b: dict[str, list[str]]) -> tuple
     return None
 
 
-def _reask(st, player: int) -> None:
-    """The player's own pending options in a resampled world, as the rules give them there."""
+def _reask(st) -> None:
+    """The pending decision of a resampled world, as the rules give it there (recomputed afresh)."""
     from .engine.saved_state import recompute_pending
-    if st.pending is not None and st.pending["player"] == player:
+    if st.pending is not None:
         fresh = recompute_pending(st)
         if fresh is not None:
             st.pending = fresh
@@ -152,7 +152,8 @@ def check_state(st, player: int, rng: random.Random, report: Report, seed: int, 
         except LegesError:
             report.skipped += 1
             continue
-        _reask(other, player)
+        other.forget_cached()  # values memoised in the real game may not hold for traded identities
+        _reask(other)
         report.comparisons += 1
         diff = _first_difference(base, shown(other, player))
         if diff is not None:
@@ -165,7 +166,6 @@ def check_state(st, player: int, rng: random.Random, report: Report, seed: int, 
             continue
         if not set(st.sealed) <= set(real_after.sealed) or not set(other.sealed) <= set(other_after.sealed):
             continue  # sealed choices were revealed: news, legitimately different
-        _reask(other_after, player)
         if _position(real_after, player) != _position(other_after, player):
             continue  # a hidden component came into view: legitimately different
         report.forward += 1

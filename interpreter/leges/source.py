@@ -21,8 +21,8 @@ from . import files
 from .errors import Diagnostic, LegesError, Position
 
 MAX_FILE_BYTES = files.MAX_YAML_BYTES  # characters of one YAML text
-MAX_NODES = 100_000  # values of one document, aliases expanded
-_COUNT_FROM = 64_000  # texts shorter than this cannot hold MAX_NODES values: not counted first
+MAX_NODES = 20_000  # values of one document, aliases expanded
+_COUNT_FROM = 32_000  # texts shorter than this cannot hold 2 * MAX_NODES events: not counted first
 
 Path_ = tuple  # a path into a document: keys and list indices
 
@@ -205,6 +205,9 @@ class _Loader(yaml.SafeLoader):
 
 
 _Fast = getattr(yaml, "CSafeLoader", None) or _Loader  # libyaml when PyYAML was built with it
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})\Z")
 
 
 def _fail(file: str, mark, message: str, hint: str | None = None) -> LegesError:
@@ -307,12 +310,16 @@ def _char(c) -> str:
 
 
 def _count_events(text: str, file: str) -> None:
-    """Refuse a text with more than MAX_NODES values before composing it (composing costs far more)."""
+    """Refuse a text with more than MAX_NODES values before composing it (composing costs far more).
+
+    Keys are events too, and every key has a value: more than twice MAX_NODES events mean more
+    than MAX_NODES values (the exact count, aliases expanded, is kept while the data is built).
+    """
     count = 0
     for event in yaml.parse(text, Loader=_Fast):
         if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent, yaml.AliasEvent)):
             count += 1
-            if count > MAX_NODES:
+            if count > 2 * MAX_NODES:
                 raise _fail(file, event.start_mark, f"the document has more than {MAX_NODES:,} values",
                             "split it into several files, or write it more compactly")
 
@@ -393,6 +400,10 @@ def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: _Loader, counter:
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_build(item, path + (i,), doc, loader, counter, problems) for i, item in enumerate(node.value)]
+    if node.tag == _STR:  # most values are text: no constructor needed
+        return node.value
+    if node.tag == _INT and _DECIMAL.match(node.value):  # and most numbers are plain decimals
+        return int(node.value)
     try:
         value = loader.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as exc:
@@ -415,4 +426,7 @@ def load_yaml_file(path: str, display: str | None = None, roots=None, budget: "f
     text = files.read_text(path, files.MAX_YAML_BYTES, display, roots)
     if budget is not None:
         budget.take(len(text), display)
-    return load_yaml_text(text, display)
+    doc = load_yaml_text(text, display)
+    if budget is not None:
+        budget.take_values(len(doc.nodes), display)
+    return doc

@@ -6,6 +6,7 @@ stay inside the ruleset folder, and a map is named, never given as a path.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from dataclasses import dataclass, field
@@ -209,6 +210,7 @@ def _add(rs: d.Ruleset, entry: Entry) -> None:
 
 
 MAX_COMPONENTS = 20_000  # components in one game, for any number of players
+MAX_RULE_TEXT = 32_000  # characters of rule-language text in one ruleset (the bundled games: 7,000)
 
 
 def _count(count, n: int) -> int:
@@ -222,12 +224,38 @@ def _count(count, n: int) -> int:
     return 0
 
 
-def check_sizes(rs: d.Ruleset, errors: Collector) -> None:
-    """A game's components together stay under MAX_COMPONENTS (each count has its own maximum in the schema).
+def _texts(obj, seen: set) -> list[d.Text]:
+    """Every rule-language text held by a declaration (or anything inside it), in order."""
+    if id(obj) in seen or isinstance(obj, (str, int, float, bool, type(None), YamlDoc, d.At)):
+        return []
+    seen.add(id(obj))
+    if isinstance(obj, d.Text):
+        return [obj]
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return [t for f in dataclasses.fields(obj) for t in _texts(getattr(obj, f.name), seen)]
+    if isinstance(obj, (list, tuple)):
+        return [t for x in obj for t in _texts(x, seen)]
+    if isinstance(obj, dict):
+        return [t for x in obj.values() for t in _texts(x, seen)]
+    return []
 
-    Reported at the component whose count crosses the limit, naming the limit: a stranger's ruleset
-    must not make every new game build millions of pieces.
+
+def check_sizes(rs: d.Ruleset, errors: Collector) -> None:
+    """What compiling and playing a ruleset costs stays bounded, whoever wrote it; each limit is named.
+
+    - The rule-language texts together stay under MAX_RULE_TEXT characters: compiling them is the
+      slowest part of reading a ruleset (reported at the text that crosses the limit).
+    - A game's components together stay under MAX_COMPONENTS (each count has its own maximum in
+      the schema): a new game must not build millions of pieces.
     """
+    total = 0
+    for text in _texts(rs, set()):
+        total += len(text.text)
+        if total > MAX_RULE_TEXT:
+            errors.error(text.at.position(), f"the ruleset's rules together are longer than {MAX_RULE_TEXT:,} "
+                         "characters (the limit of rule-language text in one ruleset)",
+                         "shorten them: a function can hold what several rules repeat")
+            return
     for n in range(max(1, rs.min_players), min(rs.max_players, 64) + 1):
         total = 0
         for comp in rs.components:

@@ -1,0 +1,5 @@
+"""A fuzzing harness for Leges: mutated bundled rulesets through `leges validate` and `leges simulate`.
+
+`python -m tests.fuzz --cases 10000` runs a campaign; tests/test_fuzz.py runs a bounded sample
+(LEGES_FUZZ_CASES cases, 24 by default) with every test run.
+"""

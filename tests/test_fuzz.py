@@ -1,0 +1,36 @@
+"""A bounded sample of the fuzzing campaign (tests/fuzz/): mutated bundled rulesets through
+`leges validate` and a short `leges simulate` end with status 0, or 2 and a located message —
+never a traceback, never past the time and memory caps.
+
+The sample is drawn from a fixed seed, so every run checks the same cases; LEGES_FUZZ_CASES
+sets how many (24 by default), LEGES_FUZZ_SEED another seed. The full campaign:
+`python -m tests.fuzz --cases 10000`.
+"""
+from __future__ import annotations
+
+import os
+
+from fuzz.runner import fuzz, report
+
+
+def test_a_sample_of_mutated_rulesets(tmp_path):
+    count = int(os.environ.get("LEGES_FUZZ_CASES", "24"))
+    seed = int(os.environ.get("LEGES_FUZZ_SEED", "20240"))
+    summary = fuzz(count, tmp_path, tmp_path / "findings", seed=seed)
+    assert summary.cases == count
+    assert not summary.findings, report(summary, 0)
+
+
+def test_the_judge_tells_located_messages_from_the_rest(tmp_path):
+    from fuzz.mutate import Case
+    from fuzz.runner import Runner
+    judge = Runner(tmp_path).judge
+    case = Case("tictactoe", {})
+    ok = {"status": 2, "out": "", "err": "rulesets/t/ruleset.yaml:3:7: error: bad\n", "seconds": 0.1}
+    assert judge(case, ["validate", "x"], ok) is None
+    for answer, kind in [({**ok, "err": "error: bad\n"}, "unlocated"),
+                         ({**ok, "status": 70, "err": "leges: internal error: KeyError"}, "internal"),
+                         ({**ok, "err": 'Traceback (most recent call last):\n  File "x"'}, "traceback"),
+                         ({**ok, "status": 0, "err": "", "seconds": 3.0}, "slow"),
+                         ("time cap", "time cap")]:
+        assert judge(case, ["validate", "x"], answer).kind == kind
