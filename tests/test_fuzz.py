@@ -32,5 +32,6 @@ def test_the_judge_tells_located_messages_from_the_rest(tmp_path):
                          ({**ok, "status": 70, "err": "leges: internal error: KeyError"}, "internal"),
                          ({**ok, "err": 'Traceback (most recent call last):\n  File "x"'}, "traceback"),
                          ({**ok, "status": 0, "err": "", "seconds": 3.0}, "slow"),
+                         ({**ok, "err": "r.yaml:5:7: error: rule failed: MemoryError"}, "memory"),
                          ("time cap", "time cap")]:
         assert judge(case, ["validate", "x"], answer).kind == kind

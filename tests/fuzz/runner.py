@@ -110,7 +110,8 @@ class Runner:
         for argv in case.commands():
             name = argv[0]
             answer = self.worker.ask(argv, folder, TIME_CAPS[name])
-            if answer == "time cap":  # once more in a fresh worker: a hang repeats, a busy machine need not
+            if answer == "time cap" and name == "validate":  # once more in a fresh worker: a hang repeats,
+                # a busy machine need not (a simulation past its cap is not run twice: that costs minutes)
                 answer = self.worker.ask(argv, folder, TIME_CAPS[name])
             self.summary.commands += 1
             finding = self.judge(case, argv, answer)
@@ -141,8 +142,8 @@ class Runner:
             return finding("traceback", err[-1500:])
         if "internal error" in text or status == 70:
             return finding("internal", err[-1500:])
-        if status == -9:
-            return finding("memory", err)
+        if status == -9 or "MemoryError" in text:  # the memory cap was reached, even if reported in place
+            return finding("memory", err[-800:])
         if status not in (0, 2):
             return finding("status", f"exit status {status}\n{err[-800:]}")
         if status == 2:
