@@ -7,7 +7,7 @@ values alive where a per-type dependency would forget them all:
   spaces around it (`neighbors(s)`, and theirs) depends on those spaces only; a move elsewhere
   keeps its values (a cost to build on a hex, a neighbourhood test);
 - *hoisted calls*: such a function calling another one on its own arguments whose value depends
-  on the whole board (the number of a player's settlements, say) takes that value into its cache
+  on the whole board (a count of a player's groups on the board, say) takes that value into its cache
   key instead of its reads — the change of a far space then matters only if it changes that value.
 """
 from __future__ import annotations
