@@ -24,7 +24,7 @@ from .errors import Diagnostic, LegesError, Position
 MAX_YAML_BYTES = 512_000  # one ruleset, map, variant or scenario file
 MAX_RULESET_BYTES = 1_000_000  # all files of one ruleset together (with its variants and map)
 MAX_RULESET_VALUES = 20_000  # YAML values of all those files together (see source.MAX_NODES for one)
-MAX_JSON_BYTES = 8_000_000  # a game record or a saved state
+MAX_JSON_BYTES = 4_000_000  # a game record or a saved state (a 10,000-turn game's record: about 1 MB)
 MAX_TEXT_BYTES = 4_000_000  # a rulebook's text (`leges coverage`)
 HEAD_BYTES = 4000  # what is looked at to tell a map, a scenario and a ruleset apart
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import Collector, Diagnostic, LegesError, Position
+from ..files import MAX_JSON_BYTES
 from ..json_source import JsonDoc
 from .constants import CHANCE, SUSPEND
 from .state import LOG_LIMIT, State
@@ -34,6 +35,9 @@ def load_state(game, text: str, file: str = "state") -> State:
     from ..model.schemas import validate
     if not isinstance(text, str):
         raise LegesError(Diagnostic(Position(file), "a saved state is JSON text (what State.to_json() returns)"))
+    if len(text) > MAX_JSON_BYTES:
+        raise LegesError(Diagnostic(Position(file, 1, 1), f"the saved state is larger than {MAX_JSON_BYTES:,} "
+                                    "characters (the limit for a saved state)"))
     doc = JsonDoc.parse(text, file, "saved state")
     errors = Collector()
     if not isinstance(doc.data, dict):
