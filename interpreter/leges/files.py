@@ -78,9 +78,10 @@ def read_bytes(path: str | Path, limit: int, shown: str | None = None, roots=Non
     shown = shown or display(path)
     if "\0" in str(path):
         raise _error(shown.replace("\0", "\\0"), f"not a valid {what} name (it holds a NUL character)")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     if roots is not None:
         path = confine(path, roots, shown)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+        flags |= getattr(os, "O_NOFOLLOW", 0)  # the real path has no link left: one put there since is refused
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
