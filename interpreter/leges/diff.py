@@ -3,10 +3,14 @@
 Rules are compared by id; rule-language texts as normalised syntax trees (layout, comments and
 citations do not count), data by value. Then the same seeds and the same choices are played
 under both, to find the first point where the legal actions or the outcome differ, and the
-outcome statistics of random games are set side by side.
+outcome statistics of random games (the design metrics of metrics.py, and the ruleset's own
+`statistics:`) are set side by side. A changed item is shown as its rule text before and after,
+normalised from the syntax tree (unparse.py), so only what changed in meaning shows.
 """
 from __future__ import annotations
 
+import difflib
+import json
 from dataclasses import dataclass, field
 
 from .errors import LegesError
@@ -15,8 +19,39 @@ from .model import decl as d
 from .model.sections import BY_NAME, RULE_SECTIONS, citations
 from .simulate import agent_rng, simulate
 from .source import TextOrigin
+from .unparse import expression, program
 
 IGNORED = ("at", "source", "description", "patched")
+
+
+@dataclass
+class Change:
+    """One changed part of an item: its rule text normalised (or its value) before and after."""
+
+    field: str  # `effect`, `params.victim`, `tiebreak.0`, `count`
+    a: str | None  # None: absent on that side
+    b: str | None
+    program: bool = False
+
+    def to_json(self) -> dict:
+        return {"field": self.field, "a": self.a, "b": self.b}
+
+    def lines(self, context: int = 1) -> list[str]:
+        """The change as lines: `- ` before, `+ ` after, `  ` the lines of a program around what changed."""
+        if not self.program or self.a is None or self.b is None:
+            return ([f"- {x}" for x in (self.a or "(none)").splitlines() or [""]] +
+                    [f"+ {x}" for x in (self.b or "(none)").splitlines() or [""]])
+        a, b = self.a.splitlines(), self.b.splitlines()
+        out: list[str] = []
+        for group in difflib.SequenceMatcher(None, a, b).get_grouped_opcodes(context):
+            if out:
+                out.append("  ...")
+            for tag, i1, i2, j1, j2 in group:
+                if tag == "equal":
+                    out += [f"  {x}" for x in a[i1:i2]]
+                else:
+                    out += [f"- {x}" for x in a[i1:i2]] + [f"+ {x}" for x in b[j1:j2]]
+        return out
 
 
 @dataclass
@@ -27,13 +62,17 @@ class Difference:
     fields: list = field(default_factory=list)
     cite_a: str = ""
     cite_b: str = ""
+    changes: list = field(default_factory=list)  # [Change]
+    cited_a: str = ""  # the citations without the keys variants set: the same when a variant set a key
+    cited_b: str = ""
+    set_by: list = field(default_factory=list)  # "key set by FILE", of B then of A
 
     def to_json(self) -> dict:
         return {"section": self.section, "id": self.id, "kind": self.kind, "fields": self.fields,
-                "source_a": self.cite_a, "source_b": self.cite_b}
+                "source_a": self.cite_a, "source_b": self.cite_b, "changes": [c.to_json() for c in self.changes]}
 
 
-def _cite(item) -> str:
+def _cite(item, patched: bool = True) -> str:
     parts = []
     for _, c in citations(item):
         if "book" in c:
@@ -42,9 +81,13 @@ def _cite(item) -> str:
             parts.append(f"reading {c['reading']}")
         if c.get("provenance"):
             parts.append(f"{c['provenance']['status']}: {c['provenance'].get('note', '')}".rstrip(": "))
-    for key, file in getattr(item, "patched", {}).items():
-        parts.append(f"{key} set by {file}")
+    if patched:
+        parts += _set_by(item)
     return "; ".join(parts)
+
+
+def _set_by(item) -> list[str]:
+    return [f"{key} set by {file}" for key, file in getattr(item, "patched", {}).items()]
 
 
 _ORIGIN = TextOrigin("<diff>", 1, 1)
@@ -78,6 +121,54 @@ def _fields(item, section: str) -> dict:
     return out
 
 
+def _written(value, as_program: bool) -> str | None:
+    """A value as `diff` shows it: rule text normalised from its syntax tree, anything else as compact JSON."""
+    if value is None:
+        return None
+    if isinstance(value, d.Text):
+        tree = _normal(value, as_program)
+        if isinstance(tree, tuple):  # unparsable: as written
+            return value.text.strip()
+        return program(tree) if as_program else expression(tree)
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _parts(name: str, value) -> dict:
+    """A field cut into the parts a change is shown by: `params.victim`, `tiebreak.0`, or the field itself."""
+    if name == "params" and isinstance(value, list):
+        return {f"params.{p}": t for p, t in value}
+    if name == "tiebreak" and isinstance(value, list):
+        return {f"tiebreak.{i}": t for i, t in enumerate(value)}
+    if name == "instances" and isinstance(value, list):
+        return {name: [(props, count) for props, count, _ in value]}
+    return {name: value}
+
+
+def changes(a, b, section: str, names: list[str]) -> list[Change]:
+    """What changed in these fields of two versions of an item, each part before and after."""
+    programs = BY_NAME[section].programs if section in BY_NAME else frozenset()
+    out = []
+    for name in names:
+        pa, pb = _parts(name, getattr(a, name, None)), _parts(name, getattr(b, name, None))
+        for part in list(dict.fromkeys([*pa, *pb])):
+            as_program = name in programs
+            wa, wb = _written(pa.get(part), as_program), _written(pb.get(part), as_program)
+            if wa != wb:
+                out.append(Change(part, wa, wb, as_program))
+    return out
+
+
+def _changed(section: str, key: str, fields: list, a, b) -> Difference:
+    cite = [_cite(x) if x is not None else "" for x in (a, b)]
+    cited = [_cite(x, patched=False) if x is not None else "" for x in (a, b)]
+    set_by = list(dict.fromkeys(_set_by(b) + _set_by(a))) if a is not None and b is not None else []
+    return Difference(section, key, "changed", fields, cite[0], cite[1], changes(a, b, section, fields),
+                      cited[0], cited[1], set_by)
+
+
 def structural(rs_a: d.Ruleset, rs_b: d.Ruleset) -> list[Difference]:
     diffs = []
     for section in RULE_SECTIONS:
@@ -91,11 +182,13 @@ def structural(rs_a: d.Ruleset, rs_b: d.Ruleset) -> list[Difference]:
             fa, fb = _fields(a[key], section), _fields(b[key], section)
             changed = sorted(k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k))
             if changed:
-                diffs.append(Difference(section, key, "changed", changed, _cite(a[key]), _cite(b[key])))
+                diffs.append(_changed(section, key, changed, a[key], b[key]))
     if (rs_a.scoring is None) != (rs_b.scoring is None) or (
             rs_a.scoring and _fields(rs_a.scoring, "scoring") != _fields(rs_b.scoring, "scoring")):
-        diffs.append(Difference("scoring", "scoring", "changed", ["score"], _cite(rs_a.scoring) if rs_a.scoring else "",
-                                _cite(rs_b.scoring) if rs_b.scoring else ""))
+        fa = _fields(rs_a.scoring, "scoring") if rs_a.scoring else {}
+        fb = _fields(rs_b.scoring, "scoring") if rs_b.scoring else {}
+        changed = sorted(k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k))
+        diffs.append(_changed("scoring", "scoring", changed, rs_a.scoring, rs_b.scoring))
     if (rs_a.min_players, rs_a.max_players) != (rs_b.min_players, rs_b.max_players):
         diffs.append(Difference("players", "players", "changed", ["min", "max"]))
     return diffs
@@ -140,10 +233,17 @@ def lockstep(game_a, game_b, players: int, seed: int, limit: int = 5000) -> Dive
 def statistics(game, players: int, games: int, seed: int) -> dict:
     """Outcomes of random games: the design metrics with their intervals (metrics.py), and the plain figures."""
     from .metrics import summarise, to_json
+    from .stats import rate_or_mean
     summary = simulate(game, players, games, seed)
     seats = game.setup_for(players).seat_names
     finished = summary.finished or summary.results
+    totals = {}  # a statistic per player, added up over the seats: the game's own figure
+    for sid, per_player, _ in game.statistics:
+        if per_player:
+            values = [float(sum(r.statistics[sid])) for r in summary.results if sid in r.statistics]
+            if values:
+                totals[sid] = rate_or_mean(values).to_json()
     return {"mean_length": summary.mean_length(), "seat_win_rate": summary.seat_win_rate(seats),
             "mean_scores": [sum(r.scores[i] for r in finished) / len(finished) for i in range(players)],
             "unfinished": len(summary.results) - len(summary.finished),
-            "metrics": to_json(summarise(summary.results, seats))}
+            "metrics": to_json(summarise(summary.results, seats)), "statistics_total": totals}

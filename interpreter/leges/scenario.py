@@ -28,11 +28,87 @@ class Outcome:
         return not self.failures
 
 
-def _load_game(doc: YamlDoc):
+def _load_game(doc: YamlDoc, games: dict | None = None):
+    """The scenario's ruleset under its variants (`games`: those already loaded, by folder and variants)."""
     from . import load
     ruleset = (Path(doc.file).parent / doc.data["ruleset"]).resolve()
     files.ruleset_reference(ruleset, doc.data["ruleset"], doc.position(("ruleset",)))
-    return load(str(ruleset), variants=doc.data.get("variants", ()))
+    key = (str(ruleset), tuple(doc.data.get("variants", ())))
+    if games is not None and key in games:
+        return games[key]
+    game = load(str(ruleset), variants=doc.data.get("variants", ()))
+    if games is not None:
+        games[key] = game
+    return game
+
+
+def check_citation(game, doc: YamlDoc) -> None:
+    """The scenario's `source` names what the ruleset declares: a rulebook, a reading, or a variant the
+    scenario switches on (a house rule's scenario cites its variant, whose provenance says where it comes from)."""
+    source = doc.data.get("source") or {}
+    errors = Collector()
+    books = [b["id"] for b in game.ruleset.rulebooks]
+    readings = [r.id for r in game.ruleset.readings]
+    if "book" in source and source["book"] not in books:
+        errors.error(doc.position(("source", "book")), f"no rulebook '{source['book']}' in {game.id}",
+                     did_you_mean(str(source["book"]), books) or "rulebooks: " + (", ".join(books) or "none"))
+    if "reading" in source and source["reading"] not in readings:
+        errors.error(doc.position(("source", "reading")), f"no reading '{source['reading']}' in {game.id}",
+                     did_you_mean(str(source["reading"]), readings))
+    if "variant" in source:
+        name = source["variant"]
+        if name not in game.variants:
+            errors.error(doc.position(("source", "variant")), f"the scenario cites variant '{name}' but does not switch it on",
+                         f"add it to `variants:` ({', '.join(game.variants)} are on)" if game.variants
+                         else "add `variants: [" + str(name) + "]`")
+        else:
+            from .model.variants import find_variants
+            found = find_variants(Path(game.ruleset.root).resolve(), Collector())
+            variant = found.get(name)
+            if variant is not None and variant.citation() is None:
+                errors.error(doc.position(("source", "variant")), f"variant '{name}' has neither source nor provenance to cite",
+                             "give the variant a `provenance:` (house rules: {status: house_rule, note: ...})")
+    errors.raise_if_errors()
+
+
+def check_file(path: str, games: dict | None = None) -> None:
+    """Check a scenario without playing it: its shape, its citation, its ruleset and variants, its players,
+    phase and seat names, and that its rule texts compile (`leges validate`); raises with every problem."""
+    doc = load_yaml_file(path)
+    errors = Collector()
+    if not validate(doc, "scenario", errors):
+        raise LegesError(errors.diagnostics)
+    data = doc.data
+    game = _load_game(doc, games)
+    check_citation(game, doc)
+    if not game.min_players <= data["players"] <= game.max_players:
+        errors.error(doc.position(("players",)),
+                     f"{game.title} is for {game.min_players} to {game.max_players} players, not {data['players']}")
+    position = data.get("position") or {}
+    if position.get("phase") is not None and position["phase"] not in game.phases:
+        errors.error(doc.position(("position", "phase")), f"no phase '{position['phase']}' in {game.id}",
+                     did_you_mean(str(position["phase"]), game.phases))
+    if errors.errors:
+        raise LegesError(errors.diagnostics)
+    seats = game.setup_for(data["players"]).seat_names
+    if "turn" in position and position["turn"] not in seats:
+        errors.error(doc.position(("position", "turn")), f"no player '{position['turn']}'",
+                     did_you_mean(str(position["turn"]), seats) or "players: " + ", ".join(seats))
+    texts = []
+    if "arrange" in position:
+        texts.append(lambda: game.compile_program(_text(doc, ("position", "arrange"), position["arrange"]),
+                                                  f"scenario:{data['id']}:arrange"))
+    for i, step in enumerate(data.get("steps", [])):
+        checks = step.get("expect", [])
+        for j, check in enumerate([checks] if isinstance(checks, str) else checks):
+            where = ("steps", i, "expect") if isinstance(checks, str) else ("steps", i, "expect", j)
+            texts.append(lambda where=where, check=check: game.compile_expression(_text(doc, where, check)))
+    for compile_text in texts:
+        try:
+            compile_text()
+        except LegesError as exc:
+            errors.extend(exc.diagnostics)
+    errors.raise_if_errors()
 
 
 def _text(doc: YamlDoc, path: tuple, value: str) -> Text:
@@ -47,6 +123,7 @@ def run_file(path: str) -> Outcome:
     data = doc.data
     outcome = Outcome(doc.file, data["id"], data.get("title", data["id"]))
     game = _load_game(doc)
+    check_citation(game, doc)
     state = start(game, doc)
     for i, step in enumerate(data.get("steps", [])):
         failures = _step(game, state, doc, i, step)
@@ -160,6 +237,24 @@ def _evaluate(fn, st, where) -> bool:
         raise LegesError(Diagnostic(where, "this check could not be evaluated: it is nested too deeply")) from None
     except Exception as exc:  # the check did something impossible: say where, not how Python felt
         raise LegesError(Diagnostic(where, f"this check could not be evaluated: {_describe(exc)}", _hint(exc))) from None
+
+
+def check_folder(ruleset: str, games: dict | None = None) -> int:
+    """Check every scenario under a ruleset's folder (see `check_file`); raises with all their problems.
+    Returns how many were checked."""
+    from .model.loader import find_ruleset_file
+    folder = find_ruleset_file(ruleset).resolve().parent / "scenarios"
+    if not folder.is_dir():
+        return 0
+    found = find_scenarios([str(folder)])
+    errors = Collector()
+    for path in found:
+        try:
+            check_file(path, games)
+        except LegesError as exc:
+            errors.extend(d for d in exc.diagnostics if d not in errors.diagnostics)
+    errors.raise_if_errors()
+    return len(found)
 
 
 MAX_SCENARIOS = 10_000  # scenario files found in the folders given

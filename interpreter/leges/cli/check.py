@@ -21,6 +21,7 @@ def cmd_validate(args) -> int:
                     print(w.format())
                 approx = _approximations(game)
                 note = f", {len(approx)} approximated values (see `leges info`)" if approx else ""
+                note += _check_parts(path)
                 print(f"{path}: ok — {game.title}, {len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} "
                       f"triggers, {len(game.phases)} phases{note}")
             else:
@@ -39,6 +40,20 @@ def cmd_validate(args) -> int:
             print(f"{path}: {errors_found} error{'s' if errors_found != 1 else ''}", file=sys.stderr)
             status = EXIT_INPUT
     return status
+
+
+def _check_parts(path: str) -> str:
+    """Every variant file of the ruleset (each alone, and the combinations declared) and every scenario
+    under it, checked; raises with all their problems, else says what was checked."""
+    from ..scenario import check_folder
+    from ..model.variants import check_variant_files
+    games: dict = {}
+    sets = check_variant_files(path, games)
+    scenarios = check_folder(path, games)
+    parts = [f"{len(sets)} variant set{'s' if len(sets) != 1 else ''}" if sets else "",
+             f"{scenarios} scenario{'s' if scenarios != 1 else ''}" if scenarios else ""]
+    parts = [p for p in parts if p]
+    return f"; checked {' and '.join(parts)}" if parts else ""
 
 
 def _approximations(game) -> list[tuple[str, str]]:

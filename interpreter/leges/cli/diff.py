@@ -36,9 +36,16 @@ def cmd_diff(args) -> int:
             elif x.kind == "only_b":
                 print(f"  + {x.section} {x.id}: only in B  [{x.cite_b}]")
             else:
-                print(f"  ~ {x.section} {x.id}: {', '.join(x.fields)} differ")
-                print(f"      A: {x.cite_a or '(no citation)'}")
-                print(f"      B: {x.cite_b or '(no citation)'}")
+                print(f"  ~ {x.section} {x.id}: {', '.join(x.fields)}")
+                if x.cited_a != x.cited_b:  # the citations only where they differ
+                    print(f"      A cites: {x.cited_a or '(nothing)'}")
+                    print(f"      B cites: {x.cited_b or '(nothing)'}")
+                for note in x.set_by:
+                    print(f"      {note}")
+                for change in x.changes:
+                    print(f"      {change.field}:")
+                    for line in change.lines():
+                        print(f"        {line}")
     print(f"\nIn play ({players} players, the same seeds and choices, seeds {args.seed}..{args.seed + args.seeds - 1}):")
     if not divergences:
         print(f"  no difference in {args.seeds} games")
@@ -53,18 +60,42 @@ def cmd_diff(args) -> int:
                 for t in x.only_b[:4]:
                     print(f"      only B allows: {t}")
             else:
-                print(f"  seed {x.seed}: same play, different outcome: A {x.outcome_a}, B {x.outcome_b}")
+                print(f"  seed {x.seed}, decision {x.step}: {_outcome(x.outcome_a, 'A')}; {_outcome(x.outcome_b, 'B')}")
     if stats:
         a, b = stats
-        from ..stats import Interval
-        from .simulate import interval_text, is_rate
+        from .simulate import is_rate
         print(f"\nOutcomes over {args.games} random games each (95 % intervals; `leges compare` tests the differences):")
-        names = list(dict.fromkeys([*a["metrics"], *b["metrics"]]))
-        width = max(len(k) for k in names)
-        for k in names:
-            ta, tb = (interval_text(Interval(**m["metrics"][k]), is_rate(k)) if k in m["metrics"] else "-" for m in (a, b))
-            print(f"  {k:<{width}}  A {ta:<28} B {tb}")
+        names = [k for k in dict.fromkeys([*a["metrics"], *b["metrics"]]) if not k.startswith("stat.")]
+        _rows(names, a, b, lambda k, m: m["metrics"].get(k), is_rate)
+        own = [k for k in dict.fromkeys([*a["metrics"], *b["metrics"]]) if k.startswith("stat.")]
+        totals = list(dict.fromkeys([*a.get("statistics_total", {}), *b.get("statistics_total", {})]))
+        if own or totals:
+            print("\nThe ruleset's statistics (statistics:), at the end of each game:")
+            rows = [f"stat.{k} (all seats)" for k in totals] + own
+
+            def value(k, m):
+                if k.endswith(" (all seats)"):
+                    return m.get("statistics_total", {}).get(k[len("stat."):-len(" (all seats)")])
+                return m["metrics"].get(k)
+            _rows(rows, a, b, value, lambda k: False if k.endswith(" (all seats)") else is_rate(k))
     return EXIT_OK
+
+
+def _rows(names: list[str], a: dict, b: dict, value, is_rate) -> None:
+    from ..stats import Interval
+    from .simulate import interval_text
+    if not names:
+        return
+    width = max(len(k) for k in names)
+    for k in names:
+        ta, tb = (interval_text(Interval(**value(k, m)), is_rate(k)) if value(k, m) else "-" for m in (a, b))
+        print(f"  {k:<{width}}  A {ta:<28} B {tb}")
+
+
+def _outcome(scores, side: str) -> str:
+    if scores is None:
+        return f"{side} has not ended"
+    return f"{side} ended with scores {scores}"
 
 
 def register(sub, variant) -> None:

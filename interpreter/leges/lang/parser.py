@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast as pyast
 import os
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from lark import Lark, Transformer, v_args
@@ -262,6 +263,13 @@ class _ToAst(Transformer):
     def repeat_stmt(self, meta, c):
         return ast.Repeat(c[0], c[1], **_pos(meta))
 
+    # -- labels: a labelled statement or expression is the same node as the unlabelled one
+    def labelled_stmt(self, meta, c):
+        return c[1]
+
+    def labelled(self, meta, c):
+        return c[1]
+
 
 _TRANSFORMER = _ToAst()
 
@@ -402,8 +410,38 @@ def _syntax_error(exc: UnexpectedInput, text: str, origin: TextOrigin, start: st
     if hint is None:
         context = exc.get_context(text, 30).rstrip()
         hint = "here:\n" + context if context else None
+    cut = _cut_by_flow_comma(origin)
+    if cut is not None:  # `[f(a, b)]` in YAML is two texts, `f(a` and `b)`: say so, at the comma
+        where, after = cut
+        return LegesError(Diagnostic(where, f"{message}: the YAML list or mapping around this rule text cut it at "
+                                            f"this comma ({'it ends' if after else 'it begins'} here)",
+                                     "in a YAML list or mapping written with [ ] or { }, a comma ends an unquoted "
+                                     "value: put the whole rule text in quotes, or write the list one item a line"))
     line, col = _line_col(layout, offset)
     return LegesError(Diagnostic(origin.locate(line, col), message, hint))
+
+
+def _cut_by_flow_comma(origin: TextOrigin):
+    """(position of the comma, whether the text ends at it) when a text is an unquoted YAML value inside
+    `[...]` or `{...}` next to a comma: the comma may have been meant as part of the rule."""
+    source, value = getattr(origin, "source", None), getattr(origin, "value", None)
+    if not source or value is None or origin.block or not 0 < origin.start <= origin.end <= len(source):
+        return None
+    if source[origin.start - 1] in "'\"":
+        return None
+    after = origin.end
+    while after < len(source) and source[after] in " \t":
+        after += 1
+    before = origin.start - 1
+    while before >= 0 and source[before] in " \t":
+        before -= 1
+    for at, ends in ((after, True), (before, False)):
+        if 0 <= at < len(source) and source[at] == ",":
+            line = source.count("\n", 0, at) + 1
+            col = at - (source.rfind("\n", 0, at) + 1) + 1
+            from ..errors import Position
+            return Position(origin.file, line, col), ends
+    return None
 
 
 def _check_depth(tree, layout: str, origin: TextOrigin) -> None:
@@ -508,3 +546,75 @@ def _parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
         for n in node.walk():  # the parser saw one line: map columns back to lines
             n.line, n.col = _line_col(original, max(0, n.col - 1))
     return node
+
+
+# ---------------------------------------------------------------------------- labels
+@dataclass(frozen=True)
+class Label:
+    """Where a label (`@name`) and what it labels sit in a rule text (offsets into the text)."""
+
+    name: str  # without the '@'
+    kind: str  # "statement" or "expression"
+    start: int  # the '@'
+    end: int  # just past what it labels (a statement: its last token; an expression: its ')')
+    inner: tuple  # (start, end) of the statement after the label, or of the expression inside the parentheses
+    line: int  # of the '@', from 1
+    col: int
+
+
+_COMPOUND = {"suite", "if_stmt", "elif_clause", "else_clause", "for_stmt", "while_stmt", "repeat_stmt",
+             "labelled_stmt"}
+
+
+def _last_end(tree) -> int:
+    """Offset just past the last character of a statement (a block's trailing blank lines and comments excluded)."""
+    from lark import Token, Tree
+    end = 0
+    for child in tree.children:
+        if isinstance(child, Token):
+            end = max(end, child.end_pos or 0)
+        elif isinstance(child, Tree):
+            if child.data in _COMPOUND:
+                end = max(end, _last_end(child))
+            elif getattr(child.meta, "end_pos", None) is not None:
+                end = max(end, child.meta.end_pos)
+    if end == 0 and getattr(tree.meta, "end_pos", None) is not None:
+        end = tree.meta.end_pos
+    return end
+
+
+def labels(text: str, program: bool, origin: TextOrigin) -> list[Label]:
+    """Every label of a rule text, in order; a syntax error is reported like any other.
+
+    Labels are not part of the syntax tree (a labelled statement compiles exactly like the same
+    statement without its label): variants find them here, in the text, and rewrite the text."""
+    from lark import Token, Tree
+    _check_size(text, origin)
+    if program:
+        source = text if text.endswith("\n") else text + "\n"
+        try:
+            tree = _lark().parse(source, start="program")
+        except UnexpectedInput as exc:
+            raise _syntax_error(exc, source, origin, "program") from None
+    else:
+        source = _without_comments(text.rstrip()).replace("\r", " ").replace("\n", " ")
+        try:
+            tree = _lark().parse(source, start="expression")
+        except UnexpectedInput as exc:
+            raise _syntax_error(exc, source, origin, "expression", text.rstrip()) from None
+    found = []
+    for node in tree.iter_subtrees_topdown():
+        if node.data not in ("labelled_stmt", "labelled"):
+            continue
+        token, body = node.children[0], node.children[1]
+        start = token.start_pos
+        line, col = _line_col(text, start)
+        if node.data == "labelled_stmt":
+            inner_start = body.meta.start_pos if isinstance(body, Tree) else body.start_pos
+            end = _last_end(body) if isinstance(body, Tree) else body.end_pos
+            found.append(Label(str(token)[1:], "statement", start, end, (inner_start, end), line, col))
+        else:
+            end = node.meta.end_pos
+            opening = source.index("(", token.end_pos)
+            found.append(Label(str(token)[1:], "expression", start, end, (opening + 1, end - 1), line, col))
+    return found
