@@ -6,6 +6,7 @@ is looked up, not rebuilt — a secret share-out among hundreds of splits is lis
 """
 from __future__ import annotations
 
+from ..lang import memo
 from ..lang import types as T
 from ..lang.compiler import Compiler
 from ..lang.formatting import text_source
@@ -51,9 +52,10 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
     lines.append("    return out")
     name = f"O{len(c.memo.keys)}_options"
     slot = c.memo.add(name, reads, ("me", "args"), 2)
+    me = "me" if memo.ME in reads else "None"  # choices that do not depend on who chooses are shared
     lines += [f"def {name}(st, me, args):",
               f"    cache = st.memo[{slot}]",
-              "    key = (me, H.freeze(args)) if args else me",
+              f"    key = ({me}, H.freeze(args)) if args else {me}",
               "    value = cache.get(key, H.MISSING)",
               "    if value is H.MISSING:",
               f"        value = cache[key] = {name}_body(st, me, args)",

@@ -121,8 +121,10 @@ class State(StateAPI):
         self.sprops.setdefault(space, {})[name] = value
 
     def forget_cached(self) -> None:
-        """Forget every memoised value (after the state was changed from outside the rules)."""
-        self.memo = [{} for _ in range(self.game.memo_size)]
+        """Forget every memoised value (after the state was changed from outside the rules); values of
+        functions that read nothing changing are kept, shared by all states of the game."""
+        shared = self.game.constant_slots
+        self.memo = [shared[i] if i in shared else {} for i in range(self.game.memo_size)]
         self.private = set(range(self.game.memo_size))
 
     def set_cprop(self, c: int, name: str, value: Any) -> None:
