@@ -40,9 +40,10 @@ def _rules() -> dict[str, list[list[tuple[bool, str]]]]:
 
 
 @lru_cache(maxsize=None)
-def _terminals() -> dict[str, str]:
+def _terminals() -> dict[str, tuple[str, str]]:
+    """terminal → (kind, pattern): "str" terminals are written as they are, "re" ones drawn from their pattern."""
     parser = lark.Lark(GRAMMAR.read_text(encoding="utf-8"), start=["expression", "program"], parser="lalr")
-    return {t.name: t.pattern.value for t in parser.terminals if t.pattern.type == "str"}
+    return {t.name: (t.pattern.type, t.pattern.value) for t in parser.terminals}
 
 
 @lru_cache(maxsize=None)
@@ -103,7 +104,11 @@ def _terminal(draw, name: str, pool: list[str]) -> str:
         return draw(st.sampled_from(OPERATORS[name]))
     if name in ("_NL", "_INDENT", "_DEDENT"):
         return name
-    return _terminals().get(name, name)
+    kind, pattern = _terminals().get(name, ("str", name))
+    if kind == "str":
+        return pattern
+    # a terminal added to the grammar since (a label, say): drawn from its own pattern, on one line
+    return draw(st.from_regex(pattern, fullmatch=True).filter(lambda t: "\n" not in t and t.strip()))
 
 
 def _layout(tokens: list[str]) -> str:
