@@ -73,7 +73,7 @@ class Variant:
         return None
 
 
-MAX_VARIANTS = 256  # variant files in one ruleset's folder
+MAX_VARIANTS = 32  # variant files in one ruleset's folder (the bundled games have at most 3)
 
 
 def find_variants(root: Path, errors: Collector, budget: files.Budget | None = None) -> dict[str, Variant]:
