@@ -150,3 +150,12 @@ def test_setting_a_space_property_forgets_values_only_around_it(attika):
     st.memo[slot] = {"h0_0": ["far"], "h7_11": ["near"]}
     st.set_space_prop("h7_10", "land", "forest")
     assert st.memo[slot] == {"h0_0": ["far"]}
+
+
+def test_functions_reading_nothing_that_changes_share_one_cache_across_states():
+    alexander = leges.load(str(ROOT / "rulesets" / "alexander"))
+    constant = alexander.constant_slots
+    assert constant  # e.g. the share-out's hundreds of splits, listed once a game object
+    a = alexander.new_initial_state(players=3, seed=1)
+    b = alexander.new_initial_state(players=3, seed=2)
+    assert all(a.memo[i] is b.memo[i] is constant[i] for i in constant)
