@@ -28,10 +28,11 @@ def test_the_judge_tells_located_messages_from_the_rest(tmp_path):
     case = Case("tictactoe", {})
     ok = {"status": 2, "out": "", "err": "rulesets/t/ruleset.yaml:3:7: error: bad\n", "seconds": 0.1}
     assert judge(case, ["validate", "x"], ok) is None
+    assert judge(case, ["validate", "x"], {**ok, "status": 0, "err": "", "seconds": 5.0, "cpu": 5.0}) is None
     for answer, kind in [({**ok, "err": "error: bad\n"}, "unlocated"),
                          ({**ok, "status": 70, "err": "leges: internal error: KeyError"}, "internal"),
                          ({**ok, "err": 'Traceback (most recent call last):\n  File "x"'}, "traceback"),
                          ({**ok, "status": 0, "err": "", "seconds": 3.0}, "slow"),
                          ({**ok, "err": "r.yaml:5:7: error: rule failed: MemoryError"}, "memory"),
                          ("time cap", "time cap")]:
-        assert judge(case, ["validate", "x"], answer).kind == kind
+        assert judge(case, ["load", "x"], answer).kind == kind

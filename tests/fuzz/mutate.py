@@ -81,7 +81,7 @@ class Case:
         simulate = ["simulate", ruleset, "-g", "1", "-q", "-s", str(self.seed)]
         if self.variant:
             simulate += ["--variant", self.variant]
-        return [["validate", ruleset], simulate]
+        return [["load", ruleset], ["validate", ruleset], simulate]
 
 
 @lru_cache(maxsize=None)
