@@ -1,8 +1,14 @@
 """`leges doc`: a ruleset rendered as a readable Markdown rulebook, every rule with its citation.
 
-Meant for translators and reviewers: read the encoded rules beside the printed ones.
+Meant for translators and reviewers: read the encoded rules beside the printed ones. Under
+variants (`leges doc --variant V`) the rules are the patched ones: every rule a variant changed
+says so, cites the variant (its source or provenance) and keeps the citation it had before as
+"before the change", and the variants' parameter values in force are listed.
 """
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 from .model.sections import citations
 
@@ -26,10 +32,70 @@ def _cite(item) -> str:
     return "; ".join(parts) if parts else "(no citation)"
 
 
+def _cite_source(src) -> str:
+    """One citation (a `source` mapping) as text."""
+    class _Item:
+        source = src
+        at = None
+    if not isinstance(src, dict):
+        return "(no citation)"
+    parts = []
+    for c in [src] + [c for c in src.get("also", []) if isinstance(c, dict)]:
+        if "book" in c:
+            parts.append(f"{c['book']} § {c['section']}" + (f" — “{c['quote']}”" if c.get("quote") else ""))
+        if c.get("reading"):
+            parts.append(f"reading `{c['reading']}`")
+        if c.get("provenance"):
+            p = c["provenance"]
+            parts.append(f"{p['status']}" + (f" ({p['confidence']})" if p.get("confidence") else "")
+                         + (f": {p['note']}" if p.get("note") else ""))
+        if c.get("note"):
+            parts.append(c["note"])
+    return "; ".join(parts) if parts else "(no citation)"
+
+
+class _Variants:
+    """The variants a ruleset was loaded with, and what each changed (found by the files items come from)."""
+
+    def __init__(self, rs):
+        from .errors import Collector
+        from .model.variants import find_variants
+        found = find_variants(Path(rs.root).resolve(), Collector()) if rs.variants else {}
+        self.on = [found[v] for v in rs.variants if v in found]
+        self.by_file = {v.doc.file: v for v in self.on}
+
+    def changes(self, item) -> list[tuple]:
+        """(variant, what it did) for each variant that brought or changed this item."""
+        out: dict = {}
+        if item is None or not self.by_file:
+            return []
+        at = getattr(item, "at", None)
+        if at is not None and at.file in self.by_file:
+            out.setdefault(at.file, []).append("brings it" if at.path[:1] == ("patch",) else "sets it")
+        for key, file in getattr(item, "patched", {}).items():
+            if file in self.by_file:
+                out.setdefault(file, []).append(key)
+        return [(self.by_file[f], keys) for f, keys in out.items()]
+
+
+def _variant_lines(variants: _Variants, item) -> list[str]:
+    lines = []
+    for variant, keys in variants.changes(item):
+        data = variant.data
+        what = keys[0] if keys in (["brings it"], ["sets it"]) else "changes " + ", ".join(f"`{k}`" for k in keys)
+        citation = variant.citation()
+        lines.append(f"*Variant* `{variant.id}` ({data['kind'].replace('_', ' ')}) {what}: "
+                     + (_cite_source(citation) if citation else "(the variant cites nothing)"))
+    return lines
+
+
 def _code(text) -> list[str]:
     if text is None:
         return []
     return ["```", text.text.rstrip("\n"), "```"]
+
+
+_VARIANTS = None  # the variants of the ruleset being rendered (set by render)
 
 
 def _rule(lines: list[str], item, kind: str, extra: list[str] | None = None) -> None:
@@ -38,14 +104,39 @@ def _rule(lines: list[str], item, kind: str, extra: list[str] | None = None) -> 
     if item.description:
         lines.append(item.description.strip())
         lines.append("")
-    lines.append(f"*Source:* {_cite(item)}")
-    lines.append("")
+    changed = _variant_lines(_VARIANTS, item) if _VARIANTS is not None else []
+    own = "source" in getattr(item, "patched", {}) or any(keys in (["brings it"], ["sets it"])
+                                                        for _, keys in (_VARIANTS.changes(item) if changed else []))
+    if changed and not own:  # the rule's text changed, its citation did not: cite the variant, keep the old one
+        lines += [*changed, "", f"*Source before the change:* {_cite(item)}", ""]
+    else:
+        lines += [f"*Source:* {_cite(item)}", ""] + ([*changed, ""] if changed else [])
     for line in extra or []:
         lines.append(line)
 
 
+def _cell(item) -> str:
+    """A table's source cell: the citation, and the variants that changed the item."""
+    changed = _variant_lines(_VARIANTS, item) if _VARIANTS is not None else []
+    return "; ".join([_cite(item)] + [x.replace("*Variant*", "variant") for x in changed])
+
+
+def _value(value) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def render(game) -> str:
+    global _VARIANTS
     rs = game.ruleset
+    _VARIANTS = variants = _Variants(rs)
+    try:
+        return _render(game, rs, variants)
+    finally:
+        _VARIANTS = None
+
+
+def _render(game, rs, variants: _Variants) -> str:
     out: list[str] = [f"# {rs.title}", ""]
     if rs.description:
         out += [rs.description.strip(), ""]
@@ -53,19 +144,45 @@ def render(game) -> str:
             + f"; {rs.min_players}–{rs.max_players} players"
             + (" (" + ", ".join(str(s['name']) for s in rs.seats[:rs.max_players]) + ")" if rs.seats else "") + ".", ""]
     out += ["Generated by `leges doc` from the ruleset; do not edit by hand.", ""]
+    if variants.on:
+        out += ["## Variants in force", ""]
+        for v in variants.on:
+            data = v.data
+            citation = v.citation()
+            out.append(f"- `{v.id}` ({data['kind'].replace('_', ' ')}): {data['title']}. "
+                       + (f"*Source:* {_cite_source(citation)}." if citation else "It cites nothing."))
+            if data.get("description"):
+                out.append(f"  {' '.join(data['description'].split())}")
+            values = {c.id: c.value for c in rs.constants if c.at.file == v.doc.file}
+            for p in v.parameters:
+                shown = _value(values.get(p["id"], p["default"]))
+                out.append(f"  - parameter `{p['id']}` = {shown}" + (f" (default {_value(p['default'])})"
+                                                                      if values.get(p["id"], p["default"]) != p["default"] else "")
+                           + (f": {p['description']}" if p.get("description") else ""))
+        out.append("")
     if rs.rulebooks:
         out += ["## Rulebooks", ""]
         out += [f"- `{b['id']}`: {b.get('title', b['file'])} (`{b['file']}`)" for b in rs.rulebooks]
+        out.append("")
+    if rs.constants:
+        out += ["## Constants", "", "The numbers and lists the rules name; a variant's parameter is one of them.", "",
+                "| constant | value | source |", "|---|---|---|"]
+        for c in rs.constants:
+            changed = _variant_lines(variants, c)
+            cite = _cite(c) if c.source else ""
+            if changed:
+                cite = "; ".join([x.replace("*Variant*", "variant") for x in changed] + ([f"before: {cite}"] if cite else []))
+            out.append(f"| `{c.id}` | `{_value(c.value)}` | {cite or '—'} |")
         out.append("")
     out += ["## Components", "", "| component | per player | how many | kinds | source |", "|---|---|---|---|---|"]
     for c in rs.components:
         count = c.count if not isinstance(c.count, dict) else ", ".join(f"{k} players: {v}" for k, v in c.count.items())
         kinds = "; ".join(", ".join(f"{k} {v}" for k, v in values.items()) + f" ×{cnt}" for values, cnt, _ in c.instances)
-        out.append(f"| `{c.id}` | {'yes' if c.per_player else 'no'} | {count} | {kinds or '—'} | {_cite(c)} |")
+        out.append(f"| `{c.id}` | {'yes' if c.per_player else 'no'} | {count} | {kinds or '—'} | {_cell(c)} |")
     out += ["", "## Zones", "", "| zone | kind | per player | seen by | source |", "|---|---|---|---|---|"]
     for z in rs.zones:
         out.append(f"| `{z.id}`{f' ×{z.count}' if z.count else ''} | {z.kind} | {'yes' if z.per_player else 'no'} "
-                   f"| {z.visibility} | {_cite(z)} |")
+                   f"| {z.visibility} | {_cell(z)} |")
     if game.board is not None:
         b = game.board
         out += ["", "## Board", "", f"`{b.id}`: {b.topology} board of {len(b.spaces)} spaces"
@@ -125,7 +242,7 @@ def render(game) -> str:
         out += ["## Readings", "", "Where the rulebook is silent, ambiguous or contradicts itself.", "",
                 "| reading | kind | question | reading chosen | source |", "|---|---|---|---|---|"]
         for r in rs.readings:
-            out.append(f"| `{r.id}` | {r.kind or ''} | {(r.question or '').strip()} | {' '.join(r.text.split())} | {_cite(r)} |")
+            out.append(f"| `{r.id}` | {r.kind or ''} | {(r.question or '').strip()} | {' '.join(r.text.split())} | {_cell(r)} |")
         out.append("")
     if rs.invariants:
         out += ["## Invariants", ""]

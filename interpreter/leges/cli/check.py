@@ -43,17 +43,8 @@ def cmd_validate(args) -> int:
 
 
 def _check_parts(path: str) -> str:
-    """Every variant file of the ruleset (each alone, and the combinations declared) and every scenario
-    under it, checked; raises with all their problems, else says what was checked."""
-    from ..scenario import check_folder
-    from ..model.variants import check_variant_files
-    games: dict = {}
-    sets = check_variant_files(path, games)
-    scenarios = check_folder(path, games)
-    parts = [f"{len(sets)} variant set{'s' if len(sets) != 1 else ''}" if sets else "",
-             f"{scenarios} scenario{'s' if scenarios != 1 else ''}" if scenarios else ""]
-    parts = [p for p in parts if p]
-    return f"; checked {' and '.join(parts)}" if parts else ""
+    from ..validation import check_parts
+    return check_parts(path)
 
 
 def _approximations(game) -> list[tuple[str, str]]:

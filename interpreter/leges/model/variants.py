@@ -135,36 +135,6 @@ def variant_sets(available: dict[str, Variant]) -> list[tuple[str, ...]]:
     return list(unique.values())
 
 
-def check_variant_files(path: str, games: dict | None = None) -> list[tuple[str, ...]]:
-    """Load the ruleset at `path` under every variant set (`variant_sets`); raises with every problem found
-    (each once). `games` receives the games loaded, by (folder, names)."""
-    from .. import load
-    from .loader import find_ruleset_file
-    root = find_ruleset_file(path).resolve().parent
-    errors = Collector()
-    available = find_variants(root, errors)
-    for variant in available.values():
-        check_relations(variant, available, errors)
-    errors.raise_if_errors()
-    sets = variant_sets(available)
-    for names in sets:
-        try:
-            game = load(path, variants=list(names))
-        except LegesError as exc:
-            mine = {available[n].doc.file for n in names}
-            for d in exc.diagnostics:
-                if d.position.file not in mine and d.position.file != "--variant":
-                    d = Diagnostic(d.position, f"{d.message} (with variant{'s' if len(names) > 1 else ''} "
-                                   f"{', '.join(names)})", d.hint, d.severity)
-                if d not in errors.diagnostics:
-                    errors.diagnostics.append(d)
-            continue
-        if games is not None:
-            games[(str(root), names)] = game
-    errors.raise_if_errors()
-    return sets
-
-
 def _typed(param: dict, raw: str, where: Position) -> object:
     kind = param["type"]
     try:
@@ -380,7 +350,8 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
                    budget: files.Budget | None = None):
     """Apply the requested variants to the ruleset's entries.
 
-    Returns (entries, scalar sections set by variants, names applied in the order applied)."""
+    Returns (entries, scalar sections set by variants, the names as requested). The variants are
+    applied in `application_order`, whatever the order requested: the result is the same."""
     root = Path(docs[0].file).resolve().parent
     available = find_variants(root, errors, budget) if requests else {}
     errors.raise_if_errors()  # a variant file that cannot be read: say why, not "no such variant"
@@ -397,6 +368,7 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
                 errors.error(variant.doc.position(("conflicts", j)), f"variant '{variant.id}' conflicts with '{other}'",
                              "switch on one of them only")
     errors.raise_if_errors()
+    requested = [v.id for v, _ in chosen]
     chosen = application_order(chosen, errors)
     errors.raise_if_errors()
     patcher = Patcher(docs[0], list(entries), errors)
@@ -408,7 +380,7 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
         scalars["limits"] = patcher.limits
     if patcher.scoring_changed:
         scalars["scoring"] = patcher.scoring
-    return patcher.entries, scalars, [v.id for v, _ in chosen]
+    return patcher.entries, scalars, requested
 
 
 class Patcher:
