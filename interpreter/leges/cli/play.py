@@ -1,60 +1,58 @@
 """`leges play`: a game at the terminal against computer opponents.
 
-The human's seat sees only what that seat may see: the screen is built from
-`state.observation(seat)`, and other players' moves are shown from `state.record_view(seat)`, so
-a sealed secret choice appears as `(sealed)` until the rules reveal it. `screen` and `News` are
-also what `leges check-leaks` checks, so the terminal front end is covered by the leak check.
+The human's seat sees only what that seat may see: the screen is built from the seat's view
+(render/view.py, itself built from `state.observation(seat)`), and other players' moves are shown
+from `state.record_view(seat)`, so a sealed secret choice appears as `(sealed)` until the rules
+reveal it. `screen` and `News` are also what `leges check-leaks` checks, so the terminal front
+end is covered by the leak check.
+
+The screen: the phase and whose turn, the board as text (squares and hexes; in colour where the
+terminal has it), each player's zones and variables in one line (counts, not repeated names; the
+seat's own first), what lies on the table, then the seat's actions. Between two screens the
+other players' moves, the log and what changed in view are printed; at the end, the scores.
 """
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 
+from ..render.view import labelled  # noqa: F401  (leaks.py imports it from here)
 from .common import EXIT_OK, load_ruleset
 
 
-def screen(st, player: int) -> list[str]:
+def screen(st, player: int, colour: bool = False) -> list[str]:
     """The lines shown to `player` when it decides: the position as it may see it, then its options."""
-    view = st.observation(player)
-    lines = [f"-- {view['phase']}: turn of {view['turn']}"]
-    for key, value in view["zones"].items():
-        if isinstance(value, dict):
-            shown = f"{value['count']} hidden" + (f", top {value['top']}" if value.get("top") else "")
-        else:
-            shown = " ".join(value) if value else "-"
-        lines.append(f"   {key}: {shown}")
-    for name, value in view["vars"].items():
-        lines.append(f"   {name} = {labelled(st, name, value)}")
-    for line in view["log"][-3:]:
+    from ..render.board_text import board_lines, paint
+    from ..render.style import style_of
+    from ..render.text import global_vars, player_vars, player_zones, shared_zones, status_line, value_text, zone_texts
+    from ..render.view import seat_view
+    style = style_of(st.game.board)
+    view = seat_view(st, player, style)
+    hide = set(style.panel.get("hide", []))
+    lines = [f"-- {view.title} · {status_line(view)} · you are {view.seats[player]}"]
+    lines += board_lines(st.game.board, view, style, colour)
+    order = [player] + [p for p in range(len(view.seats)) if p != player]
+    for p in order:
+        items = zone_texts(player_zones(view, p, hide), view.seats)
+        items += [f"{name} {value_text(value)}" for name, value in player_vars(view, p)]
+        name = view.seats[p] + (" (you)" if p == player else "") + (" *" if view.seats[p] == view.to_move and p != player else "")
+        if colour:
+            name = paint(name, fg=view.colours[p], bold=True)
+        lines.append(f"   {name}: " + (" · ".join(items) if items else "-"))
+    table = zone_texts(shared_zones(view, hide), view.seats)
+    if table:
+        lines.append("   table: " + " · ".join(table))
+    values = [f"{name} {value_text(value)}" for name, value in global_vars(view)]
+    if values:
+        lines.append("   variables: " + " · ".join(values))
+    for line in view.log[-3:]:
         lines.append(f"   log: {line}")
-    if st.current_player() == player:
+    if st.current_player() == player or st.legal_actions(player):
         for i, action in enumerate(st.legal_actions(player), 1):
             lines.append(f"  {i:3}. {action.text}")
     return lines
-
-
-def labelled(st, name: str, value):
-    """A variable's value as a player reads it: components by their labels, not their ids."""
-    symbols = st.game.compiler.symbols if st.game.compiler is not None else None
-    info = symbols.variables.get(name) if symbols is not None else None
-    if info is None:
-        return value
-    ty = info.type
-    depth = 0
-    while ty is not None and ty.kind == "list":
-        ty, depth = ty.elem, depth + 1
-    if ty is None or ty.kind != "component":
-        return value
-    if info.per_player and isinstance(value, list) and len(value) == st.n:
-        return [_label(st, v, depth) for v in value]
-    return _label(st, value, depth)
-
-
-def _label(st, value, depth: int):
-    if depth > 0 and isinstance(value, list):
-        return [_label(st, v, depth - 1) for v in value]
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(st.setup.clabel):
-        return st.setup.clabel[value]
-    return value
 
 
 @dataclass
@@ -83,6 +81,117 @@ class News:
         return out
 
 
+@dataclass
+class Changes:
+    """What changed in a seat's view between two of its screens — the game's own moves (cards
+    dealt, pieces moved by a rule) that no player's action names — and the new log lines."""
+
+    player: int
+    zones: dict | None = None
+    spaces: dict | None = None
+    log: int = 0
+
+    def lines(self, st) -> list[str]:
+        from ..render.text import pieces_text
+        from ..render.view import seat_view
+        view = seat_view(st, self.player)
+        zones = {z.key: (z.count, pieces_text(z.pieces, view.seats) if z.pieces is not None else None) for z in view.zones}
+        spaces = {s: pieces_text(p, view.seats) for s, p in view.spaces.items()}
+        spaces.update({s: f"{n} hidden" for s, n in view.hidden_spaces.items()})
+        out = []
+        new_log = st.log[self.log:] if len(st.log) >= self.log else st.log[-3:]
+        out += [f"  log: {line}" for line in new_log]
+        self.log = len(st.log)
+        if self.zones is not None:
+            moved = []
+            for key, (count, inside) in zones.items():
+                before = self.zones.get(key)
+                if before is not None and before[0] != count:
+                    moved.append(f"{key} {before[0]}→{count}")
+            for s in sorted(set(spaces) | set(self.spaces), key=lambda s: s):
+                if spaces.get(s, "") != self.spaces.get(s, ""):
+                    moved.append(f"{s} {self.spaces.get(s) or '-'}→{spaces.get(s) or '-'}")
+            if moved:
+                out.append("  changed: " + " · ".join(moved[:24]) + (" ..." if len(moved) > 24 else ""))
+        self.zones, self.spaces = zones, spaces
+        return out
+
+
+def match_answer(answer: str, actions) -> tuple[object | None, str | None]:
+    """The action an answer names — its number, its text, or words that fit exactly one action (`r3c2`,
+    `card=6 r3c2`) — or None with what to tell the player (the close ones: did you mean ...?)."""
+    texts = [a.text for a in actions]
+    if answer.isdigit():
+        if 1 <= int(answer) <= len(actions):
+            return actions[int(answer) - 1], None
+        return None, f"not one of the {len(actions)} actions; type its number (1 to {len(actions)})"
+    for a in actions:
+        if a.text == answer:
+            return a, None
+    words = answer.split()
+    if words:
+        fitting = [a for a in actions if all(_fits(w, a.text) for w in words)]
+        if len(fitting) == 1:
+            return fitting[0], None
+        if len(fitting) > 1:
+            shown = ", ".join(f"{texts.index(a.text) + 1}. {a.text}" for a in fitting[:6])
+            return None, f"{len(fitting)} actions fit '{answer}': {shown}" + (" ..." if len(fitting) > 6 else "")
+    close = get_close_matches(answer, texts, n=3, cutoff=0.5)
+    if not close:  # a misspelt word of an action: compare word by word
+        known = sorted({w for t in texts for w in t.replace("=", " ").split()})
+        fixed = [get_close_matches(w, known, n=1, cutoff=0.6) for w in words]
+        if words and all(fixed):
+            guess = [f[0] for f in fixed]
+            close = [t for t in texts if all(_fits(g, t) for g in guess)][:3]
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "; type its number"
+    return None, f"not one of the {len(actions)} actions{hint}"
+
+
+def _fits(word: str, text: str) -> bool:
+    tokens = text.split()
+    return any(word == t or word == t.partition("=")[2] or word == t.partition("=")[0] for t in tokens)
+
+
+def score_lines(st) -> list[str]:
+    """The end: the ranking, then each seat's score and tie-breaks, with what they count."""
+    seats = st.setup.seat_names
+    lines = ["game over: " + " > ".join(" = ".join(seats[p] for p in g) for g in st.ranking())
+             + f"; scores {st.scores()}"]
+    scoring = st.game.ruleset.scoring if st.game.ruleset is not None else None
+    if scoring is None:
+        return lines
+    if scoring.description:
+        lines.append("  " + " ".join(scoring.description.split()))
+    keys = []
+    for p in range(st.n):
+        try:
+            keys.append(tuple(st._score_keys(p)))  # the score and the tie-breaks, as the ranking compares them
+        except Exception:  # noqa: BLE001 - the breakdown is a courtesy: the scores above are the result
+            keys.append((st.scores()[p],))
+    heads = ["score"] + [f"tie-break {i + 1}" for i in range(len(keys[0]) - 1)]
+    width = max(len("seat"), *(len(s) for s in seats)) + 2
+    place = {p: i + 1 for i, g in enumerate(st.ranking()) for p in g}
+    lines.append("  " + "place  " + "seat".ljust(width) + "  ".join(h.rjust(max(5, len(h))) for h in heads))
+    for p in sorted(range(st.n), key=lambda p: place[p]):
+        cells = "  ".join(str(v).rjust(max(5, len(h))) for v, h in zip(keys[p], heads))
+        lines.append(f"  {place[p]:>5}  " + seats[p].ljust(width) + cells)
+    texts = [("score", scoring.score.text if scoring.score else None)]
+    texts += [(f"tie-break {i + 1}", t.text) for i, t in enumerate(scoring.tiebreak)]
+    lines.append("  (" + "; ".join(f"{h}: {' '.join(str(t).split())}" for h, t in texts if t) + ")")
+    return lines
+
+
+def use_colour(choice: str, stream) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
 def cmd_play(args) -> int:
     import random
     from ..records import make_record, write_record
@@ -94,15 +203,29 @@ def cmd_play(args) -> int:
     me = st.player_index(args.seat) if args.seat else 0
     rng = random.Random(args.seed)
     news = News(me)
-    print(f"{game.title}: you are {seats[me]}; the others play at random. Type a number, an action's text, or q.")
+    changes = Changes(me)
+    raw = getattr(sys.stdout, "_stream", sys.stdout)  # colour codes are ours; every text in them is cleaned
+    colour = use_colour(getattr(args, "colour", "auto"), raw)
+
+    def show(lines):
+        if colour:
+            for line in lines:
+                raw.write(line + "\n")
+            raw.flush()
+        else:
+            for line in lines:
+                print(line)
+
+    print(f"{game.title}: you are {seats[me]}; the others play at random. Type a number, an action's text "
+          f"(or words that pick out one, such as a square), or q.")
     while not st.is_terminal():
         who = st.current_player()
         actions = st.legal_actions(who)
         if who != me:
             st.apply_action(rng.choice(actions))
             continue
-        for line in news.lines(st) + screen(st, me):
-            print(line)
+        told = news.lines(st) + changes.lines(st)
+        show(([clean(x) for x in told] if colour else told) + screen(st, me, colour))
         while True:
             try:
                 answer = input(clean(f"{seats[me]}> ")).strip()
@@ -111,20 +234,20 @@ def cmd_play(args) -> int:
                 return EXIT_OK
             if answer in ("q", "quit", "exit"):
                 return EXIT_OK
-            choice = None
-            if answer.isdigit() and 1 <= int(answer) <= len(actions):
-                choice = actions[int(answer) - 1]
-            else:
-                choice = next((a for a in actions if a.text == answer), None)
+            choice, problem = match_answer(answer, actions)
             if choice is None:
-                print(f"  not one of the {len(actions)} actions; type its number")
+                print(f"  {problem}")
                 continue
+            if choice.text != answer and not answer.isdigit():
+                print(f"  → {choice.text}")
             st.apply_action(choice)
+            for line in changes.lines(st):  # what the player's move brought about (a card drawn, a piece moved)
+                print(line.replace("  changed: ", "  then: ", 1))
             break
-    for line in news.lines(st):
+    for line in news.lines(st) + changes.lines(st):
         print(line)
-    print("game over: " + " > ".join(" = ".join(seats[p] for p in g) for g in st.ranking())
-          + f"; scores {st.scores()}")
+    for line in score_lines(st):
+        print(line)
     if args.record:
         # the record of this seat's game: what this seat saw (a choice still sealed stays sealed)
         write_record(args.record, make_record(game, args.ruleset, players, args.seed, st.record_view(me),
@@ -140,4 +263,6 @@ def register(sub, variant) -> None:
     p.add_argument("--seat", help="your seat (default: the first)")
     p.add_argument("--seed", "-s", type=int, default=0)
     p.add_argument("--record", metavar="FILE", help="write the game's record to FILE at the end")
+    p.add_argument("--colour", "--color", choices=["auto", "always", "never"], default="auto",
+                   help="the board in colour: auto (when the output is a terminal and NO_COLOR is not set), always, never")
     p.set_defaults(run=cmd_play)

@@ -1,0 +1,127 @@
+"""`leges render`: an SVG picture of a game — its board and a side panel — as a seat sees it.
+
+The position is the start of a game, a saved state (`--state`), or a record replayed to a step
+(`--record F --step N`). Without `--seat` the picture shows only what every player may see.
+A map file given instead of a ruleset is drawn bare, for its author.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ..errors import Diagnostic, LegesError, Position
+from .common import EXIT_OK, kind_of, load_ruleset, variants_of
+
+
+def load_board_file(path: str):
+    """A map file on its own: read through the file gate, checked by its schema, built."""
+    from pathlib import Path
+
+    from .. import files
+    from ..board.board import build_board
+    from ..errors import Collector
+    from ..model.schemas import validate
+    from ..source import load_yaml_file
+    real = Path(path)
+    errors = Collector()
+    doc = load_yaml_file(str(real), path, roots=[files.Root(real.resolve().parent, "the maps folder")])
+    if not validate(doc, "map", errors):
+        errors.raise_if_errors()
+    board = build_board(doc, errors)
+    errors.raise_if_errors()
+    return board
+
+
+def replay_to(game, record: dict, step: int | None, path: str):
+    """The state after the first `step` actions of a record (all of them when None)."""
+    actions = record["actions"]
+    if step is None:
+        step = len(actions)
+    if step < 0 or step > len(actions):
+        raise LegesError(Diagnostic(Position(path), f"the record has {len(actions)} actions; there is no step {step}",
+                                    f"give --step between 0 and {len(actions)}"))
+    st = game.new_initial_state(players=record["players"], seed=record["seed"],
+                                explicit_chance=bool(record.get("explicit_chance", False)))
+    for i, text in enumerate(actions[:step]):
+        try:
+            st.apply_action(text)
+        except LegesError as exc:
+            d = exc.diagnostics[0]
+            raise LegesError(Diagnostic(Position(path), f"action {i + 1} of the record: {d.message}", d.hint)) from None
+    return st
+
+
+def position_of(args):
+    """The game and the state the command line asks for."""
+    from ..records import read_record
+    if args.record and args.state:
+        raise LegesError(Diagnostic(Position("--record"), "give --record or --state, not both"))
+    if args.step is not None and not args.record:
+        raise LegesError(Diagnostic(Position("--step"), "--step is a step of a record", "give the record with --record FILE"))
+    if args.record:
+        record = read_record(args.record)
+        if not isinstance(record.get("players"), int) or not isinstance(record.get("seed"), int) \
+                or not isinstance(record.get("actions"), list) or not all(isinstance(a, str) for a in record["actions"]):
+            raise LegesError(Diagnostic(Position(args.record, 1, 1), "the record's players, seed or actions are not what a record holds",
+                                        "records are written by `leges simulate --records DIR` or `leges play --record FILE`"))
+        variants = variants_of(args) or list(record.get("variants") or [])
+        game = load_ruleset(args.ruleset, argparse.Namespace(variant=variants))
+        if record["ruleset"] != game.id:
+            raise LegesError(Diagnostic(Position(args.record), f"the record is of '{record['ruleset']}', not of '{game.id}'"))
+        return game, replay_to(game, record, args.step, args.record)
+    game = load_ruleset(args.ruleset, args)
+    if args.state:
+        from .. import files
+        text = files.read_text(args.state, files.MAX_JSON_BYTES, args.state, what="state file")
+        return game, game.state_from_json(text, args.state)
+    players = args.players if args.players is not None else game.min_players
+    return game, game.new_initial_state(players=players, seed=args.seed)
+
+
+def cmd_render(args) -> int:
+    from ..render import render_board, render_svg
+    from ..render.style import style_of
+    from ..errors import Collector
+    if kind_of(args.ruleset) == "map":
+        board = load_board_file(args.ruleset)
+        errors = Collector()
+        style = style_of(board, errors)
+        errors.raise_if_errors()
+        svg = render_board(board, style)
+    else:
+        game, st = position_of(args)
+        errors = Collector()
+        style = style_of(game.board, errors) if game.board is not None else None
+        for d in errors.diagnostics:
+            if d.severity == "warning":
+                print(d.format(), file=sys.stderr)
+        errors.raise_if_errors()
+        seat = st.player_index(args.seat) if args.seat else None
+        svg = render_svg(st, seat, style=style)
+    if args.output and args.output != "-":
+        folder = os.path.dirname(args.output)
+        if folder and not os.path.isdir(folder):
+            raise LegesError(Diagnostic(Position(args.output), "no such folder", f"create {folder} first"))
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(svg)
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(svg)
+    return EXIT_OK
+
+
+def register(sub, variant) -> None:
+    p = sub.add_parser("render", parents=[variant], help="draw a game's board and position as SVG",
+                       description="Draw the board and a side panel (zones, whose turn, the phase) as SVG: the start of a "
+                                   "game, a saved state, or a record at a step. Only what --seat may see is drawn "
+                                   "(default: what every player sees). A map file is drawn bare.")
+    p.add_argument("ruleset", metavar="RULESET", help="a ruleset folder (or a map file, drawn bare)")
+    p.add_argument("--players", "-p", type=int, help="players of a new game (default: the least allowed)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed of a new game")
+    p.add_argument("--state", metavar="FILE", help="a saved state (state.to_json())")
+    p.add_argument("--record", metavar="FILE", help="a game record (leges simulate --records, leges play --record)")
+    p.add_argument("--step", type=int, metavar="N", help="with --record: the position after N actions (default: the end)")
+    p.add_argument("--seat", help="draw what this seat sees (default: only what every player sees)")
+    p.add_argument("--output", "-o", metavar="FILE", help="write the SVG to FILE (default: standard output)")
+    p.set_defaults(run=cmd_render)

@@ -1,0 +1,169 @@
+"""The board as text, for the terminal: squares in rows, hexes in staggered rows, a graph's
+occupied nodes as a list. Each space is four characters: what stands on it (`R2`: two of red's
+pieces; `X`: a mark labelled x), else the sign the map's `render:` gives it (`glyph`), else `.`.
+
+With `colour`, a space is painted in its area's or its own colour and each piece in its owner's
+(24-bit colour where the terminal says it has it, else the 256-colour palette). Every text that
+comes from a ruleset or a map is cleaned of control characters before colour codes are added.
+"""
+from __future__ import annotations
+
+import os
+
+from ..terminal import clean
+from .style import Style, rgb
+from .view import Piece, SeatView
+
+CELL = 4
+RESET = "\x1b[0m"
+
+
+def truecolor() -> bool:
+    return os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
+
+
+def _code(colour: str | None, background: bool) -> str:
+    value = rgb(colour)
+    if value is None:
+        return ""
+    r, g, b = value
+    if truecolor():
+        return f"\x1b[{48 if background else 38};2;{r};{g};{b}m"
+    index = 16 + 36 * round(r / 255 * 5) + 6 * round(g / 255 * 5) + round(b / 255 * 5)
+    return f"\x1b[{48 if background else 38};5;{index}m"
+
+
+def paint(text: str, fg: str | None = None, bg: str | None = None, bold: bool = False) -> str:
+    """`text` (cleaned) in colours; plain when no colour is known."""
+    codes = ("\x1b[1m" if bold else "") + (_code(fg, False) if fg else "") + (_code(bg, True) if bg else "")
+    text = clean(text)
+    return codes + text + RESET if codes else text
+
+
+def piece_glyph(view: SeatView, style: Style, piece: Piece) -> str:
+    spec = style.piece(piece.type)
+    if spec.get("glyph"):
+        return str(spec["glyph"])
+    if spec.get("shape") == "text":
+        return (piece.label[:1] or "?").upper()
+    if piece.owner is not None and piece.owner < len(view.seats):
+        return (view.seats[piece.owner][:1] or "?").upper()
+    return (piece.label[:1] or piece.type[:1] or "?").lower()
+
+
+def cell_text(view: SeatView, style: Style, pieces: list[Piece], hidden: int | None, glyph: str) -> list[tuple[str, str | None]]:
+    """What a space shows, as (text, colour) runs filling CELL - 1 characters."""
+    runs: list[tuple[str, str | None]] = []
+    if pieces:
+        for p in pieces:
+            g = piece_glyph(view, style, p)
+            spec = style.piece(p.type)
+            colour = spec.get("fill") if spec.get("fill") else (view.colours[p.owner] if p.owner is not None and p.owner < len(view.colours) else None)
+            runs.append((g + (str(p.count) if p.count > 1 else ""), colour))
+    elif hidden:
+        runs.append((f"{hidden}?", None))
+    else:
+        runs.append((glyph or ".", None))
+    out, used = [], 0
+    for text, colour in runs:
+        room = CELL - 1 - used
+        if room <= 0:
+            break
+        if len(text) > room:
+            text = text[: room - 1] + "+" if room > 1 else "+"
+        out.append((text, colour))
+        used += len(text)
+    return out
+
+
+def _render_cell(runs, bg: str | None, colour: bool) -> str:
+    used = sum(len(t) for t, _ in runs)
+    pad = " " * (CELL - used)
+    if not colour:
+        return "".join(t for t, _ in runs) + pad
+    text = ""
+    for t, fg in runs:
+        text += paint(t, fg=fg or "#222222", bg=bg, bold=fg is not None)
+    return text + paint(pad, bg=bg) if pad else text
+
+
+def _space_colours(board, style: Style) -> dict[str, str]:
+    """Each space's fill: its area's where the map fills areas of a kind, else its own look's."""
+    fills = {}
+    for kind, areas in board.areas.items():
+        for aid, props in areas.items():
+            look = style.area_look(kind, dict(props, id=aid))
+            if look is not None and look["fill"] != "none":
+                for s in board.area_spaces.get(aid, []):
+                    fills.setdefault(s, look["fill"])
+    return fills
+
+
+def board_lines(board, view: SeatView, style: Style, colour: bool = False) -> list[str]:
+    """The board as lines of text (nothing for a board of another topology than squares and hexes:
+    `graph_lines` lists what stands on a graph's nodes)."""
+    if board is None:
+        return []
+    if board.topology == "graph":
+        return graph_lines(board, view, style, colour)
+    looks = {s: style.look(view.space_props(board, s)) for s in board.spaces}
+    occupied = set(view.spaces) | set(view.hidden_spaces)
+    shown = [s for s in board.spaces if not looks[s].hidden or s in occupied]
+    if not shown:
+        return []
+    fills = _space_colours(board, style)
+    hexes = board.topology == "hex"
+    place = {}
+    for s in shown:
+        a, b = board.coords[s]
+        if hexes:  # axial q, r: rows by r, staggered by half a cell
+            place[s] = (b, 2 * a + b)
+        else:
+            place[s] = (a, 2 * b)
+    rows = sorted({r for r, _ in place.values()})
+    x0 = min(x for _, x in place.values())
+    x1 = max(x for _, x in place.values())
+    by_place = {v: s for s, v in place.items()}
+    half = CELL // 2
+    lines = []
+    if not hexes:
+        cols = range(x0 // 2, x1 // 2 + 1)
+        lines.append("     " + "".join(f"{'c' + str(c):<{CELL}}" for c in cols))
+    for r in rows:
+        label = f"r{r}" if not hexes else f"{r:>3}"
+        text = f"{label:>4} "
+        x = x0
+        while x <= x1:
+            s = by_place.get((r, x))
+            if s is None:
+                text += " " * half
+                x += 1
+                continue
+            look = looks[s]
+            runs = cell_text(view, style, view.spaces.get(s, []), view.hidden_spaces.get(s), look.glyph)
+            bg = fills.get(s, look.fill) if colour else None
+            text += _render_cell(runs, bg, colour)
+            x += 2
+        lines.append(text.rstrip() if not colour else text)
+    return lines
+
+
+def graph_lines(board, view: SeatView, style: Style, colour: bool = False) -> list[str]:
+    """A graph's occupied nodes, one line each: `rome: 2 red cube, 1 blue city`."""
+    out = []
+    for s in board.spaces:
+        pieces = view.spaces.get(s)
+        hidden = view.hidden_spaces.get(s)
+        if not pieces and not hidden:
+            continue
+        name = style.node_labels.get(s) or s
+        parts = []
+        for p in pieces or []:
+            whose = view.seats[p.owner] + " " if p.owner is not None and p.owner < len(view.seats) else ""
+            text = f"{p.count} {whose}{p.type}"
+            fg = view.colours[p.owner] if colour and p.owner is not None and p.owner < len(view.colours) else None
+            parts.append(paint(text, fg=fg, bold=fg is not None) if colour else text)
+        if hidden:
+            parts.append(f"{hidden} hidden")
+        out.append(f"   {clean(s) if not colour else paint(s)}" + (f" ({clean(name)})" if name != s else "") + ": " + ", ".join(parts))
+    return out

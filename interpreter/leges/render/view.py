@@ -1,0 +1,220 @@
+"""What one seat may see of a game, as the data every picture is drawn from.
+
+Every front end — the SVG picture, the web page, the terminal — draws from a `SeatView` and
+from nothing else of the state. A `SeatView` is built from `state.observation(seat)`: the zones
+it shows as lists are the ones the seat may see, and only for those are the components' types
+and owners read (to draw them in their owner's colour); the others are counts. Without a seat
+the view is public: what every player may see (zones visible to their owner only are counts,
+variables visible to their owner only are "?"). Board spaces' changing properties (a tile laid)
+lie on the table for everybody.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .style import Style, style_of
+
+
+@dataclass
+class Piece:
+    """Components alike (same type, owner and label) in one place, and how many."""
+
+    type: str
+    owner: int | None
+    label: str
+    count: int = 1
+
+
+@dataclass
+class ZoneView:
+    key: str  # e.g. hand.red
+    name: str  # the zone's declared id, e.g. hand
+    owner: int | None
+    count: int
+    pieces: list[Piece] | None  # None: the seat may not see what is in it
+    top: str | None = None  # the top item of a zone showing only its top
+    kind: str = "set"
+
+
+@dataclass
+class SeatView:
+    title: str
+    ruleset: str
+    seat: int | None  # None: the public view
+    seats: list[str]
+    colours: list[str]
+    phase: str | None
+    turn: str
+    to_move: str
+    terminal: bool
+    spaces: dict[str, list[Piece]] = field(default_factory=dict)
+    hidden_spaces: dict[str, int] = field(default_factory=dict)  # spaces whose contents are hidden: counts
+    zones: list[ZoneView] = field(default_factory=list)
+    vars: dict[str, Any] = field(default_factory=dict)
+    per_player_vars: set = field(default_factory=set)
+    sprops: dict[str, dict] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+    scores: list | None = None
+    ranking: list[list[int]] | None = None
+    style: Style | None = None
+
+    @property
+    def who(self) -> str:
+        return self.seats[self.seat] if self.seat is not None else "everybody"
+
+    def phase_name(self) -> str:
+        if self.terminal:
+            return "game over"
+        return self.phase if self.phase else "set-up"
+
+    def space_props(self, board, space: str) -> dict:
+        props = dict(board.props.get(space, {}))
+        props.update(self.sprops.get(space, {}))
+        props["id"] = space
+        return props
+
+
+def public_observation(st) -> dict:
+    """What every player may see: a seat's observation less what only that seat sees."""
+    obs = st.observation(0)
+    setup = st.setup
+    for key, value in list(obs["zones"].items()):
+        if isinstance(value, list) and setup.zone_visibility.get(key, "all") not in ("all",):
+            obs["zones"][key] = {"count": len(value)}
+    for name, value in list(obs["vars"].items()):
+        if st.game.variable_visibility.get(name, "all") == "owner" and isinstance(value, list) and len(value) == st.n:
+            obs["vars"][name] = ["?"] * st.n
+    obs.pop("options", None)
+    obs["you"] = None
+    return obs
+
+
+def observe(st, seat: int | None) -> dict:
+    return st.observation(seat) if seat is not None else public_observation(st)
+
+
+def history(st, seat: int | None) -> list[str]:
+    """The actions so far as `seat` saw them (without a seat: every secret choice sealed)."""
+    if seat is not None:
+        return st.record_view(seat)
+    sealed = set(st.sealed)
+    out = []
+    for i, entry in enumerate(st.history):
+        who = entry.split(": ", 1)[0]
+        out.append(f"{who}: (sealed)" if i in sealed else entry)
+    return out
+
+
+def labelled(st, name: str, value):
+    """A variable's value as a player reads it: components by their labels, not their ids."""
+    symbols = st.game.compiler.symbols if st.game.compiler is not None else None
+    info = symbols.variables.get(name) if symbols is not None else None
+    if info is None:
+        return value
+    ty = info.type
+    depth = 0
+    while ty is not None and ty.kind == "list":
+        ty, depth = ty.elem, depth + 1
+    if ty is None or ty.kind != "component":
+        return value
+    if info.per_player and isinstance(value, list) and len(value) == st.n:
+        return [_label(st, v, depth) for v in value]
+    return _label(st, value, depth)
+
+
+def _label(st, value, depth: int):
+    if depth > 0 and isinstance(value, list):
+        return [_label(st, v, depth - 1) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(st.setup.clabel):
+        return st.setup.clabel[value]
+    return value
+
+
+def named(st, name: str, value):
+    """A variable's value with seats by name (a variable of players, or lists of them)."""
+    symbols = st.game.compiler.symbols if st.game.compiler is not None else None
+    info = symbols.variables.get(name) if symbols is not None else None
+    if info is None or info.type is None:
+        return value
+    ty, depth = info.type, 0
+    while ty is not None and ty.kind == "list":
+        ty, depth = ty.elem, depth + 1
+    if ty is None or ty.kind != "player":
+        return value
+    if info.per_player and isinstance(value, list) and len(value) == st.n:
+        return [_seat(st, v, depth) for v in value]
+    return _seat(st, value, depth)
+
+
+def _seat(st, value, depth: int):
+    if depth > 0 and isinstance(value, list):
+        return [_seat(st, v, depth - 1) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < st.n:
+        return st.setup.seat_names[value]
+    return value
+
+
+def _pieces(st, items: list[int], keep_order: bool) -> list[Piece]:
+    """Components grouped by type, owner and label, with counts (in stacking order, or sorted)."""
+    setup = st.setup
+    groups: dict[tuple, Piece] = {}
+    for c in items:
+        key = (setup.ctype[c], setup.cowner[c], setup.clabel[c])
+        if key in groups:
+            groups[key].count += 1
+        else:
+            groups[key] = Piece(*key)
+    pieces = list(groups.values())
+    if not keep_order:
+        pieces.sort(key=lambda p: (p.type, -1 if p.owner is None else p.owner, p.label))
+    return pieces
+
+
+def zone_name(st, key: str) -> str:
+    """The declared zone of a zone key: hand.red → hand, pile.3 → pile."""
+    base, dot, rest = key.rpartition(".")
+    return base if dot and base else key
+
+
+def seat_view(st, seat: int | None = None, style: Style | None = None) -> SeatView:
+    """What `seat` may see of `st` (None: what everybody may see)."""
+    game = st.game
+    setup = st.setup
+    obs = observe(st, seat)
+    if style is None:
+        style = style_of(game.board)
+    spaces = setup.spaces
+    view = SeatView(
+        title=game.title, ruleset=game.id, seat=seat, seats=list(setup.seat_names),
+        colours=style.player_colours(setup.seat_names, setup.seat_props),
+        phase=obs.get("phase"), turn=obs.get("turn", ""), to_move=obs.get("to_move", ""),
+        terminal=st.is_terminal(), style=style,
+    )
+    for key, shown in obs["zones"].items():
+        kind = setup.zone_kind.get(key, "set")
+        if key in spaces:
+            if isinstance(shown, list):
+                view.spaces[key] = _pieces(st, st.zones[key], keep_order=True)
+            else:
+                view.hidden_spaces[key] = shown.get("count", 0)
+            continue
+        owner = setup.zone_owner.get(key)
+        if isinstance(shown, list):
+            pieces = _pieces(st, st.zones[key], keep_order=kind not in ("bag", "set"))
+            view.zones.append(ZoneView(key, zone_name(st, key), owner, len(shown), pieces, kind=kind))
+        else:
+            view.zones.append(ZoneView(key, zone_name(st, key), owner, shown.get("count", 0), None,
+                                       top=shown.get("top"), kind=kind))
+    symbols = game.compiler.symbols if game.compiler is not None else None
+    for name, value in obs["vars"].items():
+        view.vars[name] = named(st, name, labelled(st, name, value))
+        info = symbols.variables.get(name) if symbols is not None else None
+        if info is not None and info.per_player:
+            view.per_player_vars.add(name)
+    view.sprops = {s: dict(v) for s, v in st.sprops.items() if s in spaces}
+    view.log = list(obs.get("log", []))
+    if st.is_terminal():
+        view.scores = list(obs.get("scores") or st.scores())
+        view.ranking = [list(g) for g in st.ranking()]
+    return view

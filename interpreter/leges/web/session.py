@@ -1,0 +1,276 @@
+"""What the web page works on: the ruleset (reloaded when its files change), the games played
+against agents, the records stepped through.
+
+Everything sent to the page is built by `play_view` or `replay_view`, from one seat's view of the
+state (render/view.py: the observation of that seat, its record of play, its own legal actions)
+— never from the state itself — so the page cannot show what that seat may not see, whatever
+it asks. The server holds the whole state; the page holds a picture of one seat's view of it.
+"""
+from __future__ import annotations
+
+import os
+import random
+import threading
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import Diagnostic, LegesError, Position
+
+CHECKPOINT = 25  # a replay keeps every 25th state, and replays forward from the nearest
+
+
+# ------------------------------------------------------------------ the ruleset
+class Workspace:
+    """The ruleset served, loaded again whenever one of its files (or its map) changes."""
+
+    def __init__(self, path: str, variants=()):
+        self.path = path
+        self.variants = list(variants)
+        self.game = None
+        self.errors: list[dict] = []
+        self.version = 0
+        self.lock = threading.RLock()
+        self.fingerprint = None
+        self.matches: dict[str, Match] = {}
+        self.replays: dict[str, Replay] = {}
+        self.reload()
+
+    def files(self) -> list[Path]:
+        """The ruleset's YAML files (includes, variants, scenarios) and its map."""
+        root = Path(self.path)
+        if root.is_file():
+            root = root.parent
+        found = sorted(p for p in root.rglob("*.yaml") if p.is_file())[:500]
+        game = self.game
+        name = game.ruleset.map if game is not None and game.ruleset is not None else None
+        from ..model.loader import _map_folders, find_map
+        if name:
+            where = find_map(root.resolve(), name)
+            if where is not None:
+                found.append(where)
+        else:  # not loaded (yet): any map it could name
+            for folder in _map_folders(root.resolve()):
+                if folder.is_dir():
+                    found += sorted(folder.glob("*.yaml"))[:200]
+        return found
+
+    def _fingerprint(self):
+        out = []
+        for p in self.files():
+            try:
+                info = p.stat()
+                out.append((str(p), info.st_mtime_ns, info.st_size))
+            except OSError:
+                out.append((str(p), None, None))
+        return tuple(out)
+
+    def reload(self) -> None:
+        import leges
+        try:
+            game = leges.load(self.path, variants=self.variants)
+        except LegesError as exc:
+            self.errors = [_diagnostic(d) for d in exc.diagnostics]
+        else:
+            self.game = game
+            self.errors = []
+            for match in self.matches.values():
+                match.rebuild(game)
+            for replay in self.replays.values():
+                replay.rebuild(game)
+        self.version += 1
+        self.fingerprint = self._fingerprint()
+
+    def check(self) -> bool:
+        """Reload if a file changed since the last look; True when it did."""
+        with self.lock:
+            now = self._fingerprint()
+            if now == self.fingerprint:
+                return False
+            self.reload()
+            return True
+
+    def status(self) -> dict:
+        return {"version": self.version, "errors": self.errors, "ok": not self.errors and self.game is not None}
+
+
+def _diagnostic(d: Diagnostic) -> dict:
+    pos = d.position
+    return {"text": d.format(), "file": pos.file, "line": pos.line, "col": pos.column,
+            "message": d.message, "hint": d.hint, "severity": d.severity}
+
+
+# -------------------------------------------------------------------- playing
+@dataclass
+class Match:
+    """A game in the page: one seat is the person at the page, agents play the others."""
+
+    id: str
+    seat: int
+    players: int
+    seed: int
+    specs: list[str]  # an agent spec per seat ("" for the person's seat)
+    st: object = None
+    agents: dict = field(default_factory=dict)
+    news: list[str] = field(default_factory=list)
+    seen: int = 0  # entries of the seat's record already told as news
+    note: str | None = None
+
+    def start(self, game) -> None:
+        from ..agents import make, start
+        from ..simulate import seat_rng
+        self.st = game.new_initial_state(players=self.players, seed=self.seed)
+        self.agents = {}
+        for p, spec in enumerate(self.specs):
+            if p != self.seat:
+                agent = make(spec)
+                start(agent, game, p, seat_rng(self.seed, p, spec))
+                self.agents[p] = agent
+        self.seen = 0
+        self.news = []
+
+    def rebuild(self, game) -> None:
+        """The ruleset changed: the same game played again under the new rules, as far as it still goes."""
+        history = list(self.st.history) if self.st is not None else []
+        self.start(game)
+        for i, entry in enumerate(history):
+            try:
+                self.st.apply_action(entry)
+            except LegesError:
+                self.note = f"the rules changed: action {i + 1} of the game ({entry.split(': ', 1)[0]}'s) is no longer legal; the game goes on from there"
+                break
+        else:
+            self.note = "the rules changed: the game was played again under them" if history else None
+        self.seen = len(self.st.record_view(self.seat))
+        self.run()
+
+    def _waiting(self) -> bool:
+        """The person may act now: at its own decision, or out of turn."""
+        st = self.st
+        return st.is_terminal() or st.current_player() == self.seat or bool(st.legal_actions(self.seat))
+
+    def run(self, force: bool = False, budget: int = 5000) -> None:
+        """Let the agents play until the person may act (or the game ends)."""
+        from ..agents import View
+        from ..engine.api import Action
+        from ..engine.constants import CHANCE
+        st = self.st
+        for _ in range(budget):
+            if st.is_terminal():
+                return
+            who = st.current_player()
+            if who == self.seat:
+                return
+            if not force and st.legal_actions(self.seat):
+                return  # the person may act out of turn: ask first
+            force = False
+            if who == CHANCE:  # explicit chance: drawn at random
+                outcomes = st.chance_outcomes()
+                rng = random.Random(len(st.history) * 7919 + self.seed)
+                st.apply_action(rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0])
+                continue
+            if self._interrupted(who):
+                continue
+            agent = self.agents[who]
+            view = View(st, who)
+            choice = agent.choose(view)
+            if isinstance(choice, int):
+                choice = view.legal_actions()[choice]
+            if isinstance(choice, str):
+                choice = Action(who, choice)
+            st.apply_action(choice)
+
+    def _interrupted(self, deciding: int) -> bool:
+        """Agents other than the one deciding may act out of turn (as in `leges simulate`)."""
+        from ..agents import View
+        st = self.st
+        extra = [a for a in st.out_of_turn_actions() if a.player != self.seat and a.player in self.agents]
+        for q in sorted({a.player for a in extra}, key=lambda q: (q - deciding) % st.n):
+            mine = [a for a in extra if a.player == q]
+            view = View(st, q, mine)
+            choice = getattr(self.agents[q], "interrupt", lambda v: None)(view)
+            if choice is not None:
+                st.apply_action(mine[choice] if isinstance(choice, int) else choice)
+                return True
+        return False
+
+    def act(self, text: str) -> None:
+        from ..engine.api import Action
+        self.note = None
+        self.st.apply_action(Action(self.seat, text))
+        self.run()
+
+    def take_news(self) -> list[str]:
+        """What happened since the person last looked, as its seat saw it (its own moves left out)."""
+        from ..render.view import history
+        seen = history(self.st, self.seat)
+        me = self.st.player_name(self.seat) + ": "
+        fresh = [line for line in seen[self.seen:] if not line.startswith(me)]
+        self.seen = len(seen)
+        return fresh
+
+
+# ------------------------------------------------------------------ replaying
+@dataclass
+class Replay:
+    id: str
+    record: dict
+    name: str = "record"
+    checkpoints: dict = field(default_factory=dict)  # step → state
+    steps: int = 0  # the steps that can be shown (all, unless an action is not legal)
+    error: str | None = None
+
+    def rebuild(self, game) -> None:
+        record = self.record
+        if record.get("ruleset") != game.id:
+            raise LegesError(Diagnostic(Position(self.name), f"the record is of '{record.get('ruleset')}', not of '{game.id}'"))
+        if not game.min_players <= record["players"] <= game.max_players:
+            raise LegesError(Diagnostic(Position(self.name), f"the record's game has {record['players']} players; "
+                                        f"{game.title} is for {game.min_players} to {game.max_players}"))
+        st = game.new_initial_state(players=record["players"], seed=record["seed"],
+                                    explicit_chance=bool(record.get("explicit_chance", False)))
+        self.checkpoints = {0: st.copy()}
+        self.error = None
+        actions = record["actions"]
+        for i, text in enumerate(actions):
+            try:
+                st.apply_action(text)
+            except LegesError as exc:
+                self.error = f"action {i + 1} of the record cannot be replayed: {exc.diagnostics[0].message}"
+                self.steps = i
+                return
+            if (i + 1) % CHECKPOINT == 0:
+                self.checkpoints[i + 1] = st.copy()
+        self.steps = len(actions)
+
+    def state_at(self, step: int):
+        step = max(0, min(step, self.steps))
+        base = max(k for k in self.checkpoints if k <= step)
+        st = self.checkpoints[base].copy()
+        for text in self.record["actions"][base:step]:
+            st.apply_action(text)
+        return st
+
+
+def read_record_text(text: str, name: str) -> dict:
+    from ..json_source import parse_json
+    from ..records import FORMAT
+    record = parse_json(text, name, "record")
+    if not isinstance(record, dict) or record.get("leges_record") != FORMAT:
+        raise LegesError(Diagnostic(Position(name, 1, 1), "not a Leges game record",
+                                    "records are written by `leges simulate --records DIR` or `leges play --record FILE`"))
+    ok = (isinstance(record.get("ruleset"), str) and isinstance(record.get("players"), int)
+          and not isinstance(record.get("players"), bool) and isinstance(record.get("seed"), int)
+          and isinstance(record.get("actions"), list) and all(isinstance(a, str) for a in record["actions"])
+          and len(record["actions"]) <= 200_000)
+    if not ok:
+        raise LegesError(Diagnostic(Position(name, 1, 1), "the record's ruleset, players, seed or actions are not what a record holds"))
+    return record
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0", "no", "off")
