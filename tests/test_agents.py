@@ -171,5 +171,12 @@ def test_greedy_beats_random_in_tictactoe(tictactoe):
     assert wins >= 24
 
 
-def test_greedy_class_is_exported():
+def test_greedy_class_is_exported_and_its_width_bounds_the_look_ahead(tictactoe):
     assert GreedyAgent.name == "greedy"
+    agent = make("greedy:width=2")
+    agent.start(tictactoe, 0, random.Random(3))
+    st = tictactoe.new_initial_state(players=2, seed=0)
+    looked = []
+    original = agent._values
+    agent._values = lambda view, wanted, now: looked.append(len(wanted)) or original(view, wanted, now)
+    assert 0 <= agent.choose(View(st, 0)) < 9 and looked == [2]

@@ -27,7 +27,9 @@ def require_heuristic(game, name: str | None, agent: str) -> None:
 
 class GreedyAgent(Agent):
     name = "greedy"
-    params = {"heuristic": (str, None, "the ruleset's heuristic to follow (default: its first)")}
+    params = {"heuristic": (str, None, "the ruleset's heuristic to follow (default: its first)"),
+              "width": (int, None, "look at most this many actions, drawn at random, when there are more "
+                                   "(default: all; for games whose every action is slow to play out)")}
 
     def start(self, game, player, rng) -> None:
         require_heuristic(game, self.heuristic, self.name)
@@ -59,7 +61,11 @@ class GreedyAgent(Agent):
         actions = view.legal_actions()
         if len(actions) == 1:
             return 0
-        return self._best(self._values(view, [a.text for a in actions], now=False))
+        indices = list(range(len(actions)))
+        if self.width is not None and len(indices) > self.width:
+            indices = sorted(self.rng.sample(indices, self.width))
+        values = self._values(view, [actions[i].text for i in indices], now=False)
+        return indices[self._best(values)]
 
     def interrupt(self, view: View):
         actions = view.legal_actions()
