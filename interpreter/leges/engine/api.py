@@ -100,6 +100,71 @@ class StateAPI:
             return []
         return [Action(player, o[0]) for o in self._options(player)]
 
+    def decision(self) -> dict | None:
+        """The pending decision as plain data (None once the game is over): who decides (`player`, `seat`),
+        its `kind` (choose, act, chance), the `options`' texts in the rules' order, the `rule` asking
+        (`phase:ID:turn`, `action:ID`, `procedure:ID`, ...); for a choose its `name` and `label`, for an
+        act the `actions` offered; whether it may be passed (`optional`); for chance the `probabilities`.
+        Like `legal_actions` it shows the options: `observation(player)` is what a player may see."""
+        pending = self.pending
+        if self.terminal or pending is None:
+            return None
+        options = pending["options"]
+        kind = pending["kind"]
+        out = {"player": pending["player"], "seat": self.player_name(pending["player"]), "kind": kind,
+               "options": [o[0] for o in options],
+               "rule": self.frames[-1][0].split("(", 1)[0] if self.frames else None,
+               "optional": any(o[1] == "pass" for o in options)}
+        if kind == "choose":
+            chosen = [o for o in options if o[1] != "pass"] or options
+            out["name"] = next(iter(chosen[0][2]), None) if chosen else None
+            out["label"] = chosen[0][0].split(" ", 1)[0] if chosen and chosen[0][1] != "pass" else None
+        elif kind == "act":
+            out["actions"] = list(dict.fromkeys(o[1] for o in options if o[1] != "pass"))
+        else:
+            out["probabilities"] = [o[4] for o in options]
+        return out
+
+    @property
+    def end_reason(self) -> dict | None:
+        """Why the game ended, None while it goes on: {"kind": "end_if", "phase": ID} (the phase's end_if
+        held and no phase follows), {"kind": "end_game", "rule": ID} (a rule's `end game`), {"kind":
+        "max_turns", "turns": N} (limits.max_turns: the game is unfinished) or {"kind": "last_phase",
+        "phase": ID} (the last phase ended otherwise: its turns used up, an `end phase`, no turns)."""
+        return self.ending if self.terminal else None
+
+    # ---------------------------------------------------------- integer action ids
+    def _id_texts(self, player: int) -> list[str]:
+        if player == TERMINAL or self.terminal:
+            return []
+        return sorted({o[0] for o in self._options(player)})
+
+    def action_to_string(self, player: int, action: int) -> str:
+        """The text of action id `action` of `player` in this state. Ids are per state: the index of the
+        action's text among the texts of `legal_actions(player)` sorted (by code point), so 0 to
+        len(legal_actions(player)) - 1; the same id may name another action in another state."""
+        texts = self._id_texts(player)
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(texts):
+            raise IllegalAction(Diagnostic(Position(f"{self.game.id}@{len(self.history)}"),
+                                           f"no action id {action!r} for {self.player_name(player)} now",
+                                           f"ids are 0 to {len(texts) - 1} here" if texts else "no legal action now"))
+        return texts[action]
+
+    def string_to_action(self, player: int, text: str) -> int:
+        """The id (see `action_to_string`) of the legal action of `player` with this text."""
+        from bisect import bisect_left
+        texts = self._id_texts(player)
+        i = bisect_left(texts, text)
+        if i == len(texts) or texts[i] != text:
+            raise _illegal(self, text, player)
+        return i
+
+    def explain(self, action, player: int | None = None):
+        """Why an action (an Action or its text) is or is not legal now: the condition that fails, the values
+        involved, the rule's citation (engine/explain.py). `str()` of the result is one line for a player."""
+        from .explain import explain
+        return explain(self, action, player)
+
     def _anytime_as_actions(self, player: int) -> list[Action]:
         return [Action(player, o[0]) for o in self._anytime_options(player)]
 

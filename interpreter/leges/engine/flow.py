@@ -119,6 +119,7 @@ class Flow:
         st.phase = phase_id
         st.flow = "begin"
         st.turn_queue = None
+        st.ending = None
         if phase.on_begin:
             st.frames.append([phase.on_begin, 0, {"me": None}])
 
@@ -150,9 +151,11 @@ class Flow:
         st.turn_count += 1
         if self.game.max_turns and st.turn_count >= self.game.max_turns:
             st.unfinished = True
+            st.ending = {"kind": "max_turns", "turns": st.turn_count}
             self.finish(st)
             return
         if phase.end_if is not None and phase.end_if(st, {"me": None}):
+            st.ending = {"kind": "end_if", "phase": phase.id}
             self.end_phase(st)
             return
         if st.turn_queue is not None:
@@ -172,6 +175,8 @@ class Flow:
             st.frames.append([phase.on_end, 0, {"me": None}])
 
     def finish(self, st) -> None:
+        if st.ending is None:  # the last phase ended otherwise: its turns used up, `end phase`, no turns
+            st.ending = {"kind": "last_phase", "phase": st.phase}
         st.terminal = True
         st.flow = "over"
         st.frames.clear()

@@ -166,7 +166,10 @@ class Game:
         return self._setups[n]
 
     def new_initial_state(self, players: int | None = None, seed: int = 0, explicit_chance: bool = False,
-                          run: bool = True) -> State:
+                          run: bool = True, forced_moves: bool = False) -> State:
+        """A game at its start. `explicit_chance`: every shuffle, draw from a bag and random choice is a
+        chance node; `forced_moves`: a decision with a single option is asked too (by default it is
+        taken at once and appears neither in `legal_actions` nor in the history)."""
         from ..errors import Diagnostic, LegesError, Position
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
@@ -198,6 +201,7 @@ class Game:
         st.terminal, st.unfinished, st.next_phase = False, False, None
         st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
+        st.forced_moves, st.ending = forced_moves, None
         st.steps = 0
         st.forget_cached()
         if run:

@@ -389,7 +389,7 @@ class StatementCompiler:
             if not options:
                 env[name] = None
                 return pc + 1
-            if len(options) == 1:
+            if len(options) == 1 and not st.forced_moves:
                 env[name] = options[0][2][name]
                 return pc + 1
             st.suspend(player, "choose", options)
@@ -444,11 +444,12 @@ class StatementCompiler:
                 options.append(["pass", "pass", {}, {}])
             if not options:
                 return pc + 1
-            if len(options) == 1:
+            if len(options) == 1 and not st.forced_moves:
                 env["$answer"] = options[0]
                 return pc
             st.suspend(player, "act", options)
             return SUSPEND
+        act.actions = tuple(aid for aid, _ in items)  # what it offers, for explanations (engine/explain.py)
         self.emit(act, node)
 
     def _s_Emit(self, node: ast.Emit, scope: Scope):
@@ -497,7 +498,12 @@ class StatementCompiler:
         def end(st, fr, pc):
             st.end(what)
             return UNWIND
-        self.emit(end, node)
+
+        def end_game(st, fr, pc):
+            st.ending = {"kind": "end_game", "rule": fr[0].split("(", 1)[0]}  # procedure:NAME(types) → procedure:NAME
+            st.end(what)
+            return UNWIND
+        self.emit(end_game if what == "game" else end, node)
 
     def _s_CallStmt(self, node: ast.CallStmt, scope: Scope):
         call = node.call

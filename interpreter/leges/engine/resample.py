@@ -130,7 +130,8 @@ def _replay(state: "State", upto: int) -> "State":
     """The game replayed from its seed, its first `upto` actions applied (as it was then)."""
     game = state.game
     try:
-        st = game.new_initial_state(players=state.n, seed=state.seed, explicit_chance=state.explicit_chance)
+        st = game.new_initial_state(players=state.n, seed=state.seed, explicit_chance=state.explicit_chance,
+                                    forced_moves=state.forced_moves)
         for entry in state.history[:upto]:
             who, text = entry.split(": ", 1)
             st.apply_action(_action(st.player_index(who), text))

@@ -12,7 +12,8 @@ pending decision's options computed by the rules). So a saved state is checked, 
    spaces, phases, players and code that exist, a history of known seats;
 4. the pending decision, recomputed by running again the instruction that suspended (on a copy):
    the options written in the file are never used — options that differ are an error, and the
-   loaded state holds the recomputed ones, so a forged option can never be legal;
+   loaded state holds the recomputed ones, so a forged option can never be legal (a state edited
+   by hand or built by a program may leave them empty, `"options": []`, to take the rules' own);
 5. the ruleset's invariants.
 
 Every problem is reported at its place in the JSON text (file:line:col), all of them together.
@@ -210,6 +211,9 @@ class _Checker:
             self.error(("phase",), f"no phase '{_short(phase)}' in {self.game.id}")
         if flow in FLOWS_WITH_PHASE and phase is None:
             self.error(("flow",), f"flow '{flow}' needs a phase")
+        ending = data.get("end_reason")
+        if ending and ending.get("phase") is not None and ending["phase"] not in phases:
+            self.error(("end_reason", "phase"), f"no phase '{_short(ending['phase'])}' in {self.game.id}")
         nxt = data["next_phase"]
         if nxt is not None and nxt != "end" and nxt not in phases:
             self.error(("next_phase",), f"no phase '{_short(nxt)}' in {self.game.id}")
@@ -324,14 +328,19 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
                      f"for '{saved['kind']}'")
         return
     texts = [o[0] for o in fresh["options"]]
+    if not saved["options"]:  # left empty (a state edited by hand or built by a program): the rules' own
+        st.pending = fresh
+        return
     for i, option in enumerate(saved["options"]):
         if not option or option[0] not in texts:
             errors.error(doc.position(("pending", "options", i)), f"option {_short(option[0] if option else option)} "
-                         "is not one the rules give here", "options are recomputed from the rules, never trusted")
+                         "is not one the rules give here", "options are recomputed from the rules, never trusted; "
+                         "an edited state may leave them empty (\"options\": []) to take the rules' own")
             return
     if len(saved["options"]) != len(texts):
         errors.error(doc.position(("pending", "options")), f"the rules give {len(texts)} options here, "
-                     f"the state holds {len(saved['options'])}")
+                     f"the state holds {len(saved['options'])}", "an edited state may leave them empty "
+                     "(\"options\": []) to take the rules' own")
         return
     st.pending = fresh  # the rules' own options (their parameters too), whatever the file said
 

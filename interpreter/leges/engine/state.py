@@ -21,7 +21,9 @@ class State(StateAPI):
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "sealed", "memo",  # memo: the memoised functions' values, one dict a function (lang/memo.py)
+                 "sealed", "forced_moves",  # forced_moves: decisions with one option are asked too (not taken at once)
+                 "ending",  # why the game ended (why the current phase is ending, while it does): `end_reason`
+                 "memo",  # memo: the memoised functions' values, one dict a function (lang/memo.py)
                  "private")  # slots of memo this state alone holds (changed in place; the others are shared)
 
     # ---------------------------------------------------------- zone operations
@@ -248,7 +250,7 @@ class State(StateAPI):
         s.history = list(self.history)
         s.sealed = list(self.sealed)
         s.fired = list(self.fired)
-        s.explicit_chance = self.explicit_chance
+        s.explicit_chance, s.forced_moves, s.ending = self.explicit_chance, self.forced_moves, self.ending
         s.log = list(self.log)
         s.steps = self.steps
         s.seed = self.seed
@@ -267,6 +269,7 @@ class State(StateAPI):
             "pending": self.pending, "rng": self.rng, "terminal": self.terminal, "unfinished": self.unfinished,
             "next_phase": self.next_phase, "history": self.history, "sealed": self.sealed, "fired": self.fired,
             "explicit_chance": self.explicit_chance, "log": self.log,
+            "forced_moves": self.forced_moves, "end_reason": self.ending,
         }
 
     def to_json(self) -> str:
@@ -289,6 +292,8 @@ class State(StateAPI):
         for name in ("phase", "flow", "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng",
                      "terminal", "unfinished", "next_phase", "history", "sealed", "fired", "explicit_chance", "log", "seed"):
             setattr(s, name, data[name])
+        s.forced_moves = data.get("forced_moves", False)  # states saved before these keys existed
+        s.ending = data.get("end_reason")
         s.steps = 0
         s.forget_cached()
         return s
