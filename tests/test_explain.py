@@ -111,3 +111,15 @@ def test_after_the_end(sample):
     while not st.is_terminal():
         st.apply_action(rng.choice(st.legal_actions()))
     assert st.explain("place card=red1 square=r0c0").reason == "game_over"
+
+
+def test_leges_play_says_why_an_action_typed_is_not_legal(monkeypatch, capsys):
+    from leges.cli import main
+    answers = iter(["place square=r9c9", "1", "1", "1", "1", "1"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["play", str(ROOT / "rulesets" / "tictactoe"), "--seed", "1", "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    game = leges.load(str(ROOT / "rulesets" / "tictactoe"))
+    source = game.actions["place"].decl.source
+    assert "not legal: square=r9c9 is not among the options of 'square'" in out
+    assert f"{source['book']} § {source['section']}" in out

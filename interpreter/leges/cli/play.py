@@ -236,6 +236,9 @@ def cmd_play(args) -> int:
                 return EXIT_OK
             choice, problem = match_answer(answer, actions)
             if choice is None:
+                why = st.explain(answer, me) if "=" in answer else None  # an action's text: why it is not legal
+                if why is not None and why.reason not in ("malformed", "no_such_action"):
+                    print(f"  {why}")
                 print(f"  {problem}")
                 continue
             if choice.text != answer and not answer.isdigit():

@@ -117,8 +117,11 @@ def evaluate(game, st, fn, env: dict):
 
 
 def show(game, st, ty, value, width: int = VALUE_WIDTH) -> str:
+    """A value as action texts write it; a zone or space with what it holds (`hand.x [red1,blue3]`)."""
     try:
         text = game.compiler.formatter(ty)(st, value)
+        if ty.kind in ("zone", "space") and isinstance(value, str) and value in st.zones:
+            text += " [" + ",".join(st.setup.clabel[c] for c in st.zones[value]) + "]"
     except Exception:  # noqa: BLE001 — a value of another kind than its type says: shown plainly
         text = repr(value)
     return text if len(text) <= width else text[:width - 1] + "…"
