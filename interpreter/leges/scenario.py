@@ -71,13 +71,37 @@ def check_citation(game, doc: YamlDoc) -> None:
     errors.raise_if_errors()
 
 
+def load_scenario(path: str) -> YamlDoc:
+    """A scenario file, read and checked against its schema; raises with every problem."""
+    doc = load_yaml_file(path)
+    errors = Collector()
+    _checks_are_texts(doc, errors)  # before the schema, whose message for them would be vaguer
+    if errors.errors or not validate(doc, "scenario", errors):
+        raise LegesError(errors.diagnostics)
+    return doc
+
+
+def _checks_are_texts(doc: YamlDoc, errors: Collector) -> None:
+    """`expect: [true]`: YAML reads true, 3 or none as values, but a check is rule text."""
+    steps = doc.data.get("steps") if isinstance(doc.data, dict) else None
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        checks = step.get("expect") if isinstance(step, dict) else None
+        items = [((), checks)] if not isinstance(checks, list) else [((j,), c) for j, c in enumerate(checks)]
+        for where, check in items:
+            if check is None and not where or isinstance(check, (str, list, dict)):
+                continue
+            shown = {True: "true", False: "false", None: "none"}.get(check, str(check)) \
+                if isinstance(check, (bool, int, float)) or check is None else "a value"
+            errors.error(doc.position(("steps", i, "expect") + where),
+                         f"a check is rule text, but YAML read {shown} here as a value",
+                         f"quote it ('{shown}') or write a condition, such as `count(deck) == 0`")
+
+
 def check_file(path: str, games: dict | None = None) -> None:
     """Check a scenario without playing it: its shape, its citation, its ruleset and variants, its players,
     phase and seat names, and that its rule texts compile (`leges validate`); raises with every problem."""
-    doc = load_yaml_file(path)
+    doc = load_scenario(path)
     errors = Collector()
-    if not validate(doc, "scenario", errors):
-        raise LegesError(errors.diagnostics)
     data = doc.data
     game = _load_game(doc, games)
     check_citation(game, doc)
@@ -116,10 +140,7 @@ def _text(doc: YamlDoc, path: tuple, value: str) -> Text:
 
 
 def run_file(path: str) -> Outcome:
-    doc = load_yaml_file(path)
-    errors = Collector()
-    if not validate(doc, "scenario", errors):
-        raise LegesError(errors.diagnostics)
+    doc = load_scenario(path)
     data = doc.data
     outcome = Outcome(doc.file, data["id"], data.get("title", data["id"]))
     game = _load_game(doc)
@@ -192,11 +213,13 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
         except RuleError:
             raise  # the ruleset is broken, not the scenario: report where the rule failed
         except LegesError as exc:
-            return [f"{where}: {d.message}" + (f" ({d.hint})" if d.hint else "") for d in exc.diagnostics]
+            why = st.explain(text) if not st.is_terminal() else None  # which condition fails, in the ruleset's words
+            return [f"{where}: {d.message}" + (f" — {why}" if why is not None and not why.legal else "")
+                    + (f" ({d.hint})" if d.hint else "") for d in exc.diagnostics]
     if "to_move" in step:
         who = st.player_name(st.current_player())
         if who != step["to_move"]:
-            failures.append(f"{where}: expected {step['to_move']} to decide, but it is {who}")
+            failures.append(f"{where}: expected {step['to_move']} to decide, but it is {who}" + _context(st))
     checks = step.get("expect", [])
     if isinstance(checks, str):
         checks = [checks]
@@ -204,11 +227,14 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
         path = ("steps", i, "expect") if isinstance(step.get("expect"), str) else ("steps", i, "expect", j)
         fn = game.compile_expression(_text(doc, path, check))
         if not _evaluate(fn, st, doc.position(path)):
-            failures.append(f"{doc.position(path)}: expected {check.strip()}")
+            failures.append(f"{doc.position(path)}: expected {check.strip()}" + _values(game, st, doc, path, check)
+                            + _context(st))
     legal = {a.text for p in range(st.n) for a in st.legal_actions(p)}
     for text in step.get("legal", []):
         if text not in legal:
-            failures.append(f"{where}: '{text}' should be legal; legal: {', '.join(sorted(legal)[:15])}")
+            why = st.explain(text) if not st.is_terminal() else None
+            failures.append(f"{where}: '{text}' should be legal" + (f"\n       {why}" if why is not None else "")
+                            + _context(st))
     for text in step.get("illegal", []):
         if text in legal:
             failures.append(f"{where}: '{text}' should not be legal")
@@ -223,6 +249,43 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
     if "terminal" in step and st.is_terminal() != step["terminal"]:
         failures.append(f"{where}: expected the game {'to be over' if step['terminal'] else 'to go on'}")
     return failures
+
+
+CONTEXT_ACTIONS = 15  # legal actions listed with a failure
+
+
+def _values(game, st, doc: YamlDoc, path: tuple, check: str) -> str:
+    """The values of a failed check's parts, one a line (`count(hand(x)) = 3`)."""
+    from .engine.explain import values_of
+    from .lang.parser import parse_expression
+    from .lang.scope import Scope
+    text = _text(doc, path, check)
+    try:
+        node = parse_expression(text.text, text.at.origin())
+        values = values_of(game, st, node, Scope(me=False), text.at.origin(), {"me": None})
+    except Exception:  # noqa: BLE001 — the values are a courtesy: the failure itself is reported
+        return ""
+    return "".join(f"\n       {part} = {value}" for part, value in values)
+
+
+def _context(st) -> str:
+    """Who is to move, the decision pending and what is legal: the lines after a failure."""
+    if st.is_terminal():
+        reason = st.end_reason or {}
+        return "\n       the game is over" + (f" ({reason['kind']})" if reason else "")
+    d = st.decision()
+    if d is None:
+        return ""
+    if d["kind"] == "choose":
+        what = f"choose '{d['label'] or d['name']}'"
+    elif d["kind"] == "act":
+        what = "an action (" + ", ".join(d["actions"]) + ")"
+    else:
+        what = "a chance outcome"
+    legal = [a.text for a in st.legal_actions()]
+    shown = ", ".join(legal[:CONTEXT_ACTIONS]) + (f" … ({len(legal)} in all)" if len(legal) > CONTEXT_ACTIONS else "")
+    return (f"\n       to move: {d['seat']}, deciding {what} in {d['rule']}" + (" (may pass)" if d["optional"] else "")
+            + f"\n       legal: {shown or 'nothing'}")
 
 
 def _evaluate(fn, st, where) -> bool:

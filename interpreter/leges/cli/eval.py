@@ -24,14 +24,8 @@ def position(args):
     if args.state and args.scenario:
         raise LegesError(Diagnostic(Position(args.state), "give --state or --scenario, not both"))
     if args.scenario:
-        from ..errors import Collector
-        from ..model.schemas import validate
-        from ..scenario import check_citation, start
-        from ..source import load_yaml_file
-        doc = load_yaml_file(args.scenario)
-        errors = Collector()
-        if not validate(doc, "scenario", errors):
-            raise LegesError(errors.diagnostics)
+        from ..scenario import check_citation, load_scenario, start
+        doc = load_scenario(args.scenario)
         args.variant = list(args.variant or []) + [v for v in doc.data.get("variants", []) if v not in (args.variant or [])]
         game = load_ruleset(args.ruleset, args)
         check_citation(game, doc)

@@ -1,0 +1,71 @@
+"""A failing scenario says enough to fix it: the values of the check's parts, who is to move, the
+pending decision and what is legal; a check written as a YAML value is told so."""
+from __future__ import annotations
+
+import pytest
+
+from helpers import ROOT
+from leges.errors import LegesError
+from leges.scenario import check_file, run_file
+
+SAMPLE = ROOT / "docs" / "examples" / "sample"
+
+HEAD = f"""leges_scenario: 1
+id: s
+title: a scenario of the sample
+ruleset: {SAMPLE}
+players: 2
+source: {{book: docs, section: Scenarios}}
+position:
+  phase: play
+  turn: o
+  arrange: |
+    deal 3 from deck to [hand(x), hand(o)]
+"""
+
+
+def scenario(tmp_path, steps: str):
+    path = tmp_path / "s.yaml"
+    path.write_text(HEAD + "steps:\n" + steps)
+    return str(path)
+
+
+def test_a_failed_check_shows_its_values_and_the_decision(tmp_path):
+    path = scenario(tmp_path, "  - expect: count(hand(o)) == 4 and count(deck) > 0\n")
+    failure = run_file(path).failures[0]
+    lines = failure.splitlines()
+    assert lines[0].endswith("expected count(hand(o)) == 4 and count(deck) > 0")
+    assert "       count(hand(o)) = 3" in lines and "       count(hand(o)) == 4 = false" in lines
+    assert "       to move: o, deciding an action (place) in phase:play:turn" in lines
+    assert lines[-1].startswith("       legal: place card=")
+
+
+def test_the_wrong_player_to_move(tmp_path):
+    failure = run_file(scenario(tmp_path, "  - to_move: x\n")).failures[0]
+    assert "expected x to decide, but it is o" in failure and "\n       legal: " in failure
+
+
+def test_an_action_that_is_not_legal_is_explained(tmp_path):
+    failure = run_file(scenario(tmp_path, "  - do: place card=zz square=r0c0\n")).failures[0]
+    assert "'place card=zz square=r0c0' is not a legal action for o" in failure
+    assert "not legal: card=zz is not among the options of 'card' (hand(me))" in failure and "docs § Actions" in failure
+
+
+def test_an_action_that_should_be_legal_is_explained(tmp_path):
+    failure = run_file(scenario(tmp_path, "  - legal: [place card=zz square=r1c1]\n")).failures[0]
+    assert "'place card=zz square=r1c1' should be legal\n       not legal: card=zz" in failure
+
+
+@pytest.mark.parametrize("expect, shown", [("[true]", "true"), ("[count(deck) > 0, 3]", "3"), ("false", "false")])
+def test_a_check_read_as_a_yaml_value(tmp_path, expect, shown):
+    path = scenario(tmp_path, f"  - expect: {expect}\n")
+    for run in (run_file, check_file):
+        with pytest.raises(LegesError) as info:
+            run(path)
+        d = info.value.diagnostics[0]
+        assert d.message == f"a check is rule text, but YAML read {shown} here as a value"
+        assert f"quote it ('{shown}')" in d.hint and d.position.line == 13
+
+
+def test_passing_scenarios_still_pass(tmp_path):
+    assert run_file(scenario(tmp_path, "  - expect: count(hand(o)) == 3\n    to_move: o\n")).passed
