@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from .grammar import rule_text
 
 ROOT = Path(__file__).resolve().parents[2]
-BASES = {"tictactoe": 4, "pompeii": 2, "attika": 2, "alexander": 2}  # name → weight
+BASES = {"tictactoe": 5, "pompeii": 2, "attika": 2, "alexander": 2}  # name → weight
 PROGRAM_KEYS = {"effect", "turn", "on_begin", "on_end", "arrange"}
 EXPRESSION_KEYS = {"end_if", "require", "if", "score", "check", "label", "first", "order", "condition", "value"}
 NASTY_VALUES = [0, -1, 1, 2, 16, 17, 10000, 10001, 2**31, 2**63, 10**30, -(10**30), 1.5, float("inf"), "", " ",
@@ -81,7 +81,7 @@ class Case:
         simulate = ["simulate", ruleset, "-g", "1", "-q", "-s", str(self.seed)]
         if self.variant:
             simulate += ["--variant", self.variant]
-        return [["load", ruleset], ["validate", ruleset], simulate]
+        return [["validate", ruleset], ["load", ruleset], simulate]
 
 
 @lru_cache(maxsize=None)
