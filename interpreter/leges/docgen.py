@@ -170,7 +170,10 @@ def _render(game, rs, variants: _Variants) -> str:
         for c in rs.constants:
             changed = _variant_lines(variants, c)
             cite = _cite(c) if c.source else ""
-            if changed:
+            if any(keys == ["sets it"] for _, keys in variants.changes(c)):  # a variant's parameter
+                variant = variants.by_file[c.at.file]
+                cite = f"parameter of variant `{variant.id}` ({variant.data['kind'].replace('_', ' ')}): {cite}"
+            elif changed:
                 cite = "; ".join([x.replace("*Variant*", "variant") for x in changed] + ([f"before: {cite}"] if cite else []))
             out.append(f"| `{c.id}` | `{_value(c.value)}` | {cite or '—'} |")
         out.append("")

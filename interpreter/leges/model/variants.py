@@ -410,8 +410,10 @@ class Patcher:
         index = self._index()
         for i, p in enumerate(variant.parameters):
             # a parameter is a constant; one of the ruleset's constants with its name is overridden
-            entry = Entry("constants", variant.doc, ("parameters", i),
-                          {"id": p["id"], "value": values[p["id"]], "description": p.get("description", "")})
+            item = {"id": p["id"], "value": values[p["id"]], "description": p.get("description", "")}
+            if variant.citation() is not None:
+                item["source"] = variant.citation()  # the value in force is the variant's
+            entry = Entry("constants", variant.doc, ("parameters", i), item)
             self.touches.append(Touch(variant.id, "constants", p["id"], (), where=variant.doc.position(("parameters", i)),
                                       parameter=True))
             if ("constants", p["id"]) in index:
