@@ -6,7 +6,8 @@ cannot tell apart (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012). 
 are action texts; a move is scored by UCB1 over the iterations in which it was available (the
 "subset-armed bandit"), for the player who makes it, so several players share one tree (max^n).
 Roll-outs play uniformly random moves to the end — or, with `depth`, stop there and score the
-position by the ruleset's heuristic, ranked as a game's result would be. With perfect
+position by the ruleset's heuristic: each player's lead over the best other, relative to the
+values in play. With perfect
 information this is plain UCT.
 """
 from __future__ import annotations
@@ -30,16 +31,17 @@ class Node:
         self.children: dict[tuple[int, str], Node] = {}
 
 
-def ranked(values: list[float]) -> list[float]:
-    """Values turned into a result in [0, 1]: 1 for the sole best ... 0 for the sole worst (ties share)."""
+def estimated(values: list[float]) -> list[float]:
+    """Heuristic values turned into rewards in [0, 1] for a cut roll-out: each player's lead over the
+    best other, relative to the largest value in play (0.5: level; towards 1: far ahead)."""
     n = len(values)
     if n < 2:
         return [0.5] * n
+    scale = max(abs(v) for v in values) + 1.0
     out = []
-    for v in values:
-        beaten = sum(1 for w in values if w < v)
-        ahead = sum(1 for w in values if w > v)
-        out.append(0.5 + 0.5 * (beaten - ahead) / (n - 1))
+    for p, v in enumerate(values):
+        lead = v - max(w for q, w in enumerate(values) if q != p)
+        out.append(min(1.0, max(0.0, 0.5 + 0.5 * lead / scale)))
     return out
 
 
@@ -63,10 +65,13 @@ class MCTSAgent(Agent):
         if len(actions) == 1:
             return 0
         root = self.search(view)
-        visits = [(root.children[(view.player, a.text)].visits if (view.player, a.text) in root.children else -1, i)
-                  for i, a in enumerate(actions)]
-        best = max(v for v, _ in visits)
-        return self.rng.choice([i for v, i in visits if v == best])
+        me = view.player
+        scored = []
+        for i, a in enumerate(actions):  # the most visited; among as many visits, the best on average
+            child = root.children.get((me, a.text))
+            scored.append(((child.visits, child.value[me] / child.visits) if child and child.visits else (-1, 0.0), i))
+        best = max(s for s, _ in scored)
+        return self.rng.choice([i for s, i in scored if s == best])
 
     def search(self, view: View) -> Node:
         n, rng, c = view.players, self.rng, self.c
@@ -129,4 +134,4 @@ class MCTSAgent(Agent):
             steps += 1
         if st.terminal:
             return [0.5 + 0.5 * r for r in st.returns()]
-        return ranked(st.heuristic(self.heuristic))
+        return estimated(st.heuristic(self.heuristic))
