@@ -147,6 +147,12 @@ def _parts(name: str, value) -> dict:
     return {name: value}
 
 
+def _shown_fields(item) -> list[str]:
+    """The fields of an item a rule difference shows when the item is on one side only."""
+    return [k for k, v in vars(item).items() if k not in IGNORED and v not in (None, [], {}, "", False)
+            and k not in ("id",)]
+
+
 def changes(a, b, section: str, names: list[str]) -> list[Change]:
     """What changed in these fields of two versions of an item, each part before and after."""
     programs = BY_NAME[section].programs if section in BY_NAME else frozenset()
@@ -175,9 +181,11 @@ def structural(rs_a: d.Ruleset, rs_b: d.Ruleset) -> list[Difference]:
         a = {x.id: x for x in getattr(rs_a, section)}
         b = {x.id: x for x in getattr(rs_b, section)}
         for key in [k for k in a if k not in b]:
-            diffs.append(Difference(section, key, "only_a", cite_a=_cite(a[key])))
+            diffs.append(Difference(section, key, "only_a", cite_a=_cite(a[key]),
+                                    changes=changes(a[key], None, section, _shown_fields(a[key]))))
         for key in [k for k in b if k not in a]:
-            diffs.append(Difference(section, key, "only_b", cite_b=_cite(b[key])))
+            diffs.append(Difference(section, key, "only_b", cite_b=_cite(b[key]),
+                                    changes=changes(None, b[key], section, _shown_fields(b[key]))))
         for key in [k for k in a if k in b]:
             fa, fb = _fields(a[key], section), _fields(b[key], section)
             changed = sorted(k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k))

@@ -31,10 +31,17 @@ def cmd_diff(args) -> int:
     else:
         print(f"{len(diffs)} rule difference{'s' if len(diffs) != 1 else ''}:")
         for x in diffs:
-            if x.kind == "only_a":
-                print(f"  - {x.section} {x.id}: only in A  [{x.cite_a}]")
-            elif x.kind == "only_b":
-                print(f"  + {x.section} {x.id}: only in B  [{x.cite_b}]")
+            if x.kind in ("only_a", "only_b"):
+                side = "A" if x.kind == "only_a" else "B"
+                print(f"  {'-' if side == 'A' else '+'} {x.section} {x.id}: only in {side}  "
+                      f"[{x.cite_a if side == 'A' else x.cite_b}]")
+                for change in x.changes:
+                    text = change.a if side == "A" else change.b
+                    lines = (text or "").splitlines() or [""]
+                    print(f"      {change.field}: {lines[0]}" if len(lines) == 1 else f"      {change.field}:")
+                    if len(lines) > 1:
+                        for line in lines:
+                            print(f"        {line}")
             else:
                 print(f"  ~ {x.section} {x.id}: {', '.join(x.fields)}")
                 if x.cited_a != x.cited_b:  # the citations only where they differ
