@@ -439,8 +439,8 @@ class Patcher:
                     message = f"variants '{a.id}' and '{b.id}' both change {later.describe()}"
                 self.errors.error(later.where, message,
                                   f"the other change is at {earlier.where}. If '{b.id}' builds on '{a.id}', add "
-                                  f"`overrides: [{a.id}]` (or `requires:`) to '{b.id}'; if they cannot be played "
-                                  f"together, add `conflicts: [{a.id}]`")
+                                  f"`overrides: [{a.id}]` (or `requires:`) to '{b.id}', or the other way round; if "
+                                  f"they cannot be played together, add `conflicts: [{a.id}]`")
 
     # -- one patch operation
     def _op(self, i: int, op: dict) -> None:
