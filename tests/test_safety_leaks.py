@@ -21,7 +21,7 @@ def test_no_bundled_game_leaks(name, players, decisions):
     game = leges.load(str(ROOT / "rulesets" / name))
     report = check_leaks(game, players, games=1, seed=3, max_decisions=decisions)
     assert report.ok, "\n".join(leak.format() for leak in report.leaks)
-    assert report.comparisons == report.decisions * players and report.forward > 0
+    assert report.comparisons >= report.decisions * players and report.forward > 0
 
 
 def test_the_sample_game_does_not_leak():

@@ -141,36 +141,52 @@ def _apply(st, action: Action):
     return after, list(_logged)
 
 
+ATTEMPTS = 5  # worlds drawn, at most, to find one where the next action can be taken too
+
+
+def _world(st, player: int, rng: random.Random):
+    """A world `player` cannot tell from `st`, its values and its pending decision computed afresh."""
+    other = st.resample(player, rng)
+    other.forget_cached()  # values memoised in the real game may not hold for traded identities
+    _reask(other)
+    return other
+
+
 def check_state(st, player: int, rng: random.Random, report: Report, seed: int, step: int,
                 action: Action | None, samples: int = 1) -> None:
-    """Compare what `player` is shown in `st` with `samples` worlds it cannot tell from `st`."""
+    """Compare what `player` is shown in `st` with `samples` worlds it cannot tell from `st`, and,
+    after `action`, with a world where that action can be taken too (another player's move may
+    depend on what `player` cannot see: up to ATTEMPTS worlds are drawn to find one)."""
     base = shown(st, player)
     name = st.player_name(player)
+    real_after, real_news = _apply(st, action) if action is not None else (None, [])
     for _ in range(samples):
-        try:
-            other = st.resample(player, rng)
-        except LegesError:
-            report.skipped += 1
-            continue
-        other.forget_cached()  # values memoised in the real game may not hold for traded identities
-        _reask(other)
-        report.comparisons += 1
-        diff = _first_difference(base, shown(other, player))
-        if diff is not None:
-            report.leaks.append(Leak(seed, step, name, *diff))
-            return
-        if action is None:
-            continue
-        (real_after, real_news), (other_after, other_news) = _apply(st, action), _apply(other, action)
-        if real_after is None or other_after is None or real_after.is_terminal() or other_after.is_terminal():
+        other_after = None
+        for _attempt in range(ATTEMPTS):
+            try:
+                other = _world(st, player, rng)
+            except LegesError:
+                report.skipped += 1
+                break
+            report.comparisons += 1
+            diff = _first_difference(base, shown(other, player))
+            if diff is not None:
+                report.leaks.append(Leak(seed, step, name, *diff))
+                return
+            if real_after is None or real_after.is_terminal():
+                break
+            other_after, other_news = _apply(other, action)
+            if other_after is not None:
+                break
+        if other_after is None or other_after.is_terminal():
             continue
         if not set(st.sealed) <= set(real_after.sealed) or not set(other.sealed) <= set(other_after.sealed):
             continue  # sealed choices were revealed: news, legitimately different
         if _position(real_after, player) != _position(other_after, player):
             continue  # a hidden component came into view: legitimately different
-        report.forward += 1
         if any(revealed for _, revealed in real_news + other_news):
             continue  # the rules revealed something (`reveal`): news, legitimately different
+        report.forward += 1
         diff = _first_difference(shown(real_after, player), shown(other_after, player))
         if diff is not None:
             report.leaks.append(Leak(seed, step, name, *diff, after=action.text))
