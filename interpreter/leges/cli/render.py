@@ -105,7 +105,7 @@ def cmd_render(args) -> int:
             raise LegesError(Diagnostic(Position(args.output), "no such folder", f"create {folder} first"))
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(svg)
-        print(f"wrote {args.output}")
+        print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(svg)
     return EXIT_OK

@@ -133,8 +133,7 @@ def _cells(board, view, style, lay: Layout, looks, shown, ghosts, targets) -> li
     for s in shown:
         look = looks[s]
         fill = area_fill.get(s, look.fill)
-        cls = "space target" if s in targets else "space"
-        out.append(f'<g class="{cls}" data-space={quoteattr(s)}><title>{escape(s)}</title>'
+        out.append(f'<g class="space" data-space={quoteattr(s)}><title>{escape(s)}</title>'
                    f'<polygon points="{_points(lay.shapes[s])}" fill={quoteattr(fill)} stroke={quoteattr(look.stroke)} stroke-width="1"/></g>')
     for aid, members, look in outlines:
         segs = lay.outline(members)
@@ -156,7 +155,14 @@ def _cells(board, view, style, lay: Layout, looks, shown, ghosts, targets) -> li
             out.append(f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="{_f(r)}" fill="#fffaf0" stroke={quoteattr(look["stroke"])} stroke-width="1"/>')
             out.append(_text(bx, by + r * 0.45, look["label"], size=r * 1.25, weight="bold", fill="#2b2116"))
     for s in shown:
-        out += _pieces_at(view, style, lay.centres[s], size, view.spaces.get(s, []), view.hidden_spaces.get(s))
+        drawn = _pieces_at(view, style, lay.centres[s], size, view.spaces.get(s, []), view.hidden_spaces.get(s))
+        if drawn:  # over the outlines; clicking a piece is clicking its space
+            out.append(f'<g class="pieces" data-space={quoteattr(s)}>' + "".join(drawn) + "</g>")
+    for s in shown:  # spaces an action names: a highlight over everything, which takes the click
+        if s in targets:
+            out.append(f'<g class="hit target" data-space={quoteattr(s)}><title>{escape(s)}</title>'
+                       f'<polygon points="{_points(lay.shapes[s])}" fill="#1d6fd8" fill-opacity="0.12" '
+                       f'stroke="#1d6fd8" stroke-width="3"/></g>')
     return out
 
 
@@ -238,13 +244,13 @@ def _pieces_at(view: SeatView, style: Style, centre, size: float, pieces: list[P
         n = len(small)
         cols = 1 if n == 1 else 2 if n <= 4 else 3
         rows = math.ceil(n / cols)
-        r = size * (0.17 if n <= 2 else 0.14 if n <= 4 else 0.11)
+        r = size * (0.22 if n == 1 else 0.17 if n == 2 else 0.14 if n <= 4 else 0.11)
         gap = r * 2.35
         for i, (p, spec, fill, label, title) in enumerate(small):
             row, col = divmod(i, cols)
             in_row = min(cols, n - row * cols)
             x = cx + (col - (in_row - 1) / 2) * gap
-            y = cy + size * 0.08 + (row - (rows - 1) / 2) * gap
+            y = cy + size * 0.04 + (row - (rows - 1) / 2) * gap
             out.append(f'<g class="piece">{title}{_shape(spec["shape"], x, y, r, fill)}')
             inside = label[: int(spec.get("abbrev", 3))] if label else ""
             if p.count > 1:
@@ -339,8 +345,7 @@ def _graph(board, view, style: Style, lay: Layout, looks, targets) -> list[str]:
         x, y = lay.centres[s]
         look = looks[s]
         props = view.space_props(board, s)
-        cls = "space target" if s in targets else "space"
-        out.append(f'<g class="{cls}" data-space={quoteattr(s)}><title>{escape(s)}</title>'
+        out.append(f'<g class="space" data-space={quoteattr(s)}><title>{escape(s)}</title>'
                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill={quoteattr(look.fill)} stroke={quoteattr(look.stroke)} stroke-width="1.5"/></g>')
         label = style.node_labels.get(s) or fill_template(label_tpl, props)
         if look.label:
@@ -350,7 +355,14 @@ def _graph(board, view, style: Style, lay: Layout, looks, targets) -> list[str]:
         out += _space_marks(board, view, style, lay, type(look)(look.fill, look.stroke), s, r * 2)
         pieces = view.spaces.get(s, [])
         if pieces or view.hidden_spaces.get(s):
-            out += _node_pieces(view, style, x, y + r + 10, pieces, view.hidden_spaces.get(s))
+            out.append(f'<g class="pieces" data-space={quoteattr(s)}>'
+                       + "".join(_node_pieces(view, style, x, y + r + 10, pieces, view.hidden_spaces.get(s))) + "</g>")
+    for s in board.spaces:
+        if s in targets and s in lay.centres:
+            x, y = lay.centres[s]
+            out.append(f'<g class="hit target" data-space={quoteattr(s)}><title>{escape(s)}</title>'
+                       f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r + 3)}" fill="#1d6fd8" fill-opacity="0.12" '
+                       f'stroke="#1d6fd8" stroke-width="3"/></g>')
     return out
 
 

@@ -80,7 +80,8 @@ def player_vars(view: SeatView, player: int) -> list[tuple[str, Any]]:
         value = view.vars.get(name)
         if isinstance(value, list) and len(value) == len(view.seats):
             out.append((name, value[player]))
-    out.sort()
+    order = list(view.vars)
+    out.sort(key=lambda item: order.index(item[0]))
     return out
 
 

@@ -207,7 +207,8 @@ def seat_view(st, seat: int | None = None, style: Style | None = None) -> SeatVi
             view.zones.append(ZoneView(key, zone_name(st, key), owner, shown.get("count", 0), None,
                                        top=shown.get("top"), kind=kind))
     symbols = game.compiler.symbols if game.compiler is not None else None
-    for name, value in obs["vars"].items():
+    declared = {name: i for i, name in enumerate(game.variables)}  # in the order the ruleset declares them
+    for name, value in sorted(obs["vars"].items(), key=lambda kv: (declared.get(kv[0], len(declared)), kv[0])):
         view.vars[name] = named(st, name, labelled(st, name, value))
         info = symbols.variables.get(name) if symbols is not None else None
         if info is not None and info.per_player:

@@ -87,6 +87,8 @@ def create_app(path: str, variants=(), record: str | None = None):
                 result = await run_in_threadpool(run)
             except LegesError as exc:
                 return leges_error(exc)
+            except Exception as exc:  # a bug of leges, not of the input: said in one line, as the command line does
+                return error(f"internal error: {type(exc).__name__}: {exc}", 500)
             if isinstance(result, Response):
                 return result
             return JSONResponse(result)
@@ -224,6 +226,34 @@ def _int(value, default: int) -> int:
         return int(value) if value is not None and value != "" else default
     except (TypeError, ValueError):
         raise LegesError(Diagnostic(Position("request"), f"'{value}' is not a whole number")) from None
+
+
+class Background:
+    """The app served by uvicorn in a thread of this process, on a free port of 127.0.0.1 (for tests)."""
+
+    def __init__(self, app):
+        import socket
+        import threading
+        import time
+
+        import uvicorn
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
 
 
 def serve(args) -> None:

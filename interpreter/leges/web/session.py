@@ -96,7 +96,7 @@ class Workspace:
 
 def _diagnostic(d: Diagnostic) -> dict:
     pos = d.position
-    return {"text": d.format(), "file": pos.file, "line": pos.line, "col": pos.column,
+    return {"text": d.format(), "file": pos.file, "line": pos.line, "col": pos.col,
             "message": d.message, "hint": d.hint, "severity": d.severity}
 
 

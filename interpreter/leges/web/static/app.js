@@ -61,6 +61,7 @@ function render(view) {
   lastBox.hidden = view.mode !== "replay";
   if (view.mode === "replay") text($("last"), view.last || "(the start of the game)");
   $("action-box").hidden = view.mode !== "play";
+  $("news-box").hidden = view.mode !== "play";
   showActions();
 }
 
@@ -98,7 +99,7 @@ function showActions() {
   // the board: spaces an action still fitting the clicks names
   const targets = new Set();
   for (const a of candidates()) for (const s of a.spaces) if (!state.chosen.includes(s)) targets.add(s);
-  for (const g of $("board").querySelectorAll("[data-space]")) {
+  for (const g of $("board").querySelectorAll(".hit[data-space]")) {
     const s = g.dataset.space;
     g.classList.toggle("target", targets.has(s));
     g.classList.toggle("chosen", state.chosen.includes(s));
@@ -200,6 +201,12 @@ async function refresh() {
     showStep(state.step);
   } else {
     $("board").replaceChildren();
+    for (const id of ["history", "news", "actions"]) $(id).replaceChildren();
+    $("action-box").hidden = true;
+    $("news-box").hidden = true;
+    $("last-box").hidden = true;
+    $("result").hidden = true;
+    text($("status"), state.mode === "replay" ? "Open a record: a .json file written by leges simulate --records or leges play --record." : "");
   }
 }
 

@@ -1,0 +1,149 @@
+"""leges play at the terminal: the board as text, compact zones and variables, the phase's name,
+what the game did by itself, words that pick out an action, did-you-mean, the score breakdown,
+colour only when asked for (or on a terminal) — and the screen still shows only what its seat may see."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import leges
+from helpers import play_random, ruleset_dir
+from leges.cli import main
+from leges.cli.play import match_answer, score_lines, screen
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {name: leges.load(str(ruleset_dir(name))) for name in ("tictactoe", "pompeii", "attika", "alexander")}
+
+
+def answers(monkeypatch, *lines):
+    feed = iter(lines)
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(feed))
+
+
+def test_the_tictactoe_board(games):
+    st = games["tictactoe"].new_initial_state(players=2, seed=0)
+    for text in ("place square=r0c0", "place square=r1c1", "place square=r2c2"):
+        st.apply_action(text)
+    lines = screen(st, 1)
+    board = "\n".join(lines[1:5])
+    assert lines[1].split() == ["c0", "c1", "c2"]
+    assert re.search(r"r0 X +\. +\.", board) and re.search(r"r1 \. +O +\.", board) and re.search(r"r2 \. +\. +X", board)
+    assert "phase play" in lines[0] and "you are o" in lines[0]
+    assert "   o (you): supply 4" in lines and "   x: supply 3" in lines
+
+
+def test_the_pompeii_board_and_compact_zones(games):
+    st = play_random(games["pompeii"], 3, 4, until=lambda s: s.phase == "settle" and len(s.history) > 12)
+    lines = screen(st, 0)
+    text = "\n".join(lines)
+    assert lines[0].startswith("-- The Downfall of Pompeii · phase settle")
+    assert "None" not in lines[0]
+    rows = [line for line in lines if re.match(r"^\s+r\d ", line)]
+    assert len(rows) == 7 and "c10" in lines[1]
+    assert re.search(r"\b[RBY]\d?\b", "\n".join(rows))  # pieces by their owner's initial
+    assert "red red" not in text and "supply " in text  # counts, not repeated names
+    own = next(line for line in lines if line.startswith("   red (you): "))
+    assert re.search(r"hand \d: \S+", own)
+    other = next(line for line in lines if line.startswith("   black"))
+    assert re.search(r"hand \d hidden", other)
+    assert re.search(r"^   table: deck \d+ hidden", text, re.M)
+
+
+def test_the_phase_of_the_set_up_is_named(games):
+    st = games["pompeii"].new_initial_state(players=3, seed=0)
+    assert st.phase is None and "phase set-up" in screen(st, st.current_player())[0]
+
+
+def test_a_hex_board_and_a_graph(games):
+    st = play_random(games["attika"], 2, 3, until=lambda s: len(s.history) > 10)
+    lines = screen(st, 0)
+    board = [line for line in lines if re.match(r"^\s+\d+ ", line)]
+    assert len(board) >= 6 and any("^" in b or "~" in b or "T" in b or "n" in b for b in board)
+    st = play_random(games["alexander"], 3, 3, until=lambda s: len(s.history) > 40)
+    lines = screen(st, 0)
+    assert any(re.match(r"^   \w+ \(.+\): \d+ \w+ \w+", line) for line in lines)  # `thracia (Thrace): 2 red cube`
+
+
+def test_the_seats_own_variables_are_shown(games):
+    st = play_random(games["alexander"], 3, 3, until=lambda s: s.vars.get("shares") and s.vars["shares"][0] not in (None, []))
+    lines = screen(st, 0)
+    mine = next(line for line in lines if line.startswith("   red (you): "))
+    others = [line for line in lines if line.startswith("   blue") or line.startswith("   green")]
+    assert "shares [" in mine and all("shares ?" in line for line in others)
+
+
+def test_words_pick_out_an_action_and_typos_get_a_suggestion(games):
+    st = games["tictactoe"].new_initial_state(players=2, seed=0)
+    actions = st.legal_actions()
+    assert match_answer("3", actions)[0].text == "place square=r0c2"
+    assert match_answer("r1c1", actions)[0].text == "place square=r1c1"
+    assert match_answer("place square=r2c0", actions)[0].text == "place square=r2c0"
+    choice, problem = match_answer("place squar=r1c1", actions)
+    assert choice is None and "did you mean 'place square=r1c1'" in problem
+    choice, problem = match_answer("place", actions)
+    assert choice is None and "9 actions fit 'place'" in problem
+    choice, problem = match_answer("12", actions)
+    assert choice is None and "1 to 9" in problem
+
+
+def test_a_game_at_the_terminal_prints_the_news_and_the_scores(monkeypatch, capsys):
+    answers(monkeypatch, "r1c1", "plase squre=r0c0", "1", "1", "1", "1")
+    assert main(["play", str(ruleset_dir("tictactoe")), "--seed", "1", "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "→ place square=r1c1" in out and "did you mean" in out
+    assert re.search(r"^  o: place square=r\dc\d$", out, re.M)  # the opponent's moves
+    assert re.search(r"^  changed: supply\.o 5→4 · r\dc\d -→o$", out, re.M)  # what changed since
+    assert "game over:" in out and re.search(r"^\s+place\s+seat\s+score", out, re.M)
+    assert "(score: if winner == p then 1 else 0)" in out
+    assert "\x1b[" not in out
+
+
+def test_the_score_breakdown_shows_the_tie_breaks(games):
+    st = play_random(games["pompeii"], 3, 2)
+    lines = score_lines(st)
+    assert lines[0].startswith("game over: ")
+    assert any("tie-break 1" in line for line in lines)
+    assert "-count(volcano, c => c.owner == p)" in lines[-1]
+    rows = [line for line in lines if re.match(r"^\s+\d+\s+(red|black|yellow)\s", line)]
+    assert len(rows) == 3
+
+
+def test_colour_when_asked(monkeypatch, capsys):
+    import io
+    import sys
+    raw = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", raw)
+    answers(monkeypatch, "q")
+    assert main(["play", str(ruleset_dir("pompeii")), "-p", "3", "--colour", "always"]) == 0
+    out = raw.getvalue()
+    assert "\x1b[48;" in out and "\x1b[0m" in out  # spaces painted
+    monkeypatch.setenv("NO_COLOR", "1")
+    raw.truncate(0)
+    answers(monkeypatch, "q")
+    assert main(["play", str(ruleset_dir("pompeii")), "-p", "3"]) == 0
+    assert "\x1b[" not in raw.getvalue()
+
+
+def test_colour_never_lets_a_ruleset_write_control_characters(games):
+    from leges.render.board_text import paint
+    painted = paint("a\x1b[2Jb", fg="red")
+    assert "\x1b[2J" not in painted and "a\\u001b[2Jb" in painted
+
+
+def test_the_screen_is_the_same_in_worlds_the_seat_cannot_tell_apart(games):
+    """As `leges check-leaks` checks it: with colour too."""
+    from leges.engine.saved_state import recompute_pending
+    rng = random.Random(3)
+    for name, players in (("pompeii", 3), ("attika", 2)):
+        count = iter(range(1000))
+        st = play_random(games[name], players, 5, until=lambda s: next(count) >= 30)
+        for p in range(players):
+            other = st.resample(p, rng)
+            other.forget_cached()
+            if other.pending is not None:
+                other.pending = recompute_pending(other) or other.pending
+            assert screen(other, p, colour=True) == screen(st, p, colour=True)

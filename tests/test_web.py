@@ -1,0 +1,159 @@
+"""leges serve without a browser: the page's API over HTTP (a real uvicorn server in a thread), and
+what it sends — one seat's view, the same in every world that seat cannot tell from the real one."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+import leges  # noqa: E402
+from helpers import maps_dir, play_random, ruleset_dir  # noqa: E402
+from leges.web.server import Background, create_app  # noqa: E402
+from leges.web.views import seat_payload  # noqa: E402
+
+
+def call(server, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server.url.rstrip("/") + path, data=data,
+                                     headers={"Content-Type": "application/json"} if data else {})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@pytest.fixture
+def serving():
+    started = []
+
+    def start(path, **kw):
+        server = Background(create_app(str(path), **kw))
+        started.append(server)
+        return server
+    yield start
+    for server in started:
+        server.stop()
+
+
+def test_a_whole_game_of_tictactoe_over_http(serving):
+    server = serving(ruleset_dir("tictactoe"))
+    status, info = call(server, "/api/info")
+    assert status == 200 and info["title"] == "Tic-Tac-Toe" and info["seats"] == ["x", "o"]
+    status, view = call(server, "/api/play", {"players": 2, "seat": "o", "agents": "random", "seed": 3})
+    assert status == 200 and view["seat"] == "o"
+    assert view["history"] and view["news"] == view["history"]  # x (an agent) has moved already
+    while not view["terminal"]:
+        action = view["actions"][0]
+        assert action["spaces"] and action["cite"]["section"] == "Play" and "ruleset.yaml:" in action["cite"]["where"]
+        status, view = call(server, f"/api/play/{view['match']}/act", {"action": action["text"]})
+        assert status == 200
+    assert view["result"]["ranking"] and "<svg" in view["svg"]
+    status, bad = call(server, f"/api/play/{view['match']}/act", {"action": "place square=r0c0"})
+    assert status == 400 and "game is over" in bad["error"]
+
+
+def test_an_illegal_action_is_refused_with_a_hint(serving):
+    server = serving(ruleset_dir("tictactoe"))
+    _, view = call(server, "/api/play", {"players": 2, "seat": "x"})
+    status, bad = call(server, f"/api/play/{view['match']}/act", {"action": "place square=r9c9"})
+    assert status == 400 and "not a legal action" in bad["error"] and "legal now" in bad["diagnostics"][0]["hint"]
+    status, bad = call(server, "/api/play", {"players": 2, "seat": "z"})
+    assert status == 400 and "no seat 'z'" in bad["error"]
+
+
+def test_stepping_through_a_record(serving, tmp_path):
+    from leges.cli import main
+    assert main(["simulate", str(ruleset_dir("pompeii")), "-p", "3", "-g", "1", "--seed", "4", "--records", str(tmp_path), "-q"]) == 0
+    record = next(tmp_path.glob("*.json"))
+    server = serving(ruleset_dir("pompeii"), record=str(record))
+    _, info = call(server, "/api/info")
+    replay = info["replays"][0]
+    total = len(json.loads(record.read_text())["actions"])
+    assert replay["steps"] == total and replay["seats"] == ["red", "black", "yellow"]
+    _, start = call(server, f"/api/replay/{replay['id']}?step=0")
+    assert start["step"] == 0 and start["history"] == [] and start["seat"] is None
+    _, mid = call(server, f"/api/replay/{replay['id']}?step=20&seat=black")
+    assert mid["step"] == 20 and len(mid["history"]) == 20 and mid["seat"] == "black" and mid["last"] == mid["history"][-1]
+    _, end = call(server, f"/api/replay/{replay['id']}?step={total + 5}")
+    assert end["step"] == total and end["terminal"] and end["result"]
+    status, _ = call(server, "/api/replay", {"record": "{\"leges_record\": 1}", "name": "bad.json"})
+    assert status == 400
+
+
+@pytest.fixture
+def game_copy(tmp_path):
+    shutil.copytree(ruleset_dir("tictactoe"), tmp_path / "rulesets" / "tictactoe")
+    (tmp_path / "maps").mkdir()
+    shutil.copy(maps_dir() / "tictactoe.yaml", tmp_path / "maps")
+    return tmp_path / "rulesets" / "tictactoe"
+
+
+def wait_for_version(server, version, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _, status = call(server, "/api/watch")
+        if status["version"] != version:
+            return status
+        time.sleep(0.1)
+    raise AssertionError("the change was not noticed")
+
+
+def test_a_saved_file_reloads_the_game_or_shows_located_errors(serving, game_copy):
+    server = serving(game_copy)
+    _, view = call(server, "/api/play", {"players": 2, "seat": "x"})
+    _, view = call(server, f"/api/play/{view['match']}/act", {"action": "place square=r1c1"})
+    rules = game_copy / "ruleset.yaml"
+    text = rules.read_text()
+    rules.write_text(text.replace("count(s) == 0]", "count(s) == O]"))
+    status = wait_for_version(server, view["version"])
+    assert not status["ok"]
+    error = status["errors"][0]
+    assert error["file"].endswith("ruleset.yaml") and error["line"] > 0 and "'O'" in error["text"]
+    rules.write_text(text.replace("put one of your marks", "put one of your own marks"))
+    status = wait_for_version(server, status["version"])
+    assert status["ok"] and not status["errors"]
+    _, again = call(server, f"/api/play/{view['match']}")
+    assert again["history"][:1] == view["history"][:1]  # the same game, replayed under the new rules
+    assert "own marks" in again["actions"][0]["cite"]["quote"]
+
+
+# --------------------------------------------------------------- hidden information
+@pytest.mark.parametrize("name, players, steps", [("pompeii", 3, (9, 30, 70)), ("attika", 2, (6, 25)),
+                                                  ("alexander", 3, (8, 40))])
+def test_the_page_gets_only_what_its_seat_may_see(name, players, steps):
+    """What the server sends for a seat is the same in a world resampled for that seat: nothing of
+    what the seat may not see reaches the page (the whole payload: picture, actions, history, log)."""
+    from leges.engine.saved_state import recompute_pending
+    game = leges.load(str(ruleset_dir(name)))
+    rng = random.Random(11)
+    compared = 0
+    for n in steps:
+        count = iter(range(n + 1))
+        st = play_random(game, players, 7, until=lambda s: next(count) >= n)
+        if st.is_terminal():
+            continue
+        for seat in [*range(players), None]:
+            for _ in range(2):
+                other = st.resample(seat if seat is not None else 0, rng)
+                other.forget_cached()
+                if other.pending is not None:
+                    other.pending = recompute_pending(other) or other.pending
+                assert seat_payload(other, seat) == seat_payload(st, seat), (name, n, seat)
+                compared += 1
+    assert compared
+
+
+def test_the_page_names_its_seat_and_no_other_hand(serving):
+    server = serving(ruleset_dir("pompeii"))
+    _, view = call(server, "/api/play", {"players": 3, "seat": "black", "seed": 1})
+    assert view["seat"] == "black" and 'data-view="black"' in view["svg"]
+    assert all(a["player"] == 1 for a in view["actions"])

@@ -1,0 +1,192 @@
+"""leges serve in a real browser: Playwright for Python driving Debian's chromium (launched by its
+path; Playwright's own browser download is not used). A whole Tic-Tac-Toe game by clicks, a
+Pompeii move by clicking a square, a record stepped through, a broken ruleset's located error.
+
+Skipped when Playwright, Starlette/uvicorn or chromium are missing. Screenshots are kept in
+test-artifacts/browser/ (LEGES_ARTIFACTS overrides the folder).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+
+from helpers import ROOT, maps_dir, ruleset_dir  # noqa: E402
+from leges.web.server import Background, create_app  # noqa: E402
+
+CHROMIUM = os.environ.get("LEGES_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(os.environ.get("LEGES_ARTIFACTS") or ROOT / "test-artifacts") / "browser"
+TIMEOUT = 15_000  # ms: generous for a loaded machine; each step takes well under a second
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no chromium at {CHROMIUM}")
+
+
+@pytest.fixture(scope="module")
+def browser(request):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, timeout=60_000)
+        except Exception as exc:  # noqa: BLE001 - a chromium that does not start is a machine without a browser
+            pytest.skip(f"chromium does not start: {exc}")
+        yield browser
+        browser.close()
+    reporter = request.config.pluginmanager.getplugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"\nbrowser screenshots: {ARTIFACTS}")
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors  # no JavaScript error on the page
+
+
+@pytest.fixture
+def serving():
+    started = []
+
+    def start(path, **kw):
+        server = Background(create_app(str(path), **kw))
+        started.append(server)
+        return server
+    yield start
+    for server in started:
+        server.stop()
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def history_length(page) -> int:
+    return page.locator("#history li").count()
+
+
+def test_a_whole_tictactoe_game_by_clicks(serving, page):
+    server = serving(ruleset_dir("tictactoe"))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg .hit.target")
+    clicks = 0
+    while page.locator("#result").is_hidden():
+        target = page.locator("#board .hit.target").first
+        square = target.get_attribute("data-space")
+        with page.expect_response(lambda r: r.url.endswith("/act")):
+            target.click()
+        clicks += 1
+        page.wait_for_function("s => document.querySelector(`#board [data-space='${s}'] .piece`)", arg=square)
+        assert page.locator("#history li", has_text=f"x: place square={square}").count() == 1
+        assert clicks <= 5
+    shot(page, "tictactoe-game-over")
+    assert re.match(r"Game over: (x > o|o > x|x = o)", page.locator("#result").inner_text())
+    assert page.locator("#board .hit.target").count() == 0
+    assert history_length(page) >= 2 * clicks - 1
+
+
+def test_a_pompeii_move_by_clicking_a_square(serving, page):
+    server = serving(ruleset_dir("pompeii"))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg")
+    page.select_option("#players", "3")
+    page.select_option("#seat", "red")
+    with page.expect_response(lambda r: r.url.endswith("/api/play")):
+        page.click("#new-game")
+    for _ in range(10):  # the set-up's choices name no square: taken from the list
+        page.wait_for_selector("#actions li button")
+        if page.locator("#board .hit.target").count():
+            break
+        first = page.locator("#actions button.act").first
+        assert first.inner_text().startswith("take_pile") and "§" in page.locator(".cite").first.inner_text()
+        with page.expect_response(lambda r: r.url.endswith("/act")):
+            first.click()
+    target = page.locator("#board .hit.target").first
+    square = target.get_attribute("data-space")
+    fitting = [t for t in page.eval_on_selector_all("#actions button.act", "bs => bs.map(b => b.textContent)")
+               if t.endswith(f"square={square}")]
+    assert fitting and all(t.startswith("play ") for t in fitting)
+    before = page.locator(f"#board [data-space='{square}'] .piece").count()
+    if len(fitting) == 1:
+        with page.expect_response(lambda r: r.url.endswith("/act")):
+            target.click()
+    else:  # several cards fit this square: the list narrows to them
+        target.click()
+        page.wait_for_selector("#selection:not([hidden])")
+        with page.expect_response(lambda r: r.url.endswith("/act")):
+            page.locator("#actions li:not(.other) button.act").first.click()
+    page.wait_for_function("s => document.querySelectorAll(`#board [data-space='${s}'] .piece`).length > 0", arg=square)
+    assert page.locator("#history li", has_text=re.compile(rf"^red: play card=\S+ building=\S+ square={square}$")).count() == 1
+    assert page.locator(f"#board [data-space='{square}'] .piece").count() >= max(before, 1)
+    assert "red's" in page.locator(f"#board [data-space='{square}'] .piece title").first.text_content()
+    shot(page, "pompeii-after-a-move")
+    cite = page.locator(".cite").first.inner_text()
+    assert "hu §" in cite
+
+
+def test_stepping_through_a_record(serving, page, tmp_path):
+    from leges.cli import main
+    assert main(["simulate", str(ruleset_dir("tictactoe")), "-g", "1", "--seed", "2", "--records", str(tmp_path), "-q"]) == 0
+    record = next(tmp_path.glob("*.json"))
+    total = len(json.loads(record.read_text())["actions"])
+    server = serving(ruleset_dir("tictactoe"), record=str(record))
+    page.goto(server.url)
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    page.wait_for_selector("#board svg")
+    for step in (1, 2, 3):
+        with page.expect_response(lambda r: "/api/replay/" in r.url):
+            page.click("#step-next")
+        page.wait_for_function("n => document.querySelectorAll('#history li').length === n", arg=step)
+    assert page.locator("#step-label").inner_text() == f"step 3 of {total}"
+    assert page.locator("#board .piece").count() == 3
+    shot(page, "tictactoe-replay-step-3")
+    with page.expect_response(lambda r: "/api/replay/" in r.url):
+        page.locator("#timeline").fill(str(total))
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.locator("#step-label").inner_text() == f"step {total} of {total}"
+    with page.expect_response(lambda r: "/api/replay/" in r.url):
+        page.click("#step-first")
+    page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 0")
+    # a record opened in the page
+    with page.expect_response(lambda r: r.url.endswith("/api/replay")):
+        page.set_input_files("#record-file", str(record))
+    with page.expect_response(lambda r: "/api/replay/" in r.url):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.querySelectorAll('#history li').length === 1")
+
+
+def test_a_broken_ruleset_shows_its_located_error(serving, page, tmp_path):
+    shutil.copytree(ruleset_dir("tictactoe"), tmp_path / "rulesets" / "tictactoe")
+    (tmp_path / "maps").mkdir()
+    shutil.copy(maps_dir() / "tictactoe.yaml", tmp_path / "maps")
+    folder = tmp_path / "rulesets" / "tictactoe"
+    server = serving(folder)
+    page.goto(server.url)
+    page.wait_for_selector("#board svg .hit.target")
+    rules = folder / "ruleset.yaml"
+    text = rules.read_text()
+    broken = text.replace("count(s) == 0]", "count(squre) == 0]")
+    line = next(i for i, ln in enumerate(broken.splitlines(), 1) if "squre" in ln)
+    rules.write_text(broken)
+    page.wait_for_selector("#errors:not([hidden])")
+    error = page.locator("#error-list li").first.inner_text()
+    assert re.search(rf"ruleset\.yaml:{line}:\d+: error: unknown name 'squre'", error), error
+    shot(page, "tictactoe-broken-ruleset")
+    rules.write_text(text)
+    page.wait_for_selector("#errors", state="hidden")
+    page.wait_for_selector("#board svg .hit.target")
+    assert "reloaded" in page.locator("#watch").inner_text()
