@@ -157,3 +157,36 @@ def test_the_page_names_its_seat_and_no_other_hand(serving):
     _, view = call(server, "/api/play", {"players": 3, "seat": "black", "seed": 1})
     assert view["seat"] == "black" and 'data-view="black"' in view["svg"]
     assert all(a["player"] == 1 for a in view["actions"])
+
+
+@pytest.mark.parametrize("name, players", [("tictactoe", 2), ("pompeii", 3), ("attika", 3), ("alexander", 4)])
+def test_every_bundled_game_plays_and_replays_in_the_page(name, players, tmp_path):
+    from leges.cli import main
+    from leges.web.session import Match, Replay, Workspace, read_record_text
+    from leges.web.views import play_view, replay_view
+    ws = Workspace(str(ruleset_dir(name)))
+    match = Match("m", 1, players, 2, ["random"] * players)
+    match.start(ws.game)
+    match.run()
+    rng = random.Random(2)
+    clicked = 0
+    for _ in range(12):
+        view = play_view(match, ws)
+        if view["terminal"]:
+            break
+        assert view["actions"] and view["seat"] == ws.game.setup_for(players).seat_names[1]
+        named = [a for a in view["actions"] if a["spaces"]]
+        action = rng.choice(named or view["actions"])
+        clicked += bool(named)
+        match.act(action["text"])
+    assert clicked or name == "alexander"  # a space to click in every game whose early moves name one
+    assert main(["simulate", str(ruleset_dir(name)), "-p", str(players), "-g", "1", "--seed", "1",
+                 "--records", str(tmp_path), "-q"]) == 0
+    path = next(tmp_path.glob("*.json"))
+    replay = Replay("r", read_record_text(path.read_text(), path.name), path.name)
+    replay.rebuild(ws.game)
+    assert replay.steps == len(replay.record["actions"]) and replay.error is None
+    for step in (0, replay.steps // 2, replay.steps):
+        view = replay_view(replay, step, None, ws)
+        assert view["step"] == step and len(view["history"]) == step and "<svg" in view["svg"]
+    assert view["terminal"] and view["result"]["ranking"]

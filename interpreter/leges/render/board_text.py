@@ -106,7 +106,7 @@ def board_lines(board, view: SeatView, style: Style, colour: bool = False) -> li
         return []
     if board.topology == "graph":
         return graph_lines(board, view, style, colour)
-    looks = {s: style.look(view.space_props(board, s)) for s in board.spaces}
+    looks = style.looks(board, view.sprops)
     occupied = set(view.spaces) | set(view.hidden_spaces)
     shown = [s for s in board.spaces if not looks[s].hidden or s in occupied]
     if not shown:

@@ -113,6 +113,15 @@ def graph_layout(board, positions: dict[str, tuple[float, float]], radius: float
 
 
 def layout_of(board, style) -> Layout:
+    """The board's layout (a board never changes: made once for each look that places it)."""
+    key = (float(style.size), style.hex, float(style.node.get("radius", 18)), tuple(sorted(style.nodes.items())))
+    cache = board.__dict__.setdefault("_render_layouts", {})
+    if key not in cache:
+        cache[key] = _layout_of(board, style)
+    return cache[key]
+
+
+def _layout_of(board, style) -> Layout:
     if board.topology in ("grid", "grid8"):
         return square_layout(board, float(style.size))
     if board.topology == "hex":

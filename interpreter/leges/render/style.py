@@ -113,6 +113,27 @@ class Style:
     title: str | None = None
 
     # ------------------------------------------------------------------ spaces
+    def looks(self, board, sprops: dict) -> dict[str, Look]:
+        """Every space's look: those of spaces whose properties never changed are made once."""
+        static = self.__dict__.setdefault("_static_looks", {}).get(id(board))
+        if static is None:
+            static = {}
+            for s in board.spaces:
+                props = dict(board.props.get(s, {}))
+                props["id"] = s
+                static[s] = self.look(props)
+            self.__dict__["_static_looks"][id(board)] = static
+        if not sprops:
+            return static
+        out = dict(static)
+        for s, changed in sprops.items():
+            if s in out and changed:
+                props = dict(board.props.get(s, {}))
+                props.update(changed)
+                props["id"] = s
+                out[s] = self.look(props)
+        return out
+
     def look(self, props: dict) -> Look:
         base = self.space
         look = Look(fill=css_colour(base.get("fill"), "#f3ecd9"), stroke=css_colour(base.get("stroke"), "#a89a7a"))
@@ -193,6 +214,20 @@ LOOK_KEYS = {"fill", "stroke", "label", "glyph", "hidden", "fill_by", "colours",
 def style_of(board, errors: Collector | None = None) -> Style:
     """The map's `render:` section with its defaults. Names it gives that the map does not have
     (a node, an area kind, a property in `when`) are reported to `errors`, located."""
+    if board is not None and errors is None:  # a board never changes: its style is made once
+        cached = board.__dict__.get("_render_style")
+        if cached is None:
+            cached = board.__dict__["_render_style"] = _style_of(board)
+        return cached
+    st = _style_of(board)
+    if errors is not None and board is not None:
+        data = board.doc.data.get("render") if board.doc is not None and isinstance(board.doc.data, dict) else None
+        if data:
+            _check(board, data, errors)
+    return st
+
+
+def _style_of(board) -> Style:
     data = {}
     doc = getattr(board, "doc", None) if board is not None else None
     if doc is not None and isinstance(doc.data, dict):
@@ -222,8 +257,6 @@ def style_of(board, errors: Collector | None = None) -> Style:
             at = where
         if isinstance(at, list) and len(at) == 2:
             st.nodes[str(sid)] = (float(at[0]), float(at[1]))
-    if errors is not None:
-        _check(board, data, errors)
     return st
 
 

@@ -90,7 +90,7 @@ def render_view(board, view: SeatView, style: Style, targets=(), panel: bool = T
 # ---------------------------------------------------------------------- the board
 def _board(board, view: SeatView, style: Style, targets: set) -> tuple[str, float, float]:
     lay = layout_of(board, style)
-    looks = {s: style.look(view.space_props(board, s)) for s in board.spaces}
+    looks = style.looks(board, view.sprops)
     occupied = set(view.spaces) | set(view.hidden_spaces)
     shown = [s for s in board.spaces if not looks[s].hidden or s in occupied or s in targets]
     ghosts = []
