@@ -1,20 +1,75 @@
-"""Shared fixtures: the bundled games, loaded once per test session."""
+"""Shared fixtures: the bundled games, loaded once per test session; rule-execution coverage.
+
+Every game of a bundled ruleset built while the tests run is instrumented
+(leges/rule_coverage.py): the rules that ran are noted, and tests/test_rule_coverage.py — run
+last — fails when a rule of a bundled game never ran in the whole suite.
+"""
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 import leges
+from leges.rule_coverage import Recorder
 
-from helpers import ROOT
+from helpers import ROOT, ruleset_dir
+
+RECORDER = Recorder()
+BUNDLED = (ROOT / "rulesets").resolve()
+COVERAGE_TESTS = "test_rule_coverage.py"
+
+
+def _instrumenting(build_game):
+    def build(rs, board, errors):
+        game = build_game(rs, board, errors)
+        if not errors.errors and Path(rs.root).resolve().parent == BUNDLED:
+            RECORDER.instrument(game)
+        return game
+    build.instrumenting = True
+    return build
+
+
+def pytest_configure(config):
+    import leges.engine.build as build
+    if not getattr(build.build_game, "instrumenting", False):
+        build.build_game = _instrumenting(build.build_game)
+    config.rule_coverage = {"recorder": RECORDER, "deselected": 0, "summary": None}
+
+
+def pytest_deselected(items):
+    DESELECTED[0] += len(items)
+
+
+DESELECTED = [0]  # tests left out by -k, -m or --deselect: then the suite is not whole
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """The coverage check runs last (it judges only a run of the whole suite)."""
+    last = [i for i in items if i.path.name == COVERAGE_TESTS]
+    items[:] = [i for i in items if i.path.name != COVERAGE_TESTS] + last
+
+
+def whole_suite(session) -> bool:
+    """Every test file collected, no test left out."""
+    every = {p.name for p in (ROOT / "tests").glob("test_*.py")}
+    return not DESELECTED[0] and {i.path.name for i in session.items} >= every
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    lines = config.rule_coverage.get("summary")
+    if lines:
+        terminalreporter.write_sep("-", "rule-execution coverage of the bundled games")
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")
 def pompeii():
-    return leges.load(str(ROOT / "rulesets" / "pompeii"))
+    return leges.load(str(ruleset_dir("pompeii")))
 
 
 @pytest.fixture(scope="session")
 def tictactoe():
-    return leges.load(str(ROOT / "rulesets" / "tictactoe"))
-
-
+    return leges.load(str(ruleset_dir("tictactoe")))

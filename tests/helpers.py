@@ -1,10 +1,24 @@
 """Helpers for the tests (importable as `helpers`: pytest puts tests/ on the path)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+# `leges mutate` points the rule tests at a mutated copy of a ruleset: LEGES_RULESETS names the
+# folder holding it (with a maps/ folder beside it), used instead of the bundled rulesets/.
+RULESETS = Path(os.environ.get("LEGES_RULESETS") or ROOT / "rulesets")
+
+
+def ruleset_dir(game: str) -> Path:
+    """The folder of a bundled game's ruleset (the mutant's, under `leges mutate`)."""
+    return RULESETS / game
+
+
+def maps_dir() -> Path:
+    """The maps folder beside the rulesets (copied along with a ruleset by tests that change one)."""
+    return RULESETS.parent / "maps"
 
 
 def play_random(game, players: int, seed: int, until=None):
@@ -56,18 +70,3 @@ def position(game, players: int, phase: str | None, turn: str | None, arrange: s
 
 def texts(state, player=None) -> list[str]:
     return [a.text for a in state.legal_actions(player)]
-
-
-def rules_not_named(game: str, test_file: str) -> list[str]:
-    """Rules (set-up steps, phases, actions, triggers, procedures, sourced functions) of a bundled game that
-    neither the test file nor a scenario's `rules:` names."""
-    import re
-    import yaml
-    from leges.model.loader import load_declarations
-    rs, _, _ = load_declarations(str(ROOT / "rulesets" / game))
-    rules = {x.id for x in [*rs.setup, *rs.phases, *rs.actions, *rs.triggers, *rs.procedures]}
-    rules |= {f.id for f in rs.functions if f.source}
-    named = (ROOT / "tests" / test_file).read_text()
-    for path in (ROOT / "rulesets" / game / "scenarios").glob("*.yaml"):
-        named += " " + " ".join(yaml.safe_load(path.read_text()).get("rules", []))
-    return sorted(r for r in rules if not re.search(rf"(?<![a-z0-9]){re.escape(r)}(?![a-z0-9])", named))

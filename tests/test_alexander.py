@@ -7,10 +7,10 @@ import shutil
 import pytest
 
 import leges
-from helpers import ROOT, expr, position, texts
+from helpers import expr, maps_dir, position, ruleset_dir, texts
 from leges.simulate import random_playout
 
-ALEXANDER = str(ROOT / "rulesets" / "alexander")
+ALEXANDER = str(ruleset_dir("alexander"))
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +32,8 @@ def test_components_and_the_approximated_map(alexander):
 
 def test_eight_cities_contradiction_is_flagged_when_put_back(tmp_path):
     """eight_cities: the component list's '5 per colour' contradicts the set-up's 8."""
-    shutil.copytree(ROOT / "rulesets" / "alexander", tmp_path / "alexander")
-    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    shutil.copytree(ruleset_dir("alexander"), tmp_path / "alexander")
+    shutil.copytree(maps_dir(), tmp_path / "maps")
     path = tmp_path / "alexander" / "components.yaml"
     path.write_text(path.read_text().replace(
         'box: {total: 40, source:', 'box: {total: 40, per_seat: [5, 5, 5, 5, 5], source:'))
@@ -65,7 +65,7 @@ def test_share_is_secret_until_the_screens_are_lifted(alexander):
 
 
 def test_march_pays_from_the_chosen_boxes_once_for_armies_moving_together(alexander):
-    """enter, march, payments_for, fresh_armies, arrive, entering_the_region, entry_arrow_free."""
+    """enter, march, payments_for, fresh_armies, arrive, entering_the_region, entry_cost."""
     st = position(alexander, 2, "march", "red", """
     campaign = 1
     round = 1
@@ -76,18 +76,73 @@ def test_march_pays_from_the_chosen_boxes_once_for_armies_moving_together(alexan
     move take(screen(red), 2) to city_box(red)
     move take(screen(blue), 1) to army_box(blue)
     """)
-    assert texts(st) == ["enter armies=1", "enter armies=2", "enter armies=3", "pass"]
-    st.apply_action("enter armies=3")
+    assert texts(st) == ["enter armies=1 from_temples=0", "enter armies=2 from_temples=0", "enter armies=3 from_temples=0",
+                         "pass"]  # the campaign arrow into Thessaly has a hollow head: free
+    st.apply_action("enter armies=3 from_temples=0")
     assert expr(alexander, st, "count(armies_at(thessalia, red)) == 3 and count(spent(red)) == 0")
     legal = texts(st)
-    assert "march source=thessalia to=boeotia armies=3 from_temples=0" in legal
-    assert "march source=thessalia to=boeotia armies=3 from_temples=1" in legal
-    st.apply_action("march source=thessalia to=boeotia armies=2 from_temples=1")  # cost 1, paid once
+    assert "march source=thessalia to=boeotia armies=[1,1,1] from_temples=0" in legal
+    assert "march source=thessalia to=boeotia armies=[1,1,1] from_temples=1" in legal
+    st.apply_action("march source=thessalia to=boeotia armies=[1,1] from_temples=1")  # cost 1, paid once
     assert expr(alexander, st, "count(temple_box(red)) == 0 and count(city_box(red)) == 2 and count(spent(red)) == 1")
-    st.apply_action("march source=boeotia to=attica armies=2 from_temples=0")  # a hollow arrow: free
+    st.apply_action("march source=boeotia to=attica armies=[2,2] from_temples=0")  # a hollow arrow: free
     # third province reached: these armies are spent for the round
     assert not any(t.startswith("march source=attica") for t in texts(st))
     assert expr(alexander, st, "count(spent(red)) == 1")
+
+
+def test_enter_pays_the_cost_printed_beside_the_campaign_arrow(tmp_path):
+    """entry_cost, campaign_symbol: the arrow from the campaign symbol costs what the map says, like every arrow."""
+    shutil.copytree(ruleset_dir("alexander"), tmp_path / "alexander")
+    shutil.copytree(maps_dir(), tmp_path / "maps")
+    path = tmp_path / "maps" / "alexander.yaml"
+    text = path.read_text()
+    assert "{from: thracia, to: troas, cost: 0, kind: campaign" in text
+    path.write_text(text.replace("{from: thracia, to: troas, cost: 0, kind: campaign", "{from: thracia, to: troas, cost: 2, kind: campaign"))
+    game = leges.load(str(tmp_path / "alexander"))
+    st = position(game, 2, "march", "red", """
+    campaign = 2
+    round = 1
+    region = area("r2")
+    turn_order = [red, blue]
+    move take(screen(red), 2) to army_box(red)
+    move take(screen(red), 1) to temple_box(red)
+    move take(screen(red), 3) to city_box(red)
+    """)
+    assert expr(game, st, "campaign_symbol() == thracia and entry() == troas and entry_cost() == 2")
+    assert texts(st) == ["enter armies=1 from_temples=0", "enter armies=1 from_temples=1",
+                         "enter armies=2 from_temples=0", "enter armies=2 from_temples=1", "pass"]
+    st.apply_action("enter armies=2 from_temples=1")
+    assert expr(game, st, "count(spent(red)) == 2 and count(temple_box(red)) == 0 and count(city_box(red)) == 2")
+    assert expr(game, st, "count(armies_at(troas, red)) == 2")
+
+
+def test_march_chooses_which_armies_by_the_provinces_they_counted(alexander):
+    """army_choices: in one province, armies that moved different distances this round are told apart."""
+    st = position(alexander, 2, "march", "red", """
+    campaign = 1
+    round = 1
+    region = area("r1")
+    turn_order = [red, blue]
+    move take(screen(red), 1) to army_box(red)
+    move take(screen(red), 1) to city_box(red)
+    let old = take(screen(red), 2)
+    move old to boeotia
+    """)
+    st.apply_action("enter armies=1 from_temples=0")
+    st.apply_action("march source=thessalia to=boeotia armies=[1] from_temples=0")  # it has counted two now
+    legal = [t for t in texts(st) if t.startswith("march source=boeotia to=attica")]
+    assert legal == ["march source=boeotia to=attica armies=[2] from_temples=0",
+                     "march source=boeotia to=attica armies=[0] from_temples=0",
+                     "march source=boeotia to=attica armies=[0,2] from_temples=0",
+                     "march source=boeotia to=attica armies=[0,0] from_temples=0",
+                     "march source=boeotia to=attica armies=[0,0,2] from_temples=0"]
+    st.apply_action("march source=boeotia to=attica armies=[0] from_temples=0")  # one that had not moved
+    assert expr(alexander, st, "sort([c.steps for c in armies_at(boeotia, red)]) == [0, 2]")
+    assert expr(alexander, st, "[c.steps for c in armies_at(attica, red)] == [1]")
+    st.apply_action("march source=boeotia to=attica armies=[2] from_temples=0")  # the one that came from Thessaly
+    assert expr(alexander, st, "sort([c.steps for c in armies_at(attica, red)]) == [1, 3]")
+    assert not any(t.startswith("march source=attica") and "3" in t.split("armies=")[1].split()[0] for t in texts(st))
 
 
 def test_attempt_temple_and_attempt_city(alexander):
@@ -240,9 +295,3 @@ def test_random_games_account_for_every_cube_temple_and_city(alexander, players)
     result = random_playout(alexander, players, seed=3, check=True)
     assert not result.unfinished
 
-
-def test_every_rule_is_named_by_a_test_or_a_scenario():
-    """Each rule (set-up step, phase, action, trigger, procedure, sourced function) has a test that names it."""
-    from helpers import rules_not_named
-    missing = rules_not_named("alexander", "test_alexander.py")
-    assert not missing, f"rules no test names: {missing}"

@@ -6,10 +6,10 @@ from collections import Counter
 import pytest
 
 import leges
-from helpers import ROOT, expr, position, texts
+from helpers import expr, maps_dir, position, ruleset_dir, texts
 from leges.simulate import random_playout
 
-ATTIKA = str(ROOT / "rulesets" / "attika")
+ATTIKA = str(ruleset_dir("attika"))
 
 
 @pytest.fixture(scope="module")
@@ -136,8 +136,8 @@ def test_check_victory_with_all_thirty_buildings(attika):
 def test_turn_cap_reports_unfinished(attika, tmp_path):
     """turn_cap: a game that reaches the cap is unfinished, never a win."""
     import shutil
-    shutil.copytree(ROOT / "rulesets" / "attika", tmp_path / "attika")
-    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    shutil.copytree(ruleset_dir("attika"), tmp_path / "attika")
+    shutil.copytree(maps_dir(), tmp_path / "maps")
     text = (tmp_path / "attika" / "ruleset.yaml").read_text().replace("max_turns: 600", "max_turns: 3")
     (tmp_path / "attika" / "ruleset.yaml").write_text(text)
     game = leges.load(str(tmp_path / "attika"))
@@ -151,8 +151,39 @@ def test_random_games_keep_every_building_card_and_amphora(attika, players):
     assert not result.unfinished
 
 
-def test_every_rule_is_named_by_a_test_or_a_scenario():
-    """Each rule (set-up step, phase, action, trigger, procedure, sourced function) has a test that names it."""
-    from helpers import rules_not_named
-    missing = rules_not_named("attika", "test_attika.py")
-    assert not missing, f"rules no test names: {missing}"
+
+def test_finish_turn_after_reveals_draws_one_card_per_reveal_given_up(attika):
+    """finish_turn, amphora_actions: one reveal made, one given up — one card; two made — none."""
+    arrange = """
+    move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
+    """
+    st = position(attika, 2, "play", "athens", arrange)
+    st.apply_action("reveal stack=stack_a.athens")
+    assert expr(attika, st, "count(hand(athens)) == 0 and count(board(athens)) == 1")
+    st.apply_action("pass")
+    assert expr(attika, st, "count(hand(athens)) == 1")
+    st = position(attika, 2, "play", "athens", arrange)
+    st.apply_action("reveal stack=stack_a.athens")
+    st.apply_action("reveal stack=stack_a.athens")
+    # the turn is over (and corinth's, with nothing to do, gave it three cards): athens drew none
+    assert expr(attika, st, "count(hand(athens)) == 0 and count(board(athens)) == 2 and count(hand(corinth)) == 3")
+
+
+def test_seat_colours_are_marked_as_approximations_but_thebes_red(attika):
+    """Only "A piros (thébai) játékos" is in the rulebook: the other colours are this encoding's, marked so."""
+    from leges.cli.check import _approximations
+    seats = {s["name"]: s.get("colour") for s in attika.ruleset.seats}
+    assert seats["thebes"] == "red"
+    marked = [note for where, note in _approximations(attika) if where.endswith("players/source")]
+    assert marked and "Thebes' red" in marked[0]
+
+
+def test_the_table_edge_is_a_marked_approximation_with_room_around_the_start_map(attika):
+    """The rulebook's table has no edge: this one is marked as an approximation (its note says how often it
+    binds), and the start map lies well inside it — every hex within 8 of it (nearly three tiles) is table."""
+    board = attika.board
+    assert board.provenance["status"] == "approximation" and "no edge" in board.provenance["note"]
+    for players in (2, 3, 4):
+        st = attika.new_initial_state(players=players, seed=0)
+        for hex_ in expr(attika, st, "map_hexes() + shrine_spaces()"):
+            assert len(board.within(hex_, 8)) == 1 + 3 * 8 * 9, hex_  # the whole hexagon of radius 8 is table

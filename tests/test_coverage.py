@@ -50,3 +50,11 @@ def test_flavour_marks_complete_the_coverage(tmp_path, capsys):
     import json
     result = json.loads(capsys.readouterr().out)
     assert result["missing"] == [] and result["covered"] >= 4 and result["marked"] >= 2
+
+
+def test_sentences_are_cut_before_what_may_begin_one_in_any_script():
+    """By Unicode category: a capital of any script, a digit, an opening bracket or quote, a dash."""
+    from leges.coverage import sentences
+    assert sentences("Első mondat. Második: „idézet” jön. 3 kártya; — vége? Ωμέγα! Ło. (Zárójel) x. y") == [
+        "Első mondat.", "Második:", "„idézet” jön.", "3 kártya;", "— vége?", "Ωμέγα!", "Ło.", "(Zárójel) x. y"]
+    assert sentences('Он сказал: "Да". Ёж. a. b') == ["Он сказал:", '"Да".', "Ёж. a. b"]

@@ -450,11 +450,6 @@ CATEGORIES = {
                   "areas", "area", "edge"),
 }
 
-# Registry examples that do not hold in the sample game: the section shows these instead
-# (test_registry_examples checks that the registry's own example still fails).
-REPLACED: dict = {}  # built-ins whose registry example the doc replaces: (example, note)
-
-
 # More about some built-ins, in the sample game: (a note, an example), either may be None.
 MORE = {
     "count": (None, "count(deck) == 9 and count(r1c1) == 1 and count(hand(x), c => c.number > 0) == 3"),
@@ -477,8 +472,9 @@ MORE = {
     "distances": ("The start is at distance 0.", "distances(r0c0)[r0c0] == 0 and count(distances(r0c0, steps=1)) == 3"),
     "reachable": (None, "sort(reachable(r0c0, 2, blocked=[r0c1])) == [r1c0, r1c1, r2c0]"),
     "groups": (None, "groups([r0c0, r1c0, r2c2, r2c1]) == [[r0c0, r1c0], [r2c1, r2c2]]"),
-    "lines": ("On a grid, lines run across, down and along both diagonals.",
-              "lines(3)[0] == [r0c0, r0c1, r0c2] and [r0c0, r1c1, r2c2] in lines(3) and count(lines(2)) == 20"),
+    "lines": ("On a `grid` (the sample's board) lines run across and down; on a `grid8` board along both "
+              "diagonals too; on a hex board along its three axes.",
+              "lines(3)[0] == [r0c0, r0c1, r0c2] and [r0c0, r1c1, r2c2] not in lines(3) and count(lines(2)) == 12"),
     "areas": (None, '[a.value for a in areas("region")] == [3, 2]'),
 }
 
@@ -498,13 +494,11 @@ def builtin_section() -> str:
             if b is None:
                 continue
             placed.add(name)
-            example, note = REPLACED.get(name, (b.example, None))
             more_note, more_example = MORE.get(name, (None, None))
             out += [f"#### `{b.signature}`", "", b.doc, ""]
-            for text in (note, more_note):
-                if text:
-                    out += [text, ""]
-            out += ["```leges-expr", example, "```", ""]
+            if more_note:
+                out += [more_note, ""]
+            out += ["```leges-expr", b.example, "```", ""]
             if more_example:
                 out += ["```leges-expr", more_example, "```", ""]
     out.append("<!-- builtins:end -->")
@@ -522,10 +516,7 @@ def test_builtins_section_matches_the_registry():
         "the built-ins section of language.md differs from the registry; run `python tests/test_docs_examples.py --write`"
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, raises=(AssertionError, LegesError),
-                                            reason="the registry's example does not hold in the sample; the doc shows another"))
-    if n in REPLACED else n for n in BUILTINS])
+@pytest.mark.parametrize("name", list(BUILTINS))
 def test_registry_examples(name, sample):
     state = fresh(sample)
     check(sample, state, BUILTINS[name].example, 1, me=state.current_player(), file="builtins.py")

@@ -68,6 +68,22 @@ def test_reference_plays_alone_to_the_end():
         assert max(game.returns()) >= 0
 
 
+def test_reference_ends_at_once_when_the_opening_leaves_no_citizen():
+    """As the ruleset (scenarios/no_citizen_left_after_opening.yaml): no escape turn, no seventh tile."""
+    ref = check.ref
+    game = ref.new_game(3, seed=0)
+    game.board = {s: [] for s in ref.SQUARES}
+    game.board["r6c9"] = [0, 1]  # the helmet start square
+    game.bag = ["helmet"] * 7
+    game.erupter = 2
+    game.erupt()
+    game.run()
+    while not game.terminal:
+        assert game.phase == "opening"
+        game.apply(game.legal()[0])
+    assert len(game.bag) == 1 and game.volcano == [1, 1, 0] and game.opening_tiles == 6
+
+
 def test_reference_tictactoe_offers_the_rulesets_actions(tictactoe):
     """The benchmark's other hand-written game: same decisions, texts and results as the ruleset."""
     import random

@@ -443,6 +443,9 @@ class Game:
                 self.start_lava_turn((p + 1) % self.n)
                 return
             self.phase = "escape"
+            if self.nobody_can_escape():  # the early end holds before the first escape turn too
+                self.finish()
+                return
             self.start_lava_turn((self.last_lava + 1) % self.n)
             return
         self.acts_done = 0
@@ -530,16 +533,24 @@ class Game:
         if self.acts_done < 2:
             self.ask("move", p)
             return
-        if not self.bag or not any(self.board.values()) or not any(g not in self.lava for g in GATES):
-            for owners in self.board.values():
-                for owner in owners:
-                    self.volcano[owner] += 1
-            self.board = {s: [] for s in SQUARES}
-            self.phase = "over"
-            self.terminal = True
-            self.options = {}
+        if not self.bag or self.nobody_can_escape():
+            self.finish()
             return
         self.start_lava_turn((p + 1) % self.n)
+
+    def nobody_can_escape(self) -> bool:
+        """The early end: no citizen left on the board, or every gate under lava."""
+        return not any(self.board.values()) or not any(g not in self.lava for g in GATES)
+
+    def finish(self) -> None:
+        """The citizens left on the board go to the volcano; the game is over."""
+        for owners in self.board.values():
+            for owner in owners:
+                self.volcano[owner] += 1
+        self.board = {s: [] for s in SQUARES}
+        self.phase = "over"
+        self.terminal = True
+        self.options = {}
 
 
 def new_game(players: int, seed: int = 0, chance: Chance | None = None) -> Game:

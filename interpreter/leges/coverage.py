@@ -8,12 +8,28 @@ otherwise.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .model.sections import citations, declarations
 
-SENTENCE = re.compile(r"(?<=[.!?:;])\s+(?=[\"“„(A-ZÁÉÍÓÖŐÚÜŰА-ЯЁ0-9–-])")
+BREAK = re.compile(r"(?<=[.!?:;])\s+")  # where a sentence may end: after its punctuation, before a space
+# what may begin the next one, by Unicode category: a capital (Lu, Lt), a digit (Nd), an opening
+# bracket or quotation mark (Ps, Pi), a dash (Pd) — in any script; and a straight double quote
+STARTS = frozenset({"Lu", "Lt", "Nd", "Ps", "Pi", "Pd"})
+
+
+def sentences(line: str) -> list[str]:
+    """A line cut into sentences: at spaces after . ! ? : ; where the next character may begin a sentence."""
+    pieces, start = [], 0
+    for m in BREAK.finditer(line):
+        following = line[m.end():m.end() + 1]
+        if following and (following == '"' or unicodedata.category(following) in STARTS):
+            pieces.append(line[start:m.start()])
+            start = m.end()
+    pieces.append(line[start:])
+    return pieces
 
 
 def norm(text: str) -> str:
@@ -65,7 +81,7 @@ def passages_of(text: str) -> list[Passage]:
         offset += len(line) + 1
         if not line.strip():
             continue
-        pieces = SENTENCE.split(line)
+        pieces = sentences(line)
         pos = start
         for piece in pieces:
             i = text.find(piece, pos)

@@ -16,6 +16,8 @@ from ..source import YamlDoc
 GRID_DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 GRID8_DIRS = GRID_DIRS + ((-1, -1), (-1, 1), (1, 1), (1, -1))
 HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+# the directions straight lines run in, each once (the other half of each topology's directions)
+LINE_DIRS = {"grid": ((0, 1), (1, 0)), "grid8": ((0, 1), (1, 0), (1, 1), (1, -1)), "hex": HEX_DIRS[:3]}
 
 
 @dataclass
@@ -113,10 +115,11 @@ class Board:
         return result
 
     def lines(self, length: int) -> list[list[str]]:
-        """Every straight line of `length` spaces (grids and hexes), each direction once."""
-        if self.topology == "graph":
+        """Every straight line of `length` spaces, each direction once, along the board's declared adjacency:
+        across and down on a `grid`, the two diagonals too on a `grid8`, the three axes on a `hex` board."""
+        dirs = LINE_DIRS.get(self.topology)
+        if dirs is None:
             return []
-        dirs = HEX_DIRS[:3] if self.topology == "hex" else ((0, 1), (1, 0), (1, 1), (1, -1))
         by_coord = {c: s for s, c in self.coords.items()}
         result = []
         for space in self.spaces:
@@ -125,7 +128,7 @@ class Board:
                 line = []
                 for k in range(length):
                     s = by_coord.get((r + dr * k, c + dc * k))
-                    if s is None:
+                    if s is None or (line and s not in self.neighbors.get(line[-1], ())):
                         break
                     line.append(s)
                 if len(line) == length:
@@ -241,19 +244,28 @@ def build_board(doc: YamlDoc, errors: Collector) -> Board | None:
     return board
 
 
-def _collect_approximations(board: Board, data: Any, path: tuple = ()) -> None:
-    """Every `provenance` mark whose status is an approximation, with where it sits."""
+def _collect_approximations(board: Board, data: Any) -> None:
+    board.approximations += [("/".join(map(str, path)) or "(whole map)", note) for path, note in approximations(data)]
+
+
+APPROXIMATE = ("approximation", "inferred", "guess")
+
+
+def approximations(data: Any, path: tuple = ()) -> list[tuple[tuple, str]]:
+    """Every `provenance` mark of a document (a map, a ruleset's file) whose status says the value is not
+    straight from the rulebook — an approximation, inferred, a guess: (the path of the marked value, its note)."""
+    found = []
     if isinstance(data, dict):
         prov = data.get("provenance")
-        if isinstance(prov, dict) and prov.get("status") in ("approximation", "inferred", "guess"):
-            where = "/".join(str(p) for p in path) or "(whole map)"
-            board.approximations.append((where, str(prov.get("note", prov.get("status")))))
+        if isinstance(prov, dict) and prov.get("status") in APPROXIMATE:
+            found.append((path, str(prov.get("note", prov.get("status")))))
         for key, value in data.items():
             if key != "provenance":
-                _collect_approximations(board, value, path + (key,))
+                found += approximations(value, path + (key,))
     elif isinstance(data, list):
         for i, value in enumerate(data):
-            _collect_approximations(board, value, path + (i,))
+            found += approximations(value, path + (i,))
+    return found
 
 
 def load_board(doc: YamlDoc) -> Board:

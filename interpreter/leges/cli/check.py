@@ -49,23 +49,11 @@ def _check_parts(path: str) -> str:
 
 def _approximations(game) -> list[tuple[str, str]]:
     """Every value marked as an approximation, with where it is (for owners of the physical game)."""
+    from ..board.board import approximations
     found = [(f"{game.board.doc.file}: {where}", note) for where, note in game.approximations] if game.board else []
     for doc in game.ruleset.docs:
-        _walk_provenance(doc.data, (), doc.file, found)
+        found += [(f"{doc.file}: {'/'.join(map(str, path))}", note) for path, note in approximations(doc.data)]
     return found
-
-
-def _walk_provenance(data, path, file, found) -> None:
-    if isinstance(data, dict):
-        prov = data.get("provenance")
-        if isinstance(prov, dict) and prov.get("status") in ("approximation", "inferred", "guess"):
-            found.append((f"{file}: {'/'.join(map(str, path))}", prov.get("note", prov["status"])))
-        for k, v in data.items():
-            if k != "provenance":
-                _walk_provenance(v, path + (k,), file, found)
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            _walk_provenance(v, path + (i,), file, found)
 
 
 def cmd_info(args) -> int:

@@ -475,8 +475,9 @@ def _connected(cx):
                     f"({_board(cx)}.distances({src}, {everything} - set({through})), {b})")
 
 
-@builtin("lines(n)", "Every straight line of n spaces on a grid or hex board (each direction once).",
-         "count(lines(3)) == 8")
+@builtin("lines(n)", "Every straight line of n spaces on a grid or hex board (each direction once), from "
+         "neighbour to neighbour of the board's adjacency.",
+         "count(lines(3)) == 6")
 def _lines(cx):
     cx.arity(1, 1)
     _, n = cx.code(0, T.INT)

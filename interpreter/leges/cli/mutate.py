@@ -1,0 +1,68 @@
+"""`leges mutate`: single-rule mutants of a ruleset, run against its scenarios and rule tests."""
+from __future__ import annotations
+
+import sys
+
+from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK
+
+
+def cmd_mutate(args) -> int:
+    from ..mutate import as_json, find_mutants, run
+    if args.list:
+        for m in find_mutants(args.ruleset):
+            print(f"{m.index:4d}  {m.describe()}")
+        return EXIT_OK
+
+    def progress(result, done: int, total: int) -> None:
+        if args.quiet:
+            return
+        m = result.mutant
+        by = f"  ({result.by})" if result.by and result.status != "killed" or args.verbose and result.by else ""
+        print(f"[{done:>{len(str(total))}}/{total}] {result.status:<9} {m.describe()}{by}", file=sys.stderr, flush=True)
+
+    report = run(args.ruleset, tests=[] if args.no_tests else args.tests, project=args.project, sample=args.sample, seed=args.seed,
+                 jobs=args.jobs, rule=args.rule, timeout=args.timeout, progress=progress)
+    if "error" in report:
+        print(f"leges mutate: {report['error']}", file=sys.stderr)
+        return EXIT_INPUT
+    if args.json:
+        print(as_json(report))
+    else:
+        survivors = [r for r in report["results"] if r.status == "survived"]
+        if survivors:
+            print(f"survivors ({len(survivors)}): no test fails when these rules are so changed")
+            for r in survivors:
+                m = r.mutant
+                print(f"  {m.describe()}")
+                changed = [line.strip() for line in m.text.splitlines() if m.after in line][:1]
+                if changed:
+                    print(f"      {changed[0]}")
+        sampled = f" (a sample of {report['run']} of {report['mutants']})" if report["run"] < report["mutants"] else ""
+        print(f"{report['ruleset']}: {report['run']} mutants{sampled} — {report['killed']} killed, "
+              f"{report['survived']} survived, {report['stillborn']} stillborn (rejected by the checker); "
+              f"score {report['score']:.1f} % killed, in {report['seconds']:.0f} s")
+        print(f"tests: the ruleset's scenarios" + (f", then {' '.join(report['tests'])}" if report["tests"] else " alone"))
+    if args.fail_under is not None and report["score"] < args.fail_under:
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def register(sub, variant) -> None:
+    p = sub.add_parser("mutate", help="change each rule in turn and check that the scenarios and tests fail")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--tests", action="append", metavar="FILE",
+                   help="a pytest file to run against each mutant (repeatable; default: tests/test_<ruleset id>.py "
+                        "of the project); it finds the mutated ruleset's folder in $LEGES_RULESETS")
+    p.add_argument("--no-tests", action="store_true", help="run the scenarios alone against each mutant")
+    p.add_argument("--project", metavar="DIR", help="where pytest runs (default: the folder holding tests/)")
+    p.add_argument("--sample", type=int, metavar="N", help="run N mutants chosen at random (see --seed)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", "-j", type=int, default=1, help="mutants run at once")
+    p.add_argument("--rule", metavar="REGEX", help="only the rules whose id (or KIND:ID) matches")
+    p.add_argument("--timeout", type=float, default=900.0, metavar="S", help="seconds the tests may run per mutant")
+    p.add_argument("--fail-under", type=float, metavar="PCT", help="exit status 1 when fewer are killed")
+    p.add_argument("--list", action="store_true", help="only list the mutants")
+    p.add_argument("--json", action="store_true", help="the report as JSON")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    p.add_argument("--verbose", "-v", action="store_true", help="say what killed each mutant")
+    p.set_defaults(run=cmd_mutate)

@@ -1,0 +1,417 @@
+"""`leges mutate`: do a ruleset's tests fail when one of its rules is wrong?
+
+Each mutant changes one rule of the ruleset in one place, on the rule's parsed text: a
+comparison flipped (`<` → `<=`, `==` → `!=`, `in` → `not in`, ...), a number one more or one
+less, a statement dropped (replaced by `pass`), `and` and `or` swapped, `true` and `false`
+swapped, a count or depth that is not a plain number made one more. The mutant is a copy of the
+ruleset's folder (and of the maps beside it) in a temporary folder, with the one file changed.
+The ruleset's scenarios run against it first, then its rule tests (pytest on the test files
+given, by default `tests/test_<ruleset id>.py` of the project), which are pointed at the copy
+by the environment variable LEGES_RULESETS (the folder holding the mutated ruleset). A mutant
+the tests fail on is killed; one they pass survives — its rule has no test that fails when it
+is wrong; one that no longer loads is stillborn (the checker caught it) and is not counted.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+ENV = "LEGES_RULESETS"
+FLIP = {"==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">"}
+COUNTED = {"draw_stmt": 0, "deal_stmt": 0, "shuffle_range": 0, "at_depth": 0, "repeat_stmt": 0}  # which of its expressions
+
+
+@dataclass
+class Mutant:
+    index: int
+    rule: str  # KIND:ID
+    key: str  # the text changed: effect, require, params.NAME, body, ...
+    file: str  # the YAML file, relative to the ruleset's folder
+    path: tuple  # where the text is in that file
+    where: str  # file:line:col of the change
+    operator: str  # comparison, constant, statement, and_or, boolean, count
+    before: str
+    after: str
+    text: object = field(repr=False, default="")  # the whole mutated text of the rule (a constant's new value)
+
+    def describe(self) -> str:
+        return f"{self.where}  {self.rule} {self.key}  {self.operator}: {self.before!r} → {self.after!r}"
+
+
+@dataclass
+class Result:
+    mutant: Mutant
+    status: str  # killed, survived, stillborn, timeout
+    by: str = ""  # what killed it: a scenario, a test, the checker's first message
+    seconds: float = 0.0
+
+
+# ------------------------------------------------------------------ finding mutants
+@lru_cache(maxsize=1)
+def _parser():
+    from lark import Lark
+    from lark.indenter import Indenter
+
+    class _Indent(Indenter):
+        NL_type = "_NL"
+        OPEN_PAREN_types = ["LPAR", "LSQB"]
+        CLOSE_PAREN_types = ["RPAR", "RSQB"]
+        INDENT_type = "_INDENT"
+        DEDENT_type = "_DEDENT"
+        tab_len = 8
+
+    grammar = (Path(__file__).parent / "lang" / "grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", postlex=_Indent(), start=["program", "expression"],
+                propagate_positions=True, maybe_placeholders=False, keep_all_tokens=True)
+
+
+def _flat(text: str) -> str:
+    """An expression as the parser reads it: comments blanked, line breaks as spaces, every character in place."""
+    out, quote = [], None
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+            out.append(ch)
+        elif ch == "#":
+            while i < len(text) and text[i] != "\n":
+                out.append(" ")
+                i += 1
+            continue
+        else:
+            out.append(" " if ch in "\r\n" else ch)
+        i += 1
+    return "".join(out)
+
+
+def _edits(text: str, program: bool) -> list[tuple[str, int, int, str]]:
+    """The single changes of a rule text: (operator, start, end, replacement), on the parsed text."""
+    from lark import Token, Tree
+    source = text if not program or text.endswith("\n") else text + "\n"
+    parsed = source if program else _flat(text.rstrip())
+    tree = _parser().parse(parsed, start="program" if program else "expression")
+    edits: list[tuple[str, int, int, str]] = []
+    counts: set[int] = set()  # the number tokens that are a statement's count or depth
+
+    def tokens(node):
+        return [c for c in node.children if isinstance(c, Token)]
+
+    def span(node) -> tuple[int, int] | None:
+        if isinstance(node, Token):
+            return (node.start_pos, node.end_pos) if node.start_pos is not None else None
+        meta = node.meta
+        if getattr(meta, "empty", True):
+            return None
+        start, end = meta.start_pos, meta.end_pos
+        return start, start + len(source[start:end].rstrip())
+
+    for node in tree.iter_subtrees_topdown():
+        data = node.data
+        for tok in tokens(node):
+            if tok.type == "COMP_OP":
+                edits.append(("comparison", tok.start_pos, tok.end_pos, FLIP[str(tok)]))
+            elif tok.type == "INT":
+                label = "count" if id(tok) in counts else "constant"
+                value = int(tok)
+                edits.append((label, tok.start_pos, tok.end_pos, str(value + 1)))
+                if value > 0:
+                    edits.append((label, tok.start_pos, tok.end_pos, str(value - 1)))
+        if data in ("and_", "or_"):
+            word = next(t for t in tokens(node) if str(t) in ("and", "or"))
+            edits.append(("and_or", word.start_pos, word.end_pos, "or" if str(word) == "and" else "and"))
+        elif data == "in_":
+            word = next(t for t in tokens(node) if str(t) == "in")
+            edits.append(("comparison", word.start_pos, word.end_pos, "not in"))
+        elif data == "not_in":
+            words = [t for t in tokens(node) if str(t) in ("not", "in")]
+            edits.append(("comparison", words[0].start_pos, words[-1].end_pos, "in"))
+        elif data in ("true", "false"):
+            tok = tokens(node)[0]
+            edits.append(("boolean", tok.start_pos, tok.end_pos, "false" if data == "true" else "true"))
+        if data in COUNTED:
+            exprs = [c for c in node.children if isinstance(c, Tree) and c.data not in ("end_of", "position", "at_end", "at_depth")]
+            counted = exprs[COUNTED[data]] if len(exprs) > COUNTED[data] else None
+            where = span(counted) if counted is not None else None
+            if isinstance(counted, Tree) and counted.data == "int_":
+                counts.update(id(t) for t in tokens(counted))
+            elif where is not None:
+                start, end = where
+                edits.append(("count", start, end, f"({source[start:end]}) + 1"))
+        if program and (data.endswith("_stmt") or data in ("shuffle_all", "shuffle_range")) and data != "pass_stmt":
+            where = span(node)
+            if where is not None:
+                edits.append(("statement", where[0], where[1], "pass"))
+    return edits
+
+
+def _apply(text: str, program: bool, start: int, end: int, replacement: str) -> str:
+    source = text if not program or text.endswith("\n") else text + "\n"
+    changed = source[:start] + replacement + source[end:]
+    if program and not text.endswith("\n") and changed.endswith("\n"):
+        changed = changed[:-1]
+    return changed
+
+
+PROGRAM_KEYS = ("effect", "body", "turn", "on_begin", "on_end")
+
+
+def find_mutants(folder: str, shown: str | None = None) -> list[Mutant]:
+    """Every single-change mutant of the rules of the ruleset at `folder` (variants are not mutated); their
+    places are given under `shown` (default: `folder`)."""
+    from .model.loader import load_declarations
+    from .rule_coverage import rule_texts
+    rs, _, _ = load_declarations(folder)
+    root = Path(rs.root).resolve()
+    base = {doc.file for doc in rs.docs}
+    shown = (shown or folder).rstrip("/")
+    found: list[Mutant] = []
+    for kind, decl, texts in rule_texts(rs):
+        if kind == "procedure" and decl.body is None:
+            continue
+        for key, text in texts:
+            if text.at.file not in base or not text.text.strip():
+                continue
+            program = key in PROGRAM_KEYS and kind != "function"
+            try:
+                edits = _edits(text.text, program)
+            except Exception:  # a text the checker would reject anyway: nothing to mutate
+                continue
+            seen = {text.text}
+            origin = text.at.origin()
+            for operator, start, end, replacement in edits:
+                mutated = _apply(text.text, program, start, end, replacement)
+                if mutated in seen:
+                    continue
+                seen.add(mutated)
+                line = text.text.count("\n", 0, start) + 1
+                col = start - (text.text.rfind("\n", 0, start) + 1) + 1
+                pos = origin.locate(line, col)
+                src = text.text if not program or text.text.endswith("\n") else text.text + "\n"
+                file = Path(text.at.file).resolve().relative_to(root).as_posix()
+                found.append(Mutant(len(found), f"{kind}:{decl.id}", key, file, tuple(text.at.path),
+                                    f"{shown}/{file}:{pos.line}:{pos.col}", operator, " ".join(src[start:end].split()),
+                                    replacement, mutated))
+    for const in rs.constants:  # a named number is a rule's number too
+        value = const.value
+        if const.at.file not in base or isinstance(value, bool) or not isinstance(value, int):
+            continue
+        pos = const.at.child("value").position()
+        file = Path(const.at.file).resolve().relative_to(root).as_posix()
+        for after in ([value + 1, value - 1] if value > 0 else [value + 1]):
+            found.append(Mutant(len(found), f"constant:{const.id}", "value", file, tuple(const.at.path) + ("value",),
+                                f"{shown}/{file}:{pos.line}:{pos.col}", "constant", str(value), str(after), after))
+    return found
+
+
+# ------------------------------------------------------------------ writing a mutant
+def splice(file_text: str, doc, path: tuple, value) -> str:
+    """The YAML file with the scalar at `path` replaced by `value` (a string is written double-quoted)."""
+    node = doc.nodes[path]
+    start, end = node.start_mark.index, node.end_mark.index
+    segment = file_text[start:end]
+    tail = segment[len(segment.rstrip()):]
+    return file_text[:start] + json.dumps(value, ensure_ascii=False) + tail + file_text[end:]
+
+
+def _maps_folder(folder: Path) -> Path | None:
+    """The maps folder a ruleset's map is read from, if it is not inside the ruleset's folder."""
+    for up in list(folder.parents)[:3]:
+        if (up / "maps").is_dir():
+            return up / "maps"
+    return None
+
+
+def _write_copy(folder: Path, into: Path, mutant: Mutant | None) -> Path:
+    """Copy the ruleset (and the maps beside it) into `into`/rulesets/NAME, with the mutant's change."""
+    from .source import load_yaml_file
+    target = into / "rulesets" / folder.name
+    shutil.copytree(folder, target)
+    maps = _maps_folder(folder)
+    if maps is not None and not (folder / "maps").is_dir():
+        shutil.copytree(maps, into / "maps")
+    if mutant is not None:
+        original = folder / mutant.file
+        doc = load_yaml_file(str(original))
+        text = original.read_text(encoding="utf-8")
+        (target / mutant.file).write_text(splice(text, doc, mutant.path, mutant.text), encoding="utf-8")
+    return target
+
+
+# ------------------------------------------------------------------ running one mutant
+def _first_failure(output: str) -> str:
+    for line in output.splitlines():
+        if line.startswith(("FAILED ", "ERROR ")):
+            return line.split(" - ")[0]
+    lines = [line for line in output.splitlines() if line.strip()]
+    return lines[-1] if lines else "the tests failed"
+
+
+def _scenarios(target: Path) -> str | None:
+    """Run the copy's scenarios (the game loaded once per set of variants); what failed, or None."""
+    from . import scenario
+    from .errors import LegesError
+    games: dict = {}
+    loader = scenario._load_game
+
+    def cached(doc):
+        key = ((Path(doc.file).parent / doc.data["ruleset"]).resolve(), tuple(doc.data.get("variants", ())))
+        if key not in games:
+            games[key] = loader(doc)
+        return games[key]
+
+    scenario._load_game = cached
+    try:
+        for path in scenario.find_scenarios([str(target)]):
+            name = Path(path).relative_to(target).as_posix()
+            try:
+                outcome = scenario.run_file(path)
+            except LegesError as exc:
+                return f"scenario {name}: {exc.diagnostics[0].message}"
+            except Exception as exc:  # a mutant may make a rule fail in any way
+                return f"scenario {name}: {type(exc).__name__}"
+            if not outcome.passed:
+                return f"scenario {name}"
+    finally:
+        scenario._load_game = loader
+    return None
+
+
+def snapshot(folder: Path, into: Path) -> Path:
+    """A copy of the ruleset (and the maps beside it) that the run's mutants are all made from: files
+    edited while the run goes on change none of them."""
+    return _write_copy(folder, into, None)
+
+
+def evaluate(folder: str, mutant: Mutant | None, tests: list[str], project: str, timeout: float) -> Result:
+    """Run the scenarios, then the tests, against one mutant of the ruleset at `folder` (None: as it is)."""
+    from . import load
+    from .errors import LegesError
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="leges-mutant-"))
+    placeholder = mutant or Mutant(-1, "", "", "", (), "", "none", "", "")
+
+    def done(status: str, by: str = "") -> Result:
+        return Result(placeholder, status, by, round(time.monotonic() - started, 2))
+    try:
+        target = _write_copy(Path(folder), scratch, mutant)
+        try:
+            load(str(target))
+        except LegesError as exc:
+            errors = [d for d in exc.diagnostics if d.severity == "error"] or exc.diagnostics
+            return done("stillborn", errors[0].message)
+        except Exception as exc:
+            return done("stillborn", type(exc).__name__)
+        failed = _scenarios(target)
+        if failed:
+            return done("killed", failed)
+        if not tests:
+            return done("survived")
+        env = dict(os.environ, **{ENV: str(target.parent)}, PYTHONDONTWRITEBYTECODE="1")
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *tests]
+        try:
+            run = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return done("timeout", f"the tests ran longer than {timeout:.0f} s")
+        if run.returncode == 0:
+            return done("survived")
+        if run.returncode == 5:
+            return done("survived", "no tests ran")
+        return done("killed", _first_failure(run.stdout + run.stderr))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _job(args):
+    return evaluate(*args)
+
+
+# ------------------------------------------------------------------ the whole run
+def default_tests(folder: Path, ruleset_id: str) -> tuple[list[str], Path]:
+    """`tests/test_<id>.py` of the project the ruleset belongs to (the nearest folder above with such a file)."""
+    for up in [folder, *folder.parents]:
+        candidate = up / "tests" / f"test_{ruleset_id}.py"
+        if candidate.is_file():
+            return [str(candidate)], up
+    return [], folder.parent
+
+
+def run(folder: str, tests: list[str] | None = None, project: str | None = None, sample: int | None = None,
+        seed: int = 0, jobs: int = 1, rule: str | None = None, timeout: float = 900.0, progress=None) -> dict:
+    """Mutate every rule (or a sample), run the tests against each mutant; the results and the score."""
+    from .model.loader import load_declarations
+    path = Path(folder).resolve()
+    if path.is_file():
+        path = path.parent
+    rs, _, _ = load_declarations(str(path))
+    found_tests, found_project = default_tests(path, rs.id)
+    tests = [str(Path(t).resolve()) for t in tests] if tests is not None else found_tests  # []: the scenarios alone
+    project = str(Path(project).resolve()) if project else str(found_project)
+    started = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="leges-mutate-"))
+    try:
+        pristine = snapshot(path, scratch)
+        shown = str(folder) if not Path(folder).is_file() else str(Path(folder).parent)
+        mutants = find_mutants(str(pristine), shown)  # placed in the ruleset given, not in the snapshot
+        if rule:
+            mutants = [m for m in mutants if re.fullmatch(rule, m.rule.split(":", 1)[1]) or re.fullmatch(rule, m.rule)]
+        total = len(mutants)
+        if sample is not None and sample < len(mutants):
+            mutants = sorted(random.Random(seed).sample(mutants, sample), key=lambda m: m.index)
+        return _run_all(rs.id, pristine, mutants, total, tests, project, jobs, timeout, progress, started)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run_all(ruleset_id, pristine: Path, mutants, total, tests, project, jobs, timeout, progress, started) -> dict:
+    baseline = evaluate(str(pristine), None, tests, project, timeout)
+    if baseline.status != "survived":
+        return {"ruleset": ruleset_id, "error": f"the tests fail on the ruleset as it is: {baseline.by}", "tests": tests}
+    results: list[Result] = []
+    jobs_args = [(str(pristine), m, tests, project, timeout) for m in mutants]
+    if jobs <= 1:
+        for args in jobs_args:
+            results.append(_job(args))
+            if progress:
+                progress(results[-1], len(results), len(mutants))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_job, args) for args in jobs_args]
+            for future in as_completed(futures):
+                results.append(future.result())
+                if progress:
+                    progress(results[-1], len(results), len(mutants))
+    results.sort(key=lambda r: r.mutant.index)
+    killed = sum(r.status in ("killed", "timeout") for r in results)
+    survived = sum(r.status == "survived" for r in results)
+    return {"ruleset": ruleset_id, "tests": tests, "mutants": total, "run": len(results), "killed": killed,
+            "survived": survived, "stillborn": sum(r.status == "stillborn" for r in results),
+            "score": round(100.0 * killed / (killed + survived), 1) if killed + survived else 100.0,
+            "seconds": round(time.monotonic() - started, 1), "results": results}
+
+
+def as_json(report: dict) -> str:
+    out = dict(report)
+    if "results" in out:
+        out["results"] = [dict(asdict(r.mutant), status=r.status, by=r.by, seconds=r.seconds) for r in out["results"]]
+        for r in out["results"]:
+            r.pop("text", None)
+    return json.dumps(out, ensure_ascii=False)

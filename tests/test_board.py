@@ -1,0 +1,38 @@
+"""Boards: straight lines follow the board's declared adjacency."""
+from __future__ import annotations
+
+import pytest
+
+from leges.board.board import load_board
+from leges.source import load_yaml_text
+
+
+def board(topology: str, rows: int = 3, cols: int = 3):
+    return load_board(load_yaml_text(f"leges_map: 1\nid: b\ntopology: {topology}\ngrid: {{rows: {rows}, cols: {cols}}}\n",
+                                      "<map>"))
+
+
+def test_lines_on_a_grid_run_across_and_down_only():
+    lines = board("grid").lines(3)
+    assert len(lines) == 6 and ["r0c0", "r1c1", "r2c2"] not in lines and ["r0c2", "r1c1", "r2c0"] not in lines
+    assert ["r0c0", "r0c1", "r0c2"] in lines and ["r0c1", "r1c1", "r2c1"] in lines
+
+
+def test_lines_on_a_grid8_take_the_diagonals_too():
+    lines = board("grid8").lines(3)
+    assert len(lines) == 8 and ["r0c0", "r1c1", "r2c2"] in lines and ["r0c2", "r1c1", "r2c0"] in lines
+    assert len(board("grid8").lines(2)) == 20
+
+
+@pytest.mark.parametrize("topology", ["grid", "grid8", "hex"])
+def test_every_step_of_a_line_is_to_a_neighbour(topology):
+    b = board(topology, 4, 5)
+    for line in b.lines(3):
+        assert all(b.adjacent(x, y) for x, y in zip(line, line[1:])), line
+
+
+def test_tictactoe_counts_a_diagonal_row(tictactoe):
+    st = tictactoe.new_initial_state(players=2, seed=0)
+    for square in ["r0c0", "r0c1", "r1c1", "r0c2", "r2c2"]:
+        st.apply_action(f"place square={square}")
+    assert st.is_terminal() and st.scores() == [1, 0]

@@ -1,0 +1,101 @@
+"""`leges mutate`: single-rule mutants of a ruleset, and a small sample run end to end (the long runs are
+`leges mutate rulesets/<game> --jobs 2`; their scores are in the closing notes of the work that changed them)."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from helpers import ROOT
+from leges.mutate import _edits, find_mutants, run, splice
+
+
+def test_mutants_of_every_kind_each_one_change():
+    mutants = find_mutants(str(ROOT / "rulesets" / "pompeii"))
+    kinds = Counter(m.operator for m in mutants)
+    assert set(kinds) >= {"statement", "comparison", "constant", "and_or", "count"}
+    assert len({(m.file, m.path, m.text) for m in mutants}) == len(mutants)  # no mutant twice
+    shuffle = [m for m in mutants if m.rule == "trigger:ad79_first" and m.before.startswith("shuffle bottom")]
+    assert len(shuffle) == 1 and shuffle[0].after == "pass" and shuffle[0].operator == "statement"
+    assert shuffle[0].where.startswith(str(ROOT / "rulesets" / "pompeii" / "settle.yaml") + ":")
+    named = [m for m in mutants if m.rule.startswith("constant:")]  # a named number: one more, one less
+    assert named and all(int(m.after) - int(m.before) in (1, -1) and m.text == int(m.after) for m in named)
+
+
+def test_edits_on_the_parsed_text():
+    program = "if a < 3 and b:\n  draw n + 1 from deck to hand(me)\nx = true\n"
+    found = {(op, program[start:end], new) for op, start, end, new in _edits(program, True)}
+    assert ("comparison", "<", "<=") in found and ("and_or", "and", "or") in found
+    assert ("constant", "3", "4") in found and ("constant", "3", "2") in found and ("boolean", "true", "false") in found
+    assert ("count", "n + 1", "(n + 1) + 1") in found
+    assert ("statement", "x = true", "pass") in found
+    assert ("statement", "if a < 3 and b:\n  draw n + 1 from deck to hand(me)", "pass") in found
+    expression = "c in xs and # comment\n  not (d not in ys)"
+    found = {(op, expression[start:end], new) for op, start, end, new in _edits(expression, False)}
+    assert found == {("comparison", "in", "not in"), ("comparison", "not in", "in"), ("and_or", "and", "or")}
+
+
+def test_a_mutant_is_written_into_its_yaml_file_alone():
+    from leges.model.loader import load_declarations
+    from leges.rule_coverage import rule_texts
+    from leges.source import load_yaml_file, load_yaml_text
+    for game in ("tictactoe", "attika"):
+        rs, _, _ = load_declarations(str(ROOT / "rulesets" / game))
+        for _, _, texts in rule_texts(rs):
+            for _, text in texts:
+                doc = load_yaml_file(text.at.file)
+                with open(text.at.file, encoding="utf-8") as handle:
+                    source = handle.read()
+                changed = load_yaml_text(splice(source, doc, tuple(text.at.path), text.text + " "), "x").data
+                value = changed
+                for key in text.at.path:
+                    value = value[key]
+                assert value == text.text + " "
+                value_path = tuple(text.at.path)
+                assert _without(changed, value_path) == _without(doc.data, value_path)
+
+
+def _without(data, path):
+    import copy
+    data = copy.deepcopy(data)
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = None
+    return data
+
+
+def test_a_sample_runs_end_to_end(capsys):
+    """The CI's sample: Tic-Tac-Toe's mutants against tests/test_tictactoe.py, in parallel."""
+    from leges.cli import main
+    assert main(["mutate", "rulesets/tictactoe", "--sample", "2", "--seed", "3", "--jobs", "2", "--json",
+                 "--fail-under", "100"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["run"] == 2 and report["mutants"] == 20 and report["killed"] == 2 and report["score"] == 100.0
+    assert report["tests"][0].endswith("tests/test_tictactoe.py")
+    assert all(r["status"] == "killed" and r["by"] for r in report["results"])
+
+
+def test_a_survivor_is_reported_and_a_stillborn_mutant_not_counted():
+    """With no test to run (Tic-Tac-Toe has no scenario) every mutant survives; one the checker rejects is
+    stillborn and left out of the score."""
+    report = run(str(ROOT / "rulesets" / "tictactoe"), tests=[], rule="place")
+    assert report["tests"] == [] and report["survived"] == report["run"] == 11 and report["score"] == 0.0
+    assert all(r.status == "survived" and r.mutant.rule == "action:place" for r in report["results"])
+    from leges.mutate import Mutant, evaluate
+    broken = Mutant(0, "action:place", "effect", "ruleset.yaml", ("actions", 0, "effect"), "", "statement", "",
+                    "", "move nothing to square\n")
+    result = evaluate(str(ROOT / "rulesets" / "tictactoe"), broken, [], str(ROOT), 60)
+    assert result.status == "stillborn" and "nothing" in result.by
+
+
+@pytest.mark.parametrize("game", ["pompeii", "attika", "alexander"])
+def test_every_rule_of_a_bundled_game_has_mutants(game):
+    from leges.model.loader import load_declarations
+    from leges.rule_coverage import rule_texts
+    rs, _, _ = load_declarations(str(ROOT / "rulesets" / game))
+    mutated = {m.rule for m in find_mutants(str(ROOT / "rulesets" / game))}
+    rules = {f"{kind}:{decl.id}" for kind, decl, texts in rule_texts(rs) if texts}
+    trivial = {r for r in rules - mutated}  # texts with nothing to change (a name, a plain call)
+    assert len(trivial) <= len(rules) // 4, sorted(trivial)
