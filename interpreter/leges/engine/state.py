@@ -258,6 +258,9 @@ class State(StateAPI):
         s.private, self.private = set(), set()
         return s
 
+    def __deepcopy__(self, memo) -> "State":  # copy.deepcopy (OpenSpiel clones a wrapped state so): the game is shared
+        return self.copy()
+
     def to_dict(self) -> dict:
         return {
             "ruleset": self.game.id, "version": self.game.version, "variants": list(self.game.variants),
