@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,6 +195,39 @@ class Budget:
         if self.counted > self.values:
             raise _error(shown, f"the ruleset's files together hold more than {self.values:,} values",
                          "a ruleset (with its includes, variants and map) must stay under this limit", line=1)
+
+
+# Leges' own rulesets, maps and schemas: package data when installed (pyproject.toml maps the
+# repository's top folders onto these packages), else the top folders of the repository itself.
+BUNDLED = {"rulesets": "leges._rulesets", "maps": "leges._maps", "schemas": "leges._schemas"}
+BUNDLED_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def bundled(kind: str) -> Path | None:
+    """The folder of Leges' bundled `rulesets`, `maps` or `schemas` (None if there is none)."""
+    from importlib.util import find_spec
+    try:
+        spec = find_spec(BUNDLED[kind])
+    except (ImportError, ValueError):
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        if Path(location).is_dir():
+            return Path(location)
+    here = Path(__file__).resolve().parents[2] / kind  # a source checkout: interpreter/leges/files.py
+    return here if here.is_dir() else None
+
+
+def bundled_ruleset(name: str) -> Path | None:
+    """The folder of the bundled game called `name` (`leges simulate pompeii`): a plain name, never a path."""
+    folder = bundled("rulesets") if BUNDLED_NAME.match(name) else None
+    if folder is None or not (folder / name / "ruleset.yaml").is_file():
+        return None
+    return folder / name
+
+
+def bundled_names() -> list[str]:
+    folder = bundled("rulesets")
+    return sorted(p.name for p in folder.iterdir() if (p / "ruleset.yaml").is_file()) if folder else []
 
 
 def ruleset_reference(path: str | Path, shown: str, at: Position | None = None) -> None:

@@ -27,9 +27,14 @@ MAP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 
 def find_ruleset_file(path: str) -> Path:
+    """The main file of the ruleset at `path` (a folder or its main file), or of the bundled game so named."""
     p = Path(path)
     if p.is_dir():
         return p / MAIN_FILE
+    if not p.exists() and not p.is_symlink():
+        folder = files.bundled_ruleset(str(path))
+        if folder is not None:
+            return folder / MAIN_FILE
     return p
 
 
@@ -49,8 +54,10 @@ def load_documents(path: str, errors: Collector, budget: files.Budget | None = N
     """The main document and its includes, each valid against the ruleset schema."""
     main_path = find_ruleset_file(path)
     if not main_path.exists() and not main_path.is_symlink():
+        names = files.bundled_names()
         raise LegesError(Diagnostic(Position(_display(main_path)), "no ruleset here",
-                                    f"a ruleset is a folder holding {MAIN_FILE}, or that file itself"))
+                                    f"a ruleset is a folder holding {MAIN_FILE}, or that file itself"
+                                    + (f"; bundled games go by name: {', '.join(names)}" if names else "")))
     budget = budget if budget is not None else files.Budget()
     root = ruleset_root(main_path)
     main = load_yaml_file(str(main_path), _display(main_path), roots=[root], budget=budget)
@@ -87,8 +94,10 @@ def load_documents(path: str, errors: Collector, budget: files.Budget | None = N
 
 
 def _map_folders(root: Path) -> list[Path]:
-    """The `maps` folders a ruleset may take its map from: its own, and those of three folders above."""
-    return [folder / "maps" for folder in [root, *root.parents][:4]]
+    """The `maps` folders a ruleset may take its map from: its own, those of three folders above, Leges' own."""
+    found = [folder / "maps" for folder in [root, *root.parents][:4]]
+    own = files.bundled("maps")
+    return found + [own] if own is not None and own not in found else found
 
 
 def find_map(root: Path, name: str) -> Path | None:

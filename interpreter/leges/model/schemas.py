@@ -21,15 +21,8 @@ MAX_REPORTED = 100  # schema violations described for one file
 
 
 def _schema_dir() -> Path:
-    try:
-        import importlib.resources as resources
-
-        path = Path(str(resources.files("leges._schemas")))
-        if (path / "ruleset.schema.json").exists():
-            return path
-    except (ModuleNotFoundError, TypeError):
-        pass
-    return Path(__file__).resolve().parents[3] / "schemas"
+    from ..files import bundled
+    return bundled("schemas") or Path(__file__).resolve().parents[3] / "schemas"  # package data, or the checkout's
 
 
 @lru_cache(maxsize=None)
