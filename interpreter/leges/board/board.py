@@ -116,7 +116,15 @@ class Board:
 
     def lines(self, length: int) -> list[list[str]]:
         """Every straight line of `length` spaces, each direction once, along the board's declared adjacency:
-        across and down on a `grid`, the two diagonals too on a `grid8`, the three axes on a `hex` board."""
+        across and down on a `grid`, the two diagonals too on a `grid8`, the three axes on a `hex` board.
+
+        Computed once per length: the board never changes, and rules never change a list."""
+        cache = self.__dict__.setdefault("_lines", {})
+        if length not in cache:
+            cache[length] = self._lines(length)
+        return cache[length]
+
+    def _lines(self, length: int) -> list[list[str]]:
         dirs = LINE_DIRS.get(self.topology)
         if dirs is None:
             return []
