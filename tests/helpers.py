@@ -50,8 +50,10 @@ def expr(game, state, text: str):
     return game.compile_expression(Text(text, At(doc, ("x",))))(state, {"me": None})
 
 
-def position(game, players: int, phase: str | None, turn: str | None, arrange: str = "", seed: int = 0):
-    """A state arranged directly (as a scenario's `position`), at the start of `turn`'s turn in `phase`."""
+def position(game, players: int, phase: str | None, turn: str | None, arrange: str = "", seed: int = 0,
+             explicit_chance: bool = False):
+    """A state arranged directly (as a scenario's `position`), at the start of `turn`'s turn in `phase`
+    (with `explicit_chance`, every shuffle and random draw is a chance decision)."""
     import yaml
     from leges.scenario import start
     from leges.source import load_yaml_text
@@ -64,6 +66,8 @@ def position(game, players: int, phase: str | None, turn: str | None, arrange: s
         import textwrap
         pos["arrange"] = textwrap.dedent(arrange).strip("\n") + "\n"
     data = {"leges_scenario": 1, "id": "t", "ruleset": ".", "players": players, "seed": seed, "position": pos}
+    if explicit_chance:
+        data["chance"] = "explicit"
     doc = load_yaml_text(yaml.safe_dump(data, sort_keys=False), "<position>")
     return start(game, doc)
 

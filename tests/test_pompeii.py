@@ -70,16 +70,28 @@ def test_setup_dealer_and_seven_piles_and_draw_pile(pompeii):
 
 def test_setup_choose_piles_in_turn_order_and_unused_piles(pompeii):
     """choose_piles: from the dealer's left, each player takes one of the remaining piles; unused_piles go to the box."""
-    st = pompeii.new_initial_state(players=3, seed=9)
-    order = []
-    while st.phase is None:
-        order.append(st.player_name(st.current_player()))
-        assert all(t.startswith("take_pile k=") for t in texts(st))
-        st.apply_action(texts(st)[0])
-    assert order == ["red", "black", "yellow"]
-    assert all(len(st.zones[f"hand.{p}"]) == 4 for p in ("red", "black", "yellow"))
-    assert len(st.zones["box"]) == 4 * (5 - 3)
-    assert st.phase == "settle" and st.player_name(st.current_player()) == "red"
+    for pick, unused in ((0, ["pile.5", "pile.6"]), (-1, ["pile.2", "pile.3"])):
+        st = pompeii.new_initial_state(players=3, seed=9)
+        assert sorted(texts(st)) == [f"take_pile k={k}" for k in range(2, 7)]  # the five piles left
+        left = {z: labels(st, z) for z in unused}
+        order = []
+        while st.phase is None:
+            order.append(st.player_name(st.current_player()))
+            assert all(t.startswith("take_pile k=") for t in texts(st))
+            st.apply_action(sorted(texts(st))[pick])
+        assert order == ["red", "black", "yellow"]
+        assert all(len(st.zones[f"hand.{p}"]) == 4 for p in ("red", "black", "yellow"))
+        assert sorted(labels(st, "box")) == sorted(left[unused[0]] + left[unused[1]])
+        assert all(not st.zones[f"pile.{i}"] for i in range(7))
+        assert st.phase == "settle" and st.player_name(st.current_player()) == "red"
+
+
+def test_seven_piles_are_dealt_from_a_shuffled_deck(pompeii):
+    """seven_piles: the Pompeii cards are shuffled before the piles are dealt (other seeds, other piles)."""
+    piles = {seed: [labels(pompeii.new_initial_state(players=3, seed=seed), f"pile.{i}") for i in range(2, 7)]
+             for seed in (1, 2)}
+    assert piles[1] != piles[2]
+    assert all(len(p) == 4 for p in piles[1])
 
 
 # ------------------------------------------------------------------- settling
@@ -105,8 +117,14 @@ def test_play_without_citizen_when_no_room_before_ad79(pompeii):
 
 
 def test_play_without_citizen_when_the_supply_is_empty(pompeii):
+    """play, play_without_citizen: the last citizen of the supply is still placed; then cards are played alone."""
     st = position(pompeii, 3, "settle", "red", "    stack supply(red) onto box\n" + FOUR_FOR_RED + DEAL_HANDS)
     assert sorted(texts(st)) == ["play_without_citizen card=1", "play_without_citizen card=9"]
+    st = position(pompeii, 3, "settle", "red", "    move take(supply(red), 29) to box\n" + FOUR_FOR_RED + DEAL_HANDS)
+    assert "play card=9 building=9 square=r5c4" in texts(st)
+    assert not any(t.startswith("play_without_citizen") for t in texts(st))
+    st.apply_action("play card=9 building=9 square=r5c4")
+    assert expr(pompeii, st, "count(supply(red)) == 0 and count(r5c4) == 1")
 
 
 def test_refill_draws_back_to_four(pompeii):
@@ -139,6 +157,26 @@ def test_relatives_are_optional_and_one_per_building(pompeii):
     st.apply_action("pass")
     assert st.player_name(st.current_player()) == "black"
     assert expr(pompeii, st, "count(r4c5, c => c.owner == red) == 1 and count(supply(red)) == 28")
+
+
+def test_relatives_into_the_last_square_left(pompeii):
+    """place_relatives: two relatives are due, one square is left for them — it is offered, and then no more."""
+    st = position(pompeii, 3, "settle", "red", """
+    ad79_drawn = 1
+    move top(supply(black)) to r5c5
+    move top(supply(yellow)) to r5c5
+    let others = [s for s in spaces if s.building != none and s.building.colour in ["brown", "neutral"]
+                  and s.building != area("10a") and s != r5c7]
+    for s in others:
+      move take([c for c in supply(black)] + [c for c in supply(yellow)], s.circles) to s
+    move take([c for c in deck if c.number == 10], 1) to hand(red)
+    """ + DEAL_HANDS)
+    assert expr(pompeii, st, "[text(s) for s in relative_squares(area('10a'), [area('10a')])] == ['r5c7']")
+    st.apply_action("play card=10 building=10a square=r5c5")
+    assert sorted(texts(st)) == ["pass", "relative square=r5c7"]
+    st.apply_action("relative square=r5c7")
+    assert st.player_name(st.current_player()) == "black"
+    assert expr(pompeii, st, "count(r5c7, c => c.owner == red) == 1 and count(supply(red)) == 28")
 
 
 def test_omen_sacrifice_throws_another_players_citizen_into_the_volcano(pompeii):
@@ -187,6 +225,19 @@ def test_ad79_first_is_shown_replaced_and_shuffled_into_the_bottom_fifteen(pompe
         where = [st.setup.ctype[c] for c in deck].index("ad79")
         assert where < 16  # index 0 is the bottom
         assert any("shows ad79" in line or "ad79" in line for line in st.log)
+
+
+def test_ad79_first_is_shuffled_with_exactly_the_fifteen_bottom_cards(pompeii):
+    """ad79_first, ad79_depth: with every shuffle a chance decision, the first position shuffled is one of
+    sixteen cards — A.D. 79 and the bottom fifteen — each as likely."""
+    st = position(pompeii, 3, "settle", "red", FOUR_FOR_RED + DEAL_HANDS + AD79_ON_TOP, explicit_chance=True)
+    bottom = labels(st, "deck")[:15]
+    st.apply_action(texts(st)[0])
+    assert st.is_chance_node()
+    outcomes = {a.text.removeprefix("chance "): p for a, p in st.chance_outcomes()}
+    assert outcomes["ad79"] == pytest.approx(1 / 16)
+    counts = Counter(bottom + ["ad79"])
+    assert outcomes == {label: pytest.approx(n / 16) for label, n in counts.items()}
 
 
 def test_ad79_second_makes_vesuvius_erupt(pompeii):
@@ -314,12 +365,59 @@ def test_player_with_one_citizen_moves_it_twice(pompeii):
 
 
 def test_player_without_citizens_only_places_lava(pompeii):
+    """escape: a player with no citizen in the city only draws and places a tile — one tile a turn."""
     st = position(pompeii, 3, "escape", "red", """
     move [t for t in bag if t.symbol != "helmet"] to box
     move top(supply(black)) to r3c5
     """)
     assert st.player_name(st.current_player()) == "black"
     assert expr(pompeii, st, 'count(components("lava"), t => t.space == r6c9) == 1')
+    # red drew one tile (it went on r6c9), black the one it is placing now: none went to the box
+    assert expr(pompeii, st, 'count(bag) == 5 and count(drawn_tile) == 1 and count(box, t => t.type == "lava") == 38')
+
+
+def test_each_escape_turn_starts_afresh(pompeii):
+    """escape: moves_made and first_moved are reset each turn — the turn before (another player's, or the
+    same player's when the others have no citizen left) does not hold a citizen back."""
+    st = position(pompeii, 2, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take(supply(red), 2) to r3c5
+    move top(supply(red)) to r0c5
+    move take(supply(black), 2) to r3c2
+    """)
+    st.apply_action("move_citizen from=r3c5 to=r3c6")  # red moves A first (not alone), then B
+    st.apply_action("move_citizen from=r3c5 to=r3c4")
+    assert st.player_name(st.current_player()) == "black"
+    st.apply_action(sorted(texts(st))[0])  # black places the tile
+    st.apply_action("move_citizen from=r3c2 to=r3c3")  # X first, not alone: X may not move again
+    assert not any(t.startswith("move_citizen from=r3c3") for t in texts(st))
+    assert any(t.startswith("move_citizen from=r3c2") for t in texts(st))
+    lone = position(pompeii, 2, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take(supply(red), 2) to r3c5
+    move top(supply(red)) to r0c5
+    """)
+    lone.apply_action("move_citizen from=r3c5 to=r3c6")  # A first
+    lone.apply_action("move_citizen from=r3c5 to=r3c4")
+    lone.apply_action(sorted(texts(lone))[0])  # black, with no citizen, places the tile; red again
+    assert lone.player_name(lone.current_player()) == "red"
+    lone.apply_action(sorted(texts(lone))[0])  # red's tile
+    lone.apply_action("leave_city from=r0c5")  # C out first: A may move
+    assert any(t.startswith("move_citizen from=r3c6") for t in texts(lone))
+
+
+def test_escape_goes_on_while_one_gate_is_open(pompeii):
+    """escape (end), nobody_can_escape: lava on every gate but one ends nothing while a citizen can reach it."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    for g in [r0c0, r1c9, r4c0, r4c10, r6c6, r6c8]:
+      move take([t for t in box if t.type == "lava"], 1) to g
+    move take(supply(red), 2) to r2c5
+    """)
+    assert expr(pompeii, st, "[text(g) for g in open_gates()] == ['r0c5'] and not nobody_can_escape()")
+    st.apply_action("move_citizen from=r2c5 to=r1c5")
+    st.apply_action(texts(st)[0])
+    assert not st.is_terminal()
 
 
 def test_escape_ends_with_the_last_tile_and_the_rest_go_to_the_volcano(pompeii):
@@ -361,6 +459,18 @@ def test_scoring_most_saved_then_fewest_in_the_volcano(pompeii):
     assert st.is_terminal()
     assert st.scores() == [3, 2, 1]
     assert st.ranking() == [[0], [1], [2]]
+    close = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "helmet"] to box
+    move take(supply(red), 1) to saved(red)
+    move take(supply(black), 2) to saved(black)
+    move take(supply(red), 2) to volcano
+    move take(supply(black), 1) to volcano
+    move take(supply(yellow), 1) to volcano
+    move top(supply(red)) to r0c5
+    """)
+    close.apply_action("leave_city from=r0c5")  # red and black 2 saved each; red has more in the volcano
+    assert close.scores() == [2, 2, 0] and close.ranking() == [[1], [0], [2]]
+    assert close.returns() == [0.0, 1.0, -1.0]
     tie = position(pompeii, 2, "escape", "red", """
     move [t for t in bag if t.symbol != "helmet"] to box
     move take(supply(black), 1) to saved(black)
