@@ -69,3 +69,38 @@ def test_a_check_read_as_a_yaml_value(tmp_path, expect, shown):
 
 def test_passing_scenarios_still_pass(tmp_path):
     assert run_file(scenario(tmp_path, "  - expect: count(hand(o)) == 3\n    to_move: o\n")).passed
+
+
+# ------------------------------------------------------------------ leges validate: scenarios and variant files
+def test_validate_a_folder_of_scenarios_a_scenario_and_a_variant_file(capsys):
+    from leges.cli import main
+    folder = ROOT / "rulesets" / "pompeii" / "scenarios"
+    one = sorted(folder.glob("*.yaml"))[0]
+    variant = ROOT / "rulesets" / "pompeii" / "variants" / "mayfair.yaml"
+    assert main(["validate", str(folder), str(one), str(variant)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    from leges.scenario import find_scenarios
+    count = len(find_scenarios([str(folder)]))
+    assert out[0] == f"{folder}: ok — {count} scenarios of The Downfall of Pompeii, checked without being played " \
+                     "(`leges test` plays them)"
+    assert out[1].startswith(f"{one}: ok — a scenario of The Downfall of Pompeii")
+    assert out[2].startswith(f"{variant}: ok — variant 'mayfair' of The Downfall of Pompeii, the ruleset loaded with")
+
+
+def test_validate_reports_a_broken_scenario_and_a_stray_variant(tmp_path, capsys):
+    from leges.cli import main
+    path = scenario(tmp_path, "  - expect: [true]\n")
+    stray = tmp_path / "v.yaml"
+    stray.write_text("leges_variant: 1\nid: v\ntitle: V\nkind: house_rule\npatch: []\n")
+    assert main(["validate", path, str(stray)]) == 2
+    err = capsys.readouterr().err
+    assert "a check is rule text, but YAML read true here as a value" in err
+    assert "a variant file is read from its ruleset's variants/ folder" in err
+    assert "leges_variant" not in err.replace("leges_variant: 1", "")  # never "unknown key 'leges_variant'"
+
+
+def test_a_variant_file_is_not_a_ruleset(capsys):
+    from leges.cli import main
+    assert main(["simulate", str(ROOT / "rulesets" / "pompeii" / "variants" / "mayfair.yaml"), "-g", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "this is a variant file, not a ruleset" in err and "--variant NAME" in err

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
+from ..errors import Collector, Diagnostic, LegesError, Position
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK, kind_of, load_ruleset
 
 
@@ -24,6 +24,8 @@ def cmd_validate(args) -> int:
                 note += _check_parts(path)
                 print(f"{path}: ok — {game.title}, {len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} "
                       f"triggers, {len(game.phases)} phases{note}")
+            elif kind in ("scenario", "scenarios", "variant"):
+                print(f"{path}: ok — {_check_other(path, kind)}")
             else:
                 doc = load_yaml_file(path)
                 errors = Collector()
@@ -40,6 +42,45 @@ def cmd_validate(args) -> int:
             print(f"{path}: {errors_found} error{'s' if errors_found != 1 else ''}", file=sys.stderr)
             status = EXIT_INPUT
     return status
+
+
+def _check_other(path: str, kind: str) -> str:
+    """A scenario, a folder of scenarios or a variant file, checked with its ruleset; says what was checked."""
+    from pathlib import Path
+    from ..scenario import check_file, find_scenarios
+    if kind != "variant":
+        found, games = find_scenarios([path]), {}
+        errors = Collector()
+        for file in found:
+            try:
+                check_file(file, games)
+            except LegesError as exc:
+                errors.extend(d for d in exc.diagnostics if d not in errors.diagnostics)
+        errors.raise_if_errors()
+        names = sorted({game.title for game in games.values()})
+        return (f"{'a scenario' if kind == 'scenario' else f'{len(found)} scenarios'} of {', '.join(names)}, "
+                "checked without being played (`leges test` plays them)")
+    from .. import load
+    from ..model.schemas import validate
+    from ..model.variants import find_variants, variant_sets
+    from ..source import load_yaml_file
+    doc = load_yaml_file(path)
+    errors = Collector()
+    if not validate(doc, "variant", errors):
+        raise LegesError(errors.diagnostics)
+    root = Path(path).resolve().parent.parent
+    if Path(path).resolve().parent.name != "variants" or not (root / "ruleset.yaml").is_file():
+        raise LegesError(Diagnostic(Position(path, 1, 1), "a variant file is read from its ruleset's variants/ folder",
+                                    "put it in <ruleset>/variants/ and switch it on with --variant NAME"))
+    vid = doc.data["id"]
+    available = find_variants(root, errors)
+    errors.raise_if_errors()
+    sets = [names for names in variant_sets(available) if vid in names] or [(vid,)]
+    title = ""
+    for names in sets:
+        title = load(str(root), variants=list(names)).title
+    shown = "; ".join(", ".join(names) for names in sets)
+    return f"variant '{vid}' of {title}, the ruleset loaded with {shown}"
 
 
 def _check_parts(path: str) -> str:

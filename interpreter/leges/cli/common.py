@@ -22,6 +22,7 @@ def load_ruleset(path: str, args):
         raise LegesError(Diagnostic(Position(path, 1, 1), f"this is a {kind} file, not a ruleset",
                                     "give the ruleset's folder (or its ruleset.yaml)" +
                                     ("; a ruleset names its map with `map:`" if kind == "map" else
+                                     "; switch a variant on with --variant NAME" if kind == "variant" else
                                      "; run scenarios with `leges test`")))
     return load(path, variants=variants_of(args))
 
@@ -29,6 +30,9 @@ def load_ruleset(path: str, args):
 def kind_of(path: str) -> str:
     from ..files import read_head
     if os.path.isdir(path):
+        from ..scenario import find_scenarios
+        if not os.path.exists(os.path.join(path, "ruleset.yaml")) and find_scenarios([path]):
+            return "scenarios"  # a folder of scenarios (a ruleset's scenarios/)
         return "ruleset"
     head = read_head(path)  # "" for what is not a regular file (a FIFO must not block): loading reports why
     for line in head.splitlines():
@@ -36,6 +40,8 @@ def kind_of(path: str) -> str:
             return "map"
         if line.startswith("leges_scenario:"):
             return "scenario"
+        if line.startswith("leges_variant:"):
+            return "variant"
     return "ruleset"
 
 
