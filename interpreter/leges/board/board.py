@@ -119,7 +119,7 @@ class Board:
         across and down on a `grid`, the two diagonals too on a `grid8`, the three axes on a `hex` board.
 
         Computed once per length: the board never changes, and rules never change a list."""
-        cache = self.__dict__.setdefault("_lines", {})
+        cache = self.__dict__.setdefault("_line_cache", {})
         if length not in cache:
             cache[length] = self._lines(length)
         return cache[length]
