@@ -466,9 +466,10 @@ MORE = {
     "top": ("Any zone or space has a top: the item put there last.",
             "top(deck) == deck[-1] and top(deck, 2) == [deck[-1], deck[-2]] and top(pouch(x)) == none"),
     "bottom": (None, "bottom(deck) == deck[0] and bottom(deck, 2) == [deck[0], deck[1]]"),
-    "neighbors": ("Compare the result with a list through `sort()`: at present `neighbors(r0c0) == [r0c1, r1c0]` "
-                  "is false (the result is not a list, although it behaves as one elsewhere).",
-                  "sort(neighbors(r0c0)) == [r0c1, r1c0] and r1c0 in neighbors(r0c0)"),
+    "neighbors": ("A list, in the board's order of adjacency (on a grid: up, right, down, left), so "
+                  "`neighbors(r0c0) == [r0c1, r1c0]` holds; compare through `sort()` when the order does not matter.",
+                  "neighbors(r1c1) == [r0c1, r1c2, r2c1, r1c0] and sort(neighbors(r1c1)) == [r0c1, r1c0, r1c2, r2c1] "
+                  "and r1c0 in neighbors(r0c0)"),
     "distances": ("The start is at distance 0.", "distances(r0c0)[r0c0] == 0 and count(distances(r0c0, steps=1)) == 3"),
     "reachable": (None, "sort(reachable(r0c0, 2, blocked=[r0c1])) == [r1c0, r1c1, r2c0]"),
     "groups": (None, "groups([r0c0, r1c0, r2c2, r2c1]) == [[r0c0, r1c0], [r2c1, r2c2]]"),

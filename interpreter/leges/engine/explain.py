@@ -168,8 +168,10 @@ def values_of(game, st, node, scope: Scope, origin, env: dict, key=None, limit: 
         except Exception:  # noqa: BLE001 — a part that cannot stand alone or fails here: no value to show
             continue
         shown = show(game, st, ty, value)
-        if shown != text:
-            out.append((text, shown))
+        plain = show(game, st, ty, value) if ty.kind not in ("zone", "space") else str(value)
+        if plain.replace(" ", "") == text.replace(" ", "") and (shown == plain or not st.zones.get(value)):
+            continue  # it reads as it is written (a name, a literal list), and holds nothing worth showing
+        out.append((text, shown))
     return out
 
 
