@@ -217,7 +217,7 @@ def game_copy(tmp_path):
 
 def test_render_sections_are_checked_and_located(game_copy, capsys):
     path = game_copy / "maps" / "tictactoe.yaml"
-    base = path.read_text()
+    base = path.read_text().split("render:\n")[0]  # the map without its own render section
     path.write_text(base + "render:\n  sise: 40\n")
     assert main(["validate", str(game_copy / "rulesets" / "tictactoe")]) == 2
     err = capsys.readouterr().err

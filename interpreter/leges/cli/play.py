@@ -24,7 +24,7 @@ from .common import EXIT_OK, load_ruleset
 
 def screen(st, player: int, colour: bool = False) -> list[str]:
     """The lines shown to `player` when it decides: the position as it may see it, then its options."""
-    from ..render.board_text import board_lines, paint
+    from ..render.board_text import board_lines, key_line, paint
     from ..render.style import style_of
     from ..render.text import global_vars, player_vars, player_zones, shared_zones, status_line, value_text, zone_texts
     from ..render.view import seat_view
@@ -32,7 +32,11 @@ def screen(st, player: int, colour: bool = False) -> list[str]:
     view = seat_view(st, player, style)
     hide = set(style.panel.get("hide", []))
     lines = [f"-- {view.title} · {status_line(view)} · you are {view.seats[player]}"]
-    lines += board_lines(st.game.board, view, style, colour)
+    board = board_lines(st.game.board, view, style, colour)
+    lines += board
+    key = key_line(view, style, st.game.board) if board else None
+    if key:
+        lines.append(key)
     order = [player] + [p for p in range(len(view.seats)) if p != player]
     for p in order:
         items = zone_texts(player_zones(view, p, hide), view.seats)

@@ -40,6 +40,18 @@ def paint(text: str, fg: str | None = None, bg: str | None = None, bold: bool = 
     return codes + text + RESET if codes else text
 
 
+def seat_glyphs(seats: list[str]) -> list[str]:
+    """A different capital for each seat: its initial, else the next letter of its name not taken
+    (black B, blue L), else its number."""
+    taken, out = set(), []
+    for i, name in enumerate(seats):
+        letters = [c.upper() for c in name if c.isalpha()]
+        glyph = next((c for c in letters if c not in taken), str(i + 1))
+        taken.add(glyph)
+        out.append(glyph)
+    return out
+
+
 def piece_glyph(view: SeatView, style: Style, piece: Piece) -> str:
     spec = style.piece(piece.type)
     if spec.get("glyph"):
@@ -47,8 +59,20 @@ def piece_glyph(view: SeatView, style: Style, piece: Piece) -> str:
     if spec.get("shape") == "text":
         return (piece.label[:1] or "?").upper()
     if piece.owner is not None and piece.owner < len(view.seats):
-        return (view.seats[piece.owner][:1] or "?").upper()
+        return seat_glyphs(view.seats)[piece.owner]
     return (piece.label[:1] or piece.type[:1] or "?").lower()
+
+
+def key_line(view: SeatView, style: Style, board) -> str | None:
+    """Which letter is whose, when a seat's letter is not its initial or the board holds pieces by letter."""
+    glyphs = seat_glyphs(view.seats)
+    if board is None or board.topology == "graph" or all(style.piece(t).get("shape") == "text" for t in _types(view)):
+        return None
+    return "   key: " + " · ".join(f"{g} {name}" for g, name in zip(glyphs, view.seats))
+
+
+def _types(view: SeatView) -> set:
+    return {p.type for ps in view.spaces.values() for p in ps}
 
 
 def cell_text(view: SeatView, style: Style, pieces: list[Piece], hidden: int | None, glyph: str) -> list[tuple[str, str | None]]:

@@ -8,6 +8,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   info: null, mode: "play", view: null, match: null, replay: null, step: 0, version: null,
   chosen: [],            // spaces clicked so far towards one action
+  limit: 60,             // actions listed before "show more"
 };
 
 async function api(path, body) {
@@ -39,6 +40,8 @@ function showErrors(errors) {
 function render(view) {
   state.view = view;
   state.chosen = [];
+  state.limit = 60;
+  $("filter").value = "";
   $("board").innerHTML = view.svg;   // made by the server: every text in it is escaped
   const svg = $("board").querySelector("svg");
   if (svg) svg.addEventListener("click", onBoardClick);
@@ -76,8 +79,16 @@ function showActions() {
   list.replaceChildren();
   if (!view || view.mode !== "play") return;
   const fits = new Set(candidates().map((a) => a.text));
+  const words = $("filter").value.trim().split(/\s+/).filter(Boolean);
+  $("filter").hidden = view.actions.length <= 12;
+  let shown = 0, left = 0;
   for (const action of view.actions) {
-    const li = make("li", fits.has(action.text) ? "" : "other");
+    if (state.chosen.length && !fits.has(action.text)) continue;   // only what the clicks leave
+    if (words.length && !words.every((w) => action.text.includes(w))) continue;
+    if (shown >= state.limit) { left++; continue; }
+    shown++;
+    const li = make("li", "");
+    li.value = view.actions.indexOf(action) + 1;
     const button = make("button", "act", action.text);
     button.type = "button";
     button.dataset.action = action.text;
@@ -91,6 +102,9 @@ function showActions() {
     }
     list.appendChild(li);
   }
+  const more = $("more-actions");
+  more.hidden = left === 0;
+  text(more, "show " + left + " more");
   const waiting = view.terminal ? "The game is over." :
     view.actions.length ? (view.actions.some((a) => a.spaces.length) ? "Click a highlighted space, or an action:" : "Choose an action:") :
     "Waiting for " + view.to_move + ".";
@@ -274,6 +288,8 @@ function wire() {
   $("new-game").addEventListener("click", newGame);
   $("carry-on").addEventListener("click", carryOn);
   $("clear-selection").addEventListener("click", () => { state.chosen = []; showActions(); });
+  $("filter").addEventListener("input", () => showActions());
+  $("more-actions").addEventListener("click", () => { state.limit += 200; showActions(); });
   $("record-file").addEventListener("change", (e) => { if (e.target.files.length) loadRecordFile(e.target.files[0]); });
   $("timeline").addEventListener("input", (e) => showStep(Number(e.target.value)));
   $("step-first").addEventListener("click", () => showStep(0));
