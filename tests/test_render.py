@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import leges
-from helpers import ROOT, maps_dir, play_random, ruleset_dir
+from helpers import maps_dir, play_random, ruleset_dir
 from leges.cli import main
 from leges.render import render_svg, seat_view
 from leges.render.style import style_of

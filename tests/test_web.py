@@ -190,3 +190,34 @@ def test_every_bundled_game_plays_and_replays_in_the_page(name, players, tmp_pat
         view = replay_view(replay, step, None, ws)
         assert view["step"] == step and len(view["history"]) == step and "<svg" in view["svg"]
     assert view["terminal"] and view["result"]["ranking"]
+
+
+def test_the_serve_command(tmp_path):
+    """`leges serve` as typed: it says where the page is, serves it, and stops on a signal."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "leges", "serve", str(ruleset_dir("tictactoe")), "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=5) as response:
+                    info = json.loads(response.read())
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1]
+                time.sleep(0.2)
+        assert info["title"] == "Tic-Tac-Toe"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+            page = response.read().decode()
+        assert "<script src=\"/static/app.js\"></script>" in page
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert f"http://127.0.0.1:{port}/" in out and "Traceback" not in err
