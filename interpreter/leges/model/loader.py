@@ -122,7 +122,7 @@ def load_map(root: Path, name: str, at: d.At, errors: Collector, budget: files.B
         errors.error(at.position(), f"no map named '{name}'", f"{close} ({looked})" if close else looked)
         return None
     # the map must really be in that maps folder: neither it nor the folder may be a link elsewhere
-    maps = files.Root(path.parent, "the maps folder")
+    maps = files.Root(Path(os.path.realpath(path.parent.parent)) / path.parent.name, "the maps folder")
     try:
         doc = load_yaml_file(str(path), _display(path), roots=[maps], budget=budget)
     except LegesError as exc:
