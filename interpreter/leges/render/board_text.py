@@ -29,8 +29,26 @@ def _code(colour: str | None, background: bool) -> str:
     r, g, b = value
     if truecolor():
         return f"\x1b[{48 if background else 38};2;{r};{g};{b}m"
-    index = 16 + 36 * round(r / 255 * 5) + 6 * round(g / 255 * 5) + round(b / 255 * 5)
-    return f"\x1b[{48 if background else 38};5;{index}m"
+    return f"\x1b[{48 if background else 38};5;{xterm256(r, g, b)}m"
+
+
+CUBE = (0, 95, 135, 175, 215, 255)  # the levels of xterm's 6×6×6 colour cube
+
+
+def xterm256(r: int, g: int, b: int) -> int:
+    """The nearest of the 256-colour palette's cube and grey ramp."""
+    def level(v):
+        return min(range(6), key=lambda i: abs(CUBE[i] - v))
+    i, j, k = level(r), level(g), level(b)
+    cube = (CUBE[i], CUBE[j], CUBE[k])
+    grey_index = min(23, max(0, round((r + g + b) / 3 - 8) // 10))
+    grey = 8 + 10 * grey_index
+
+    def dist(c):
+        return (c[0] - r) ** 2 + (c[1] - g) ** 2 + (c[2] - b) ** 2
+    if dist((grey, grey, grey)) < dist(cube):
+        return 232 + grey_index
+    return 16 + 36 * i + 6 * j + k
 
 
 def paint(text: str, fg: str | None = None, bg: str | None = None, bold: bool = False) -> str:
