@@ -272,10 +272,10 @@ def _scenarios(target: Path) -> str | None:
     games: dict = {}
     loader = scenario._load_game
 
-    def cached(doc):
+    def cached(doc, *rest):
         key = ((Path(doc.file).parent / doc.data["ruleset"]).resolve(), tuple(doc.data.get("variants", ())))
         if key not in games:
-            games[key] = loader(doc)
+            games[key] = loader(doc, *rest)
         return games[key]
 
     scenario._load_game = cached
@@ -325,19 +325,75 @@ def evaluate(folder: str, mutant: Mutant | None, tests: list[str], project: str,
             return done("killed", failed)
         if not tests:
             return done("survived")
-        env = dict(os.environ, **{ENV: str(target.parent)}, PYTHONDONTWRITEBYTECODE="1")
-        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-o", "addopts=", *tests]
-        try:
-            run = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
+        code, output = _pytest(tests, project, target.parent, scratch / "pytest.out", timeout)
+        if code is None:
             return done("timeout", f"the tests ran longer than {timeout:.0f} s")
-        if run.returncode == 0:
+        if code == 0:
             return done("survived")
-        if run.returncode == 5:
+        if code == 5:
             return done("survived", "no tests ran")
-        return done("killed", _first_failure(run.stdout + run.stderr))
+        return done("killed", _first_failure(output))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+# pytest stops at the first failure; plugins the tests do not need are not loaded
+PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-o", "addopts="]
+
+
+def _pytest(tests: list[str], project: str, rulesets: Path, out: Path, timeout: float) -> tuple[int | None, str]:
+    """Run pytest on the tests with LEGES_RULESETS set: (its exit status or None on timeout, its output).
+
+    Where the system can fork, the tests run in a child of this (already warmed up) process, which
+    saves starting Python and importing Leges and pytest for every mutant; elsewhere in a new process."""
+    if not hasattr(os, "fork"):
+        env = dict(os.environ, **{ENV: str(rulesets)}, PYTHONDONTWRITEBYTECODE="1")
+        try:
+            run = subprocess.run([sys.executable, "-m", "pytest", *PYTEST_ARGS, *tests], cwd=project, env=env,
+                                 capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, ""
+        return run.returncode, run.stdout + run.stderr
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: run the tests, exit with their status
+        code = 3
+        try:
+            os.setsid()
+            fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            os.environ[ENV] = str(rulesets)
+            os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+            os.chdir(project)
+            sys.path.insert(0, project)
+            folders = {str(Path(t).resolve().parent) + os.sep for t in tests}
+            for name, module in list(sys.modules.items()):  # the tests' own modules are read afresh
+                where = getattr(module, "__file__", None) or ""
+                if any(where.startswith(f) for f in folders):
+                    del sys.modules[name]
+            import pytest
+            code = int(pytest.main([*PYTEST_ARGS, *tests]))
+        except BaseException:  # the child must never return into the caller
+            code = 3
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            try:
+                os.killpg(pid, 9)
+            except OSError:
+                pass
+            os.waitpid(pid, 0)
+            return None, ""
+        time.sleep(0.05)
+    text = out.read_text(encoding="utf-8", errors="replace") if out.exists() else ""
+    return os.waitstatus_to_exitcode(status), text
 
 
 def _job(args):
