@@ -28,8 +28,8 @@ def require_heuristic(game, name: str | None, agent: str) -> None:
 class GreedyAgent(Agent):
     name = "greedy"
     params = {"heuristic": (str, None, "the ruleset's heuristic to follow (default: its first)"),
-              "width": (int, None, "look at most this many actions, drawn at random, when there are more "
-                                   "(default: all; for games whose every action is slow to play out)")}
+              "width": (int, None, "look at most this many actions, drawn at random (every kind among them), "
+                                   "when there are more (default: all; for games slow to play out)")}
 
     def start(self, game, player, rng) -> None:
         require_heuristic(game, self.heuristic, self.name)
@@ -63,9 +63,23 @@ class GreedyAgent(Agent):
             return 0
         indices = list(range(len(actions)))
         if self.width is not None and len(indices) > self.width:
-            indices = sorted(self.rng.sample(indices, self.width))
+            indices = self._sample(actions)
         values = self._values(view, [actions[i].text for i in indices], now=False)
         return indices[self._best(values)]
+
+    def _sample(self, actions) -> list[int]:
+        """`width` actions drawn at random, every kind of action (its first word) among them: a pass
+        or a reveal must not drown among hundreds of placements."""
+        kinds: dict[str, list[int]] = {}
+        for i, a in enumerate(actions):
+            kinds.setdefault(a.text.split(" ", 1)[0], []).append(i)
+        groups = [self.rng.sample(g, len(g)) for g in kinds.values()]
+        chosen: list[int] = []
+        while len(chosen) < self.width:
+            for g in groups:
+                if g and len(chosen) < self.width:
+                    chosen.append(g.pop())
+        return sorted(chosen)
 
     def interrupt(self, view: View):
         actions = view.legal_actions()
