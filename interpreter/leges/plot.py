@@ -37,7 +37,7 @@ def _rates(ax, batches: list[tuple[str, dict]], keys: list[str], labels: list[st
                   [max(0, measured[k].high - v) if k in measured else 0 for k, v in zip(keys, values)]]
         ax.bar(xs, values, width, yerr=errors, capsize=3, label=name, color=COLOURS[b % 2])
     ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label=f"fair share {fair:.0%}")
-    ax.set_xticks(range(len(keys)), labels, rotation=20 if len(keys) > 4 else 0)
+    ax.set_xticks(range(len(keys)), [label.replace(":", "\n") for label in labels], fontsize="small")
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (95 % interval)")
     ax.set_title(title)
@@ -104,7 +104,8 @@ def plot_comparison(path: str, title: str, players: int, seats: Sequence[str], n
     _lengths(axes[1], [(names[0], a), (names[1], b)])
     _scores(axes[2], [(names[0], a), (names[1], b)], seats)
     ax = axes[3]
-    shown = [k for k in diffs if not k.startswith("stat.")][:14]
+    shown = ([k for k in diffs if diffs[k].significant] + [k for k in diffs if not diffs[k].significant
+                                                          and not k.startswith(("stat.", "score."))])[:14]
     ys = list(range(len(shown)))[::-1]
     for y, k in zip(ys, shown):
         d = diffs[k]
@@ -113,9 +114,9 @@ def plot_comparison(path: str, title: str, players: int, seats: Sequence[str], n
         ax.errorbar([d.value / scale], [y], xerr=[[(d.value - d.low) / scale], [(d.high - d.value) / scale]],
                     fmt="o", color=colour, capsize=3)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(ys, shown, fontsize="small")
+    ax.set_yticks(ys, [k if len(k) < 28 else k[:26] + "…" for k in shown], fontsize="small")
     ax.set_xlim(-1.1, 1.1)
-    ax.set_xlabel("B - A, each scaled to its interval (red: significant)")
+    ax.set_xlabel("B - A, scaled (red: significant)")
     ax.set_title("Differences")
     fig.suptitle(f"{title}: A = {names[0]}, B = {names[1]}; {len(a)} paired games, {players} players")
     fig.tight_layout()
