@@ -218,7 +218,7 @@ def bundled(kind: str) -> Path | None:
 
 
 def bundled_ruleset(name: str) -> Path | None:
-    """The folder of the bundled game called `name` (`leges simulate pompeii`): a plain name, never a path."""
+    """The folder of the bundled game called `name` (`leges simulate NAME`): a plain name, never a path."""
     folder = bundled("rulesets") if BUNDLED_NAME.match(name) else None
     if folder is None or not (folder / name / "ruleset.yaml").is_file():
         return None
