@@ -36,3 +36,9 @@ def test_the_judge_tells_located_messages_from_the_rest(tmp_path):
                          ({**ok, "err": "r.yaml:5:7: error: rule failed: MemoryError"}, "memory"),
                          ("time cap", "time cap")]:
         assert judge(case, ["load", "x"], answer).kind == kind
+
+
+def test_the_campaign_command(tmp_path, capsys):
+    from fuzz.__main__ import main
+    assert main(["--cases", "3", "--seed", "1", "--rulesets", "tictactoe", "--out", str(tmp_path)]) == 0
+    assert "3 cases" in capsys.readouterr().out

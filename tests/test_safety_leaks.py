@@ -83,3 +83,11 @@ def test_a_logged_secret_choice_is_found(tmp_path):
     rounds.write_text(rounds.read_text().replace(old, old + "      log text(order)\n"))
     leak = leaks_of(str(tmp_path / "rulesets" / "alexander"), players=3, decisions=6)[0]
     assert leak.part in ("observation", "screen", "log")
+
+
+def test_the_command_fails_on_a_leak(sample, capsys):
+    path = sample("        draw 1 from deck to hand(p)\n", "        draw 1 from deck to hand(p)\n"
+                                                        "        log text(top(hand(p)))\n")
+    assert main(["check-leaks", path, "-p", "2", "-g", "2", "--decisions", "30"]) == 1
+    captured = capsys.readouterr()
+    assert "LEAK" in captured.out and "log shows what" in captured.out and "replay with --seed" in captured.err
