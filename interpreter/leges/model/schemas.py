@@ -170,7 +170,8 @@ def _describe(error: ValidationError, root: dict | None = None) -> tuple[str, st
             "allowed keys here: " + ", ".join(allowed) if allowed else None)
         if hint is None and patterns:
             hint = _description(error, root) or "keys here must match " + " or ".join(patterns)
-        return f"unknown key '{name}'", hint, True
+        shown = str(name) if len(str(name)) <= 60 else str(name)[:57] + "..."
+        return f"unknown key {shown!r}" if not str(name).isprintable() else f"unknown key '{shown}'", hint, True
     if validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return f"missing required key '{missing}'", _misspelt(error, missing), False
