@@ -66,10 +66,12 @@ class Difference:
     cited_a: str = ""  # the citations without the keys variants set: the same when a variant set a key
     cited_b: str = ""
     set_by: list = field(default_factory=list)  # "key set by FILE", of B then of A
+    named_by: list = field(default_factory=list)  # a constant's: "section id (field)" of the rules naming it, in B
 
     def to_json(self) -> dict:
         return {"section": self.section, "id": self.id, "kind": self.kind, "fields": self.fields,
-                "source_a": self.cite_a, "source_b": self.cite_b, "changes": [c.to_json() for c in self.changes]}
+                "source_a": self.cite_a, "source_b": self.cite_b, "changes": [c.to_json() for c in self.changes],
+                "named_by": self.named_by}
 
 
 def _cite(item, patched: bool = True) -> str:
@@ -138,8 +140,8 @@ def _written(value, as_program: bool) -> str | None:
 
 def _parts(name: str, value) -> dict:
     """A field cut into the parts a change is shown by: `params.victim`, `tiebreak.0`, or the field itself."""
-    if name == "params" and isinstance(value, list):
-        return {f"params.{p}": t for p, t in value}
+    if name == "params" and isinstance(value, list) and all(isinstance(x, tuple) and len(x) == 2 for x in value):
+        return {f"params.{p}": t for p, t in value}  # an action's parameters (a function's are names)
     if name == "tiebreak" and isinstance(value, list):
         return {f"tiebreak.{i}": t for i, t in enumerate(value)}
     if name == "instances" and isinstance(value, list):
@@ -175,6 +177,26 @@ def _changed(section: str, key: str, fields: list, a, b) -> Difference:
                       cited[0], cited[1], set_by)
 
 
+def _naming(rs: d.Ruleset, name: str) -> list[str]:
+    """The rules whose texts name `name` (a constant): "section id (field)"."""
+    from .lang import ast
+    found = []
+    for section in RULE_SECTIONS:
+        programs = BY_NAME[section].programs
+        for item in getattr(rs, section):
+            for field_name, value in vars(item).items():
+                if field_name in IGNORED:
+                    continue
+                texts = [t for part in _parts(field_name, value).values()
+                         for t in (part if isinstance(part, list) else [part]) if isinstance(t, d.Text)]
+                for text in texts:
+                    tree = _normal(text, field_name in programs)
+                    if not isinstance(tree, tuple) and any(isinstance(n, ast.Name) and n.id == name for n in tree.walk()):
+                        found.append(f"{section} {item.id} ({field_name})")
+                        break
+    return list(dict.fromkeys(found))
+
+
 def structural(rs_a: d.Ruleset, rs_b: d.Ruleset) -> list[Difference]:
     diffs = []
     for section in RULE_SECTIONS:
@@ -197,6 +219,9 @@ def structural(rs_a: d.Ruleset, rs_b: d.Ruleset) -> list[Difference]:
         fb = _fields(rs_b.scoring, "scoring") if rs_b.scoring else {}
         changed = sorted(k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k))
         diffs.append(_changed("scoring", "scoring", changed, rs_a.scoring, rs_b.scoring))
+    for x in diffs:
+        if x.section == "constants" and x.kind != "only_a":
+            x.named_by = _naming(rs_b, x.id)
     if (rs_a.min_players, rs_a.max_players) != (rs_b.min_players, rs_b.max_players):
         diffs.append(Difference("players", "players", "changed", ["min", "max"]))
     return diffs

@@ -53,6 +53,8 @@ def cmd_diff(args) -> int:
                     print(f"      {change.field}:")
                     for line in change.lines():
                         print(f"        {line}")
+                if x.named_by:
+                    print(f"      named by: {', '.join(x.named_by)}")
     print(f"\nIn play ({players} players, the same seeds and choices, seeds {args.seed}..{args.seed + args.seeds - 1}):")
     if not divergences:
         print(f"  no difference in {args.seeds} games")
