@@ -273,4 +273,6 @@ def render_variants(variants) -> str:
             lines.append(f"    requires: {', '.join(data['requires'])}")
         if data.get("conflicts"):
             lines.append(f"    conflicts with: {', '.join(data['conflicts'])}")
+        if data.get("overrides"):
+            lines.append(f"    overrides: {', '.join(data['overrides'])}")
     return "\n".join(lines)

@@ -41,7 +41,7 @@ RELATIONS = ("requires", "conflicts", "overrides")
 SCALARS = ("scoring", "limits")
 # keys of an item that hold prose or data, never rule text (not searched for labels)
 NOT_RULE_TEXT = {"id", "source", "description", "provenance", "note", "question", "text", "title", "compares",
-                 "on", "next", "kind", "visibility", "type", "start", "initial", "value", "props", "instances",
+                 "on", "next", "kind", "visibility", "type", "start", "initial", "props", "instances",
                  "box", "args", "count", "players", "per_player", "anytime", "secret", "params_list"}
 
 
@@ -663,7 +663,8 @@ class Patcher:
                                   "a label names a statement or expression of a rule text")
                 return None
         else:
-            candidates = list(_texts(item, ()))
+            candidates = [(path, text) for path, text in _texts(item, ())
+                          if not (section == "constants" and path[0] == "value")]  # a constant's value is data
         every: dict[str, list] = {}
         for path, text in candidates:
             program = path[0] in _programs(section)
