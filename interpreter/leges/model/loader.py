@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..board.board import Board, build_board
@@ -17,8 +16,9 @@ from .. import files
 from ..errors import Collector, Diagnostic, LegesError, Position, did_you_mean
 from ..source import YamlDoc, load_yaml_file
 from . import decl as d
+from .entries import Entry, display_path, entries_of
 from .schemas import validate
-from .sections import BY_NAME, LIST_SECTIONS, ItemReader
+from .sections import BY_NAME, ItemReader
 
 MAIN_FILE = "ruleset.yaml"
 MAIN_ONLY = ("leges", "id", "title", "version", "description", "players", "map", "include", "scoring", "limits")
@@ -38,13 +38,6 @@ def find_ruleset_file(path: str) -> Path:
     return p
 
 
-def _display(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
-
-
 def ruleset_root(main_path: Path) -> files.Root:
     """The folder a ruleset's files must stay in: the real folder holding its main file."""
     return files.Root.of(main_path.parent, "the ruleset's folder")
@@ -55,12 +48,12 @@ def load_documents(path: str, errors: Collector, budget: files.Budget | None = N
     main_path = find_ruleset_file(path)
     if not main_path.exists() and not main_path.is_symlink():
         names = files.bundled_names()
-        raise LegesError(Diagnostic(Position(_display(main_path)), "no ruleset here",
+        raise LegesError(Diagnostic(Position(display_path(main_path)), "no ruleset here",
                                     f"a ruleset is a folder holding {MAIN_FILE}, or that file itself"
                                     + (f"; bundled games go by name: {', '.join(names)}" if names else "")))
     budget = budget if budget is not None else files.Budget()
     root = ruleset_root(main_path)
-    main = load_yaml_file(str(main_path), _display(main_path), roots=[root], budget=budget)
+    main = load_yaml_file(str(main_path), display_path(main_path), roots=[root], budget=budget)
     if not validate(main, "ruleset", errors):
         return [main]
     docs = [main]
@@ -80,7 +73,7 @@ def load_documents(path: str, errors: Collector, budget: files.Budget | None = N
                          did_you_mean(name, candidates))
             continue
         try:
-            doc = load_yaml_file(str(target), _display(target), roots=[root], budget=budget)
+            doc = load_yaml_file(str(target), display_path(target), roots=[root], budget=budget)
         except LegesError as exc:
             errors.extend(exc.diagnostics)
             continue
@@ -124,7 +117,7 @@ def load_map(root: Path, name: str, at: d.At, errors: Collector, budget: files.B
     # the map must really be in that maps folder: neither it nor the folder may be a link elsewhere
     maps = files.Root(Path(os.path.realpath(path.parent.parent)) / path.parent.name, "the maps folder")
     try:
-        doc = load_yaml_file(str(path), _display(path), roots=[maps], budget=budget)
+        doc = load_yaml_file(str(path), display_path(path), roots=[maps], budget=budget)
     except LegesError as exc:
         errors.extend(exc.diagnostics)
         return None
@@ -137,23 +130,6 @@ def _text(doc: YamlDoc, path: tuple, value) -> d.Text | None:
     if value is None:
         return None
     return d.Text(str(value), d.At(doc, path))
-
-
-@dataclass
-class Entry:
-    """One item of a list section, with the document it comes from (a ruleset file or a variant)."""
-
-    section: str
-    doc: YamlDoc
-    path: tuple
-    item: dict
-    overrides: dict = field(default_factory=dict)  # key → (doc, path) of a value a variant set
-
-
-def entries_of(docs: list[YamlDoc]) -> list[Entry]:
-    return [Entry(section, doc, (section, i), item)
-            for doc in docs for section in LIST_SECTIONS
-            for i, item in enumerate(doc.data.get(section, []) or [])]
 
 
 def build_ruleset(docs: list[YamlDoc], errors: Collector, entries: list[Entry] | None = None,

@@ -26,12 +26,8 @@ from pathlib import Path
 from .. import files
 from ..errors import Collector, Diagnostic, LegesError, Position, did_you_mean
 from ..source import TextOrigin, YamlDoc, load_yaml_file
+from .entries import Entry, display_path
 from .schemas import schema, validate
-
-
-def display_path(path: Path) -> str:
-    from .loader import _display
-    return _display(path)
 
 
 FOLDER = "variants"
@@ -387,7 +383,6 @@ class Patcher:
     """Applies the patches of variants, in order, to a ruleset's entries, recording what each touches."""
 
     def __init__(self, main: YamlDoc, entries: list, errors: Collector):
-        from .loader import Entry
         self.main, self.entries, self.errors = main, entries, errors
         self.limits: dict = {}
         self.scoring = Entry("scoring", main, ("scoring",), main.data.get("scoring") or {}) \
@@ -403,7 +398,6 @@ class Patcher:
         return [e.item.get("id") for e in self.entries if e.section == section]
 
     def apply(self, variant: Variant, values: dict) -> None:
-        from .loader import Entry
         self.variant = variant
         for i, op in enumerate(variant.data.get("patch", [])):
             self._op(i, op)
@@ -501,7 +495,6 @@ class Patcher:
                 self.entries[n] = new
 
     def _add_or_replace(self, kind: str, section: str, target, op: dict, at: tuple, index: dict) -> None:
-        from .loader import Entry
         doc = self.variant.doc
         value = op.get("value")
         if not isinstance(value, dict):
@@ -589,7 +582,6 @@ class Patcher:
         return entry.doc, tuple(entry.path) + tuple(path)
 
     def _set(self, entry, section: str, target: str, op: dict, at: tuple, label: str | None):
-        from .loader import Entry
         doc = self.variant.doc
         item = copy.deepcopy(entry.item)
         if label is not None:
