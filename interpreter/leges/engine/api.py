@@ -8,22 +8,10 @@ seeded generator in the state decides them.
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
 
 from ..errors import Diagnostic, LegesError, Position
+from .action import Action, IllegalAction
 from .constants import CHANCE, TERMINAL
-
-
-class Action(NamedTuple):
-    player: int
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-class IllegalAction(LegesError):
-    """An action that is not legal in this state (with the legal ones in the hint)."""
 
 
 def _illegal(st: "StateAPI", text: str, player: int) -> IllegalAction:

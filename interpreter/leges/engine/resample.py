@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, LegesError, Position
 from . import rng as R
+from .action import Action
 
 if TYPE_CHECKING:
     from .state import State
@@ -122,7 +123,6 @@ class Resampler:
 
 
 def _action(player: int, text: str):
-    from .api import Action
     return Action(player, text)
 
 
