@@ -99,3 +99,15 @@ def test_every_rule_of_a_bundled_game_has_mutants(game):
     rules = {f"{kind}:{decl.id}" for kind, decl, texts in rule_texts(rs) if texts}
     trivial = {r for r in rules - mutated}  # texts with nothing to change (a name, a plain call)
     assert len(trivial) <= len(rules) // 4, sorted(trivial)
+
+
+@pytest.mark.parametrize("game", ["pompeii", "attika", "alexander", "tictactoe"])
+def test_each_listed_equivalent_mutant_is_one_mutant_with_a_reason(game):
+    """equivalent_mutants.yaml: each entry names exactly one mutant of the ruleset (none stale), with its why."""
+    from pathlib import Path
+    from leges.mutate import _matches, equivalents
+    folder = ROOT / "rulesets" / game
+    mutants = find_mutants(str(folder))
+    for entry in equivalents(Path(folder)):
+        assert len([m for m in mutants if _matches(entry, m)]) == 1, entry
+        assert len(entry["why"].split()) >= 8

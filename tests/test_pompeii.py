@@ -179,6 +179,21 @@ def test_relatives_into_the_last_square_left(pompeii):
     assert expr(pompeii, st, "count(r5c7, c => c.owner == red) == 1 and count(supply(red)) == 28")
 
 
+def test_relatives_stop_when_the_supply_runs_out(pompeii):
+    """place_relatives: two relatives are due, but after the citizen placed one is left: one relative, then no more."""
+    st = position(pompeii, 3, "settle", "red", """
+    ad79_drawn = 1
+    move take(supply(black), 2) to r2c8
+    move take(supply(red), 28) to box
+    move take([c for c in deck if c.number == 5], 1) to hand(red)
+    """ + DEAL_HANDS)
+    st.apply_action("play card=5 building=5 square=r2c8")
+    assert "relative square=r4c5" in texts(st)
+    st.apply_action("relative square=r4c5")
+    assert st.player_name(st.current_player()) == "black"
+    assert expr(pompeii, st, "count(supply(red)) == 0 and count(r4c5, c => c.owner == red) == 1")
+
+
 def test_omen_sacrifice_throws_another_players_citizen_into_the_volcano(pompeii):
     """omen, sacrifice: the omen is discarded, the drawer picks another player's citizen, then draws again."""
     st = position(pompeii, 3, "settle", "red", """
@@ -227,6 +242,45 @@ def test_ad79_first_is_shown_replaced_and_shuffled_into_the_bottom_fifteen(pompe
         assert any("shows ad79" in line or "ad79" in line for line in st.log)
 
 
+def test_ad79_first_replacement_is_drawn_before_it_is_shuffled_back(pompeii):
+    """ad79_first, omen: the card drawn in A.D. 79's place is the one under it, drawn before A.D. 79 goes back
+    into the deck — which matters when the deck is short; an omen drawn so takes effect, its own
+    replacement drawn at once too."""
+    short = FOUR_FOR_RED + DEAL_HANDS + """
+    move take(deck, count(deck) - 6) to box
+    """
+    st = position(pompeii, 3, "settle", "red", short + AD79_ON_TOP, explicit_chance=True)
+    under = labels(st, "deck")[-2]  # the card under A.D. 79
+    st.apply_action("play card=9 building=9 square=r5c4")
+    assert st.is_chance_node()  # A.D. 79 is being shuffled back in with the rest of the (short) deck
+    assert len(st.zones["hand.red"]) == 4 and under in labels(st, "hand.red")
+    st = position(pompeii, 3, "settle", "red", short + """
+    move take([c for c in aside if c.type == "omen"], 1) to deck at top
+    move top(supply(black)) to r5c5
+    """ + AD79_ON_TOP, explicit_chance=True)
+    under = labels(st, "deck")[-3]  # the card under the omen under A.D. 79
+    st.apply_action("play card=9 building=9 square=r5c4")  # the only sacrifice possible is made at once
+    assert expr(pompeii, st, 'count(volcano) == 1 and top(discard).type == "omen"')
+    assert st.is_chance_node() and len(st.zones["hand.red"]) == 4 and under in labels(st, "hand.red")
+
+
+def test_refill_stops_when_the_deck_is_empty_and_takes_its_last_card(pompeii):
+    """refill: drawn while the deck has a card — its last one too (here A.D. 79 the second time: the eruption)."""
+    st = position(pompeii, 3, "settle", "red", FOUR_FOR_RED + DEAL_HANDS + """
+    ad79_drawn = 1
+    move [c for c in deck] to box
+    move [c for c in aside if c.type == "ad79"] to deck
+    """)
+    st.apply_action("play card=9 building=9 square=r5c4")
+    assert st.phase == "opening" and expr(pompeii, st, "ad79_drawn == 2 and erupter == red")
+    st = position(pompeii, 3, "settle", "red", FOUR_FOR_RED + DEAL_HANDS + """
+    ad79_drawn = 1
+    move [c for c in deck] to box
+    """)
+    st.apply_action("play card=9 building=9 square=r5c4")
+    assert expr(pompeii, st, "count(hand(red)) == 3") and st.player_name(st.current_player()) == "black"
+
+
 def test_ad79_first_is_shuffled_with_exactly_the_fifteen_bottom_cards(pompeii):
     """ad79_first, ad79_depth: with every shuffle a chance decision, the first position shuffled is one of
     sixteen cards — A.D. 79 and the bottom fifteen — each as likely."""
@@ -250,9 +304,13 @@ def test_ad79_second_makes_vesuvius_erupt(pompeii):
     """ + DEAL_HANDS + """
     move [c for c in aside if c.type == "ad79"] to deck at top
     """)
+    logged = len(st.log)
     st.apply_action(texts(st)[0])
     assert st.phase == "opening"
     assert expr(pompeii, st, "erupter == black and ad79_drawn == 2")
+    assert "black shows ad79" in st.log[logged:]
+    # A.D. 79 goes onto the discards (on the card black played), then every hand on top of it
+    assert [st.setup.ctype[c] for c in st.zones["discard"]][:2] == ["card", "ad79"]
     assert all(len(st.zones[f"hand.{p}"]) == 0 for p in ("red", "black", "yellow"))
     assert expr(pompeii, st, "count(supply(black)) == 0 and count(box, c => c.type == \"citizen\") > 60")
     assert first_lava_player(pompeii, st) == 2  # yellow, left of black, draws the first lava tile
@@ -270,7 +328,9 @@ def test_declare_eruption_out_of_turn_with_four_jokers(pompeii):
     assert st.player_name(st.current_player()) == "red"
     assert "declare_eruption" in texts(st, 2)
     assert "declare_eruption" not in texts(st, 1)
+    logged = len(st.log)
     st.apply_action("yellow: declare_eruption")
+    assert st.log[logged] == "yellow shows [5,5,9,9]"  # the four jokers, shown as proof
     assert st.phase == "opening" and expr(pompeii, st, "erupter == yellow")
     assert first_lava_player(pompeii, st) == 0  # declared_eruption_first_tile: red, left of yellow
 
@@ -302,6 +362,35 @@ def test_place_lava_next_to_its_symbol_and_it_destroys_citizens(pompeii):
     assert sorted(texts(st)) == ["place_lava square=r2c9", "place_lava square=r3c10"]
     st.apply_action("place_lava square=r3c10")
     assert expr(pompeii, st, "count(volcano, c => c.owner == black) == 2 and has_lava(r3c10)")
+
+
+def test_citizens_under_the_lava_go_to_the_volcano_before_those_cut_off(pompeii):
+    """place_lava, cut_off: the tile throws the citizens of its square into the volcano at once; the cut-off
+    rule follows (its citizens after them)."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "vase"] to box
+    move take(bag, 1) to r2c10
+    move take([t for t in box if t.symbol == "coin"], 1) to r1c1
+    move take([t for t in box if t.symbol == "coin"], 1) to r2c0
+    move take([t for t in box if t.symbol == "coin"], 1) to r0c0
+    move take(supply(yellow), 1) to r1c0
+    move take(supply(black), 2) to r3c10
+    move top(supply(red)) to r5c5
+    """)
+    # r1c0 is shut in already; the vase tile on r3c10 takes the two black citizens, then r1c0's is cut off
+    st.apply_action("place_lava square=r3c10")
+    assert [st.setup.cowner[c] for c in st.zones["volcano"]] == [1, 1, 2]
+
+
+def test_a_lava_tile_goes_next_to_its_own_symbol_only(pompeii):
+    """lava_squares, symbol_spaces: next to a tile of the same symbol — not next to another symbol's tile."""
+    st = position(pompeii, 3, "escape", "red", """
+    move [t for t in bag if t.symbol != "vase"] to box
+    move take(bag, 1) to r2c10
+    move take([t for t in box if t.symbol == "helmet"], 1) to r6c9
+    move top(supply(red)) to r5c5
+    """)
+    assert sorted(texts(st)) == ["place_lava square=r2c9", "place_lava square=r3c10"]  # not next to the helmet
 
 
 def test_lava_tile_with_no_square_goes_to_the_box(pompeii):
@@ -386,6 +475,7 @@ def test_each_escape_turn_starts_afresh(pompeii):
     move take(supply(black), 2) to r3c2
     """)
     st.apply_action("move_citizen from=r3c5 to=r3c6")  # red moves A first (not alone), then B
+    assert expr(pompeii, st, "moves_made == 1")
     st.apply_action("move_citizen from=r3c5 to=r3c4")
     assert st.player_name(st.current_player()) == "black"
     st.apply_action(sorted(texts(st))[0])  # black places the tile
@@ -403,6 +493,7 @@ def test_each_escape_turn_starts_afresh(pompeii):
     assert lone.player_name(lone.current_player()) == "red"
     lone.apply_action(sorted(texts(lone))[0])  # red's tile
     lone.apply_action("leave_city from=r0c5")  # C out first: A may move
+    assert expr(pompeii, lone, "moves_made == 1 and first_moved == none")
     assert any(t.startswith("move_citizen from=r3c6") for t in texts(lone))
 
 

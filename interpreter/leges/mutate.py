@@ -44,6 +44,9 @@ class Mutant:
     before: str
     after: str
     text: object = field(repr=False, default="")  # the whole mutated text of the rule (a constant's new value)
+    line: str = ""  # the line of the rule's text where the change is, as written (stripped)
+    column: int = 0  # where on that line the change begins
+
 
     def describe(self) -> str:
         return f"{self.where}  {self.rule} {self.key}  {self.operator}: {self.before!r} → {self.after!r}"
@@ -204,12 +207,14 @@ def find_mutants(folder: str, shown: str | None = None) -> list[Mutant]:
                 seen.add(mutated)
                 line = text.text.count("\n", 0, start) + 1
                 col = start - (text.text.rfind("\n", 0, start) + 1) + 1
+                source_line = text.text.splitlines()[line - 1]
                 pos = origin.locate(line, col)
                 src = text.text if not program or text.text.endswith("\n") else text.text + "\n"
                 file = Path(text.at.file).resolve().relative_to(root).as_posix()
                 found.append(Mutant(len(found), f"{kind}:{decl.id}", key, file, tuple(text.at.path),
                                     f"{shown}/{file}:{pos.line}:{pos.col}", operator, " ".join(src[start:end].split()),
-                                    replacement, mutated))
+                                    replacement, mutated, source_line.strip(),
+                                    col - 1 - (len(source_line) - len(source_line.lstrip()))))
     for const in rs.constants:  # a named number is a rule's number too
         value = const.value
         if const.at.file not in base or isinstance(value, bool) or not isinstance(value, int):
@@ -218,8 +223,43 @@ def find_mutants(folder: str, shown: str | None = None) -> list[Mutant]:
         file = Path(const.at.file).resolve().relative_to(root).as_posix()
         for after in ([value + 1, value - 1] if value > 0 else [value + 1]):
             found.append(Mutant(len(found), f"constant:{const.id}", "value", file, tuple(const.at.path) + ("value",),
-                                f"{shown}/{file}:{pos.line}:{pos.col}", "constant", str(value), str(after), after))
+                                f"{shown}/{file}:{pos.line}:{pos.col}", "constant", str(value), str(after), after,
+                                f"{const.id}: {value}"))
     return found
+
+
+# ------------------------------------------------------------------ equivalent mutants
+EQUIVALENTS = "equivalent_mutants.yaml"
+
+
+def equivalents(folder: Path) -> list[dict]:
+    """The ruleset's known equivalent mutants (`equivalent_mutants.yaml` in its folder): changes of a rule
+    that no game the rules allow can tell from the rule itself, each with the reason. Each entry names the
+    `rule` (KIND:ID), the text changed (`before`) and what it became (`after`), and may narrow it down by
+    `key` (the rule's text: effect, body, ...) and `line` (a piece of the line the change is on)."""
+    from .errors import Diagnostic, LegesError
+    from .source import load_yaml_file
+    path = folder / EQUIVALENTS
+    if not path.is_file():
+        return []
+    doc = load_yaml_file(str(path))
+    entries = (doc.data or {}).get("equivalent") if isinstance(doc.data, dict) else None
+    if not isinstance(entries, list):
+        raise LegesError(Diagnostic(doc.position(()), "expected `equivalent:`, a list of mutants"))
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict) or not all(isinstance(e.get(k), str) and e.get(k) for k in ("rule", "before", "after", "why")):
+            raise LegesError(Diagnostic(doc.position(("equivalent", i)),
+                                        "an equivalent mutant needs `rule`, `before`, `after` and `why`"))
+    return entries
+
+
+def _matches(entry: dict, m: Mutant) -> bool:
+    if not (entry["rule"] == m.rule and entry["before"] == m.before and entry["after"] == m.after
+            and entry.get("key", m.key) == m.key):
+        return False
+    piece = entry.get("line", "")
+    at = m.line.find(piece)  # the change lies inside that piece of its line
+    return at >= 0 and at <= m.column < at + max(len(piece), 1)
 
 
 # ------------------------------------------------------------------ writing a mutant
@@ -426,13 +466,25 @@ def run(folder: str, tests: list[str] | None = None, project: str | None = None,
     try:
         pristine = snapshot(path, scratch)
         shown = str(folder) if not Path(folder).is_file() else str(Path(folder).parent)
-        mutants = find_mutants(str(pristine), shown)  # placed in the ruleset given, not in the snapshot
+        every = mutants = find_mutants(str(pristine), shown)  # placed in the ruleset given, not in the snapshot
         if rule:
             mutants = [m for m in mutants if re.fullmatch(rule, m.rule.split(":", 1)[1]) or re.fullmatch(rule, m.rule)]
         total = len(mutants)
         if sample is not None and sample < len(mutants):
             mutants = sorted(random.Random(seed).sample(mutants, sample), key=lambda m: m.index)
-        return _run_all(rs.id, pristine, mutants, total, tests, project, jobs, timeout, progress, started)
+        known = equivalents(pristine)
+        equivalent = [m for m in mutants if any(_matches(e, m) for e in known)]
+        stale = [e for e in known if not any(_matches(e, m) for m in every)]
+        mutants = [m for m in mutants if m not in equivalent]
+        report = _run_all(rs.id, pristine, mutants, total, tests, project, jobs, timeout, progress, started)
+        if "error" not in report:
+            why = {m.index: next(e["why"] for e in known if _matches(e, m)) for m in equivalent}
+            report["results"] = sorted(report["results"] + [Result(m, "equivalent", " ".join(why[m.index].split()))
+                                                             for m in equivalent], key=lambda r: r.mutant.index)
+            report["equivalent"] = len(equivalent)
+            report["run"] += len(equivalent)
+            report["stale_equivalents"] = [f"{e['rule']}: {e['before']!r} → {e['after']!r}" for e in stale]
+        return report
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

@@ -38,9 +38,13 @@ def cmd_mutate(args) -> int:
                 if changed:
                     print(f"      {changed[0]}")
         sampled = f" (a sample of {report['run']} of {report['mutants']})" if report["run"] < report["mutants"] else ""
+        for text in report.get("stale_equivalents", []):
+            print(f"warning: {text} is listed in equivalent_mutants.yaml but is no mutant of the ruleset any more",
+                  file=sys.stderr)
+        equivalent = f", {report['equivalent']} equivalent (listed, not run)" if report.get("equivalent") else ""
         print(f"{report['ruleset']}: {report['run']} mutants{sampled} — {report['killed']} killed, "
-              f"{report['survived']} survived, {report['stillborn']} stillborn (rejected by the checker); "
-              f"score {report['score']:.1f} % killed, in {report['seconds']:.0f} s")
+              f"{report['survived']} survived, {report['stillborn']} stillborn (rejected by the checker)"
+              f"{equivalent}; score {report['score']:.1f} % killed, in {report['seconds']:.0f} s")
         print(f"tests: the ruleset's scenarios" + (f", then {' '.join(report['tests'])}" if report["tests"] else " alone"))
     if args.fail_under is not None and report["score"] < args.fail_under:
         return EXIT_FAIL
