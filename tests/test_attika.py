@@ -187,3 +187,217 @@ def test_the_table_edge_is_a_marked_approximation_with_room_around_the_start_map
         st = attika.new_initial_state(players=players, seed=0)
         for hex_ in expr(attika, st, "map_hexes() + shrine_spaces()"):
             assert len(board.within(hex_, 8)) == 1 + 3 * 8 * 9, hex_  # the whole hexagon of radius 8 is table
+
+
+def test_setup_shuffles_and_lays_the_start_map_unturned(attika):
+    """start_map, lay_tile, building_stacks, landscape_cards: the tile stack, each player's stacks and the
+    cards are shuffled (another seed, another game); the start tiles are laid as they are, not turned
+    (reading start_map_pattern), and go to the box."""
+    def seen(seed):
+        st = attika.new_initial_state(players=4, seed=seed)
+        return st, (expr(attika, st, "[h.land for h in map_hexes()]"), names(st, "board.athens"),
+                    [st.setup.cstatic[c]["name"] for c in st.zones["main_stack.athens"]],
+                    [st.setup.cstatic[c]["name"] for c in st.zones["stack_a.athens"]], labels(st, "hand.athens"))
+    st, one = seen(1)
+    _, other = seen(2)
+    assert all(a != b for a, b in zip(one, other))
+    assert expr(attika, st, "count(new_tile) == 0 and count(box, t => t.type == 'tile') == 8")
+    for centre in expr(attika, st, "take(start_centres, 8)"):
+        laid = expr(attika, st, f"[{centre}.land] + [h.land for h in ring({centre})]")
+        assert any(st.setup.cstatic[t]["hexes"] == laid for t in st.zones["box"] if st.setup.ctype[t] == "tile")
+
+
+def labels(st, zone):
+    return [st.setup.clabel[c] for c in st.zones[zone]]
+
+
+def test_lay_tile_turns_it_by_sixths(attika):
+    """lay_tile: the centre gets the tile's first symbol, the ring the others turned by `rotation`."""
+    st = position(attika, 2, "play", "athens", """
+    lay_tile(first([t for t in tile_stack if t.number == 4]), h15_15, 1)
+    """)
+    tile = expr(attika, st, "first([t for t in components('tile') if t.number == 4]).hexes")
+    assert tile == ["blank", "mountain", "mountain", "blank", "water", "blank", "blank"]
+    assert expr(attika, st, "h15_15.land") == tile[0]
+    assert expr(attika, st, "[h.land for h in ring(h15_15)]") == [tile[1 + (i + 1) % 6] for i in range(6)]
+    assert expr(attika, st, "first([t for t in components('tile') if t.number == 4]).zone == box")
+
+
+def test_place_tile_in_any_of_six_turns(attika):
+    """place_tile: every fitting place, each in the six turns."""
+    st = position(attika, 2, "play", "athens", """
+    for h in flower(h15_15):
+      set h.land = "blank"
+    move first([b for b in components("building", athens) if b.name == "temple"]) to stack_a(athens)
+    move first([b for b in components("building", athens) if b.name == "oracle"]) to stack_b(athens)
+    """)
+    st.apply_action("reveal stack=stack_a.athens")
+    turns = Counter(t.split()[1] for t in texts(st))
+    assert turns and set(turns.values()) == {6}
+    assert all(f"place_tile {centre} rotation={r}" in texts(st) for centre in turns for r in range(6))
+
+
+def test_every_turn_starts_afresh(attika):
+    """play: the kind, the count and the cards of one turn do not carry over into the next."""
+    st = position(attika, 2, "play", "athens", """
+    move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
+    move [b for b in components("building", corinth) if b.group == "city"] to stack_a(corinth)
+    """)
+    st.apply_action("reveal stack=stack_a.athens")
+    st.apply_action("reveal stack=stack_a.athens")
+    assert st.player_name(st.current_player()) == "corinth"
+    st.apply_action("reveal stack=stack_a.corinth")
+    assert "reveal stack=stack_a.corinth" in texts(st)  # the second reveal of corinth's own turn
+    st.apply_action("reveal stack=stack_a.corinth")
+    assert expr(attika, st, "count(board(corinth)) == 2 and count(hand(corinth)) == 0")
+
+
+def test_three_builds_at_most(attika):
+    """build, begin_action, arrow_free: three streets, each free beside one's own street; no fourth build."""
+    st = position(attika, 2, "play", "athens", """
+    for h in flower(h15_15):
+      set h.land = "blank"
+    let streets = [b for b in components("building", athens) if b.name == "street"]
+    move streets[0] to h15_15
+    move [streets[1], streets[2], streets[3]] to board(athens)
+    move first([b for b in components("building", athens) if b.name == "quarry"]) to board(athens)
+    move take([c for c in draw_pile if c.kind == "mountain"], 2) to hand(athens)
+    move [b for b in components("building", corinth) if b.group == "city"] to stack_a(corinth)
+    """)
+    for _ in range(3):
+        st.apply_action(next(t for t in texts(st) if t.startswith("build building=street")))
+    # the four streets joined won an amphora; no fourth build without it
+    assert expr(attika, st, "rewarded[athens] == ['streets'] and count(amphorae(athens)) == 1")
+    assert sorted(texts(st)) == ["amphora_card", "pass", "use_amphora"]
+    st.apply_action("use_amphora")  # one more build, and one only
+    st.apply_action("build building=quarry square=h16_14")
+    # the turn is over, nothing drawn for it: corinth's turn
+    assert st.player_name(st.current_player()) == "corinth"
+    assert expr(attika, st, "count(hand(athens)) == 0 and count(board(athens)) == 0 and count(h16_14) == 1")
+
+
+def test_build_revealed_at_once(attika):
+    """build_revealed: a revealed building may be built at once (here a street, free beside one's street)."""
+    st = position(attika, 2, "play", "athens", """
+    for h in flower(h15_15):
+      set h.land = "blank"
+    let streets = [b for b in components("building", athens) if b.name == "street"]
+    move streets[0] to h15_15
+    move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
+    move streets[1] to stack_a(athens)
+    """)
+    st.apply_action("reveal stack=stack_a.athens")
+    assert "keep_revealed" in texts(st) and "build_revealed square=h16_15" in texts(st)
+    st.apply_action("build_revealed square=h16_15")
+    assert expr(attika, st, "top(h16_15).name == 'street' and count(revealing(athens)) == 0 and taken == 1")
+
+
+def test_an_amphora_card_ends_the_reveals_and_builds_not_the_amphorae(attika):
+    """amphora_card, amphora_actions: after a card bought with an amphora no reveal may follow, though one is
+    left; more amphorae may still buy cards."""
+    st = position(attika, 2, "play", "athens", """
+    move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
+    move take(amphora_supply, 2) to amphorae(athens)
+    """)
+    st.apply_action("reveal stack=stack_a.athens")
+    st.apply_action("amphora_card")
+    assert "reveal stack=stack_a.athens" not in texts(st) and "amphora_card" in texts(st)
+    st.apply_action("amphora_card")
+    assert expr(attika, st, "count(amphorae(athens)) == 0")
+    # the turn is over: one card for the reveal given up, two bought
+    assert expr(attika, st, "count(hand(athens)) == 3")
+
+
+def test_draw_card_shuffles_the_discards_into_a_new_draw_pile(attika):
+    """draw_card: the discards become the draw pile shuffled (other seeds, other cards)."""
+    hands = set()
+    for seed in range(3):
+        st = position(attika, 2, "play", "athens", """
+        stack draw_pile onto discards
+        move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
+        """, seed=seed)
+        st.apply_action("pass")
+        hands.add(tuple(labels(st, "hand.athens")))
+    assert len(hands) > 1
+
+
+def test_the_last_amphora_of_the_supply_is_won(attika):
+    """reward_group: with one amphora left, the group completed wins it (not a card)."""
+    st = position(attika, 2, "play", "corinth", """
+    for h in flower(h10_10):
+      set h.land = "blank"
+    move take(amphora_supply, 14) to amphorae(athens)
+    let towers = [b for b in components("building", corinth) if b.name == "tower"]
+    move first([b for b in components("building", corinth) if b.name == "fortress"]) to h10_10
+    move towers[0] to h11_10
+    move towers[1] to h9_10
+    move first([b for b in components("building", corinth) if b.name == "quarry"]) to board(corinth)
+    for kind in ["mountain", "mountain"]:
+      move first([c for c in draw_pile if c.kind == kind]) to hand(corinth)
+    """)
+    st.apply_action("build building=quarry square=h10_9")
+    assert expr(attika, st, "count(amphorae(corinth)) == 1 and count(amphora_supply) == 0 and count(hand(corinth)) == 0")
+
+
+def test_a_group_apart_wins_no_amphora(attika):
+    """group_done, amphora_group_joined: the whole group built, but in two places, is not done."""
+    st = position(attika, 2, "play", "athens", """
+    for h in flower(h10_10) + flower(h14_10):
+      set h.land = "blank"
+    move first([b for b in components("building", athens) if b.name == "vineyard"]) to h10_10
+    move first([b for b in components("building", athens) if b.name == "vintner"]) to h14_10
+    """)
+    assert not expr(attika, st, 'group_done(athens, "wine")')
+    joined = position(attika, 2, "play", "athens", """
+    for h in flower(h10_10):
+      set h.land = "blank"
+    move first([b for b in components("building", athens) if b.name == "vineyard"]) to h10_10
+    move first([b for b in components("building", athens) if b.name == "vintner"]) to h11_10
+    """)
+    assert expr(attika, joined, 'group_done(athens, "wine") and not group_done(athens, "defence")')
+
+
+def test_only_a_street_is_free_beside_a_street(attika):
+    """arrow_free: beside one's own street another street is free — any other building pays."""
+    st = position(attika, 2, "play", "athens", """
+    for h in flower(h10_10):
+      set h.land = "blank"
+    move first([b for b in components("building", athens) if b.name == "street"]) to h10_10
+    move first([b for b in components("building", athens) if b.name == "quarry"]) to board(athens)
+    """)
+    assert expr(attika, st, 'need(first([b for b in components("building", athens) if b.name == "quarry"]), h11_10) '
+                            '== ["mountain", "mountain"]')
+
+
+def test_a_new_tile_may_touch_a_shrine_alone(attika):
+    """tile_fits, shrine_at: touching a shrine is enough (the map itself may be further off)."""
+    st = position(attika, 2, "play", "athens", """
+    for h in flower(h10_10):
+      set h.land = "blank"
+    move first(components("shrine")) to h12_10
+    """)
+    assert expr(attika, st, "tile_fits(h14_10) and not tile_fits(h15_10) and h14_10 in tile_sites()")
+
+
+def test_expand_map_with_the_tiles_used_up_or_fitting_nowhere(attika):
+    """expand_map: no tile left — the turn goes on without one; the last tile is laid; a tile that fits
+    nowhere goes back to the box."""
+    arrange = """
+    for h in flower(h10_10):
+      set h.land = "blank"
+    move first([b for b in components("building", athens) if b.name == "temple"]) to stack_a(athens)
+    move first([b for b in components("building", athens) if b.name == "oracle"]) to stack_b(athens)
+"""
+    st = position(attika, 2, "play", "athens", arrange + "    move [t for t in tile_stack] to box\n")
+    st.apply_action("reveal stack=stack_a.athens")
+    assert texts(st) == ["reveal stack=stack_b.athens", "pass"]  # no tile to lay: the second reveal
+    st = position(attika, 2, "play", "athens", arrange + "    move take(tile_stack, 21) to box\n")
+    st.apply_action("reveal stack=stack_a.athens")
+    assert texts(st) and all(t.startswith("place_tile ") for t in texts(st))
+    st = position(attika, 2, "play", "athens", arrange + """
+    for h in spaces:
+      set h.land = "blank"
+    """)
+    st.apply_action("reveal stack=stack_a.athens")  # the table is full: the tile drawn fits nowhere
+    assert expr(attika, st, "count(new_tile) == 0 and count(tile_stack) == 21 and count(box, t => t.type == 'tile') == 1")
+    assert texts(st) == ["reveal stack=stack_b.athens", "pass"]
