@@ -1,11 +1,15 @@
 """`greedy`: one-ply look-ahead on the ruleset's heuristic (own value minus the best opponent's).
 
+One ply is one move *completed*: the decisions of the same player a move opens at once (paying
+for what was just bought) are made greedily before the move is judged.
+
 For hidden information it looks ahead in one determinisation per decision (`View.resample`);
 ties are broken at random, so that it does not always prefer the first option listed.
 """
 from __future__ import annotations
 
 from ..errors import Diagnostic, LegesError, Position
+from ..engine.action import Action
 from .base import Agent, View
 from .moves import moves, play, texts
 
@@ -46,12 +50,34 @@ class GreedyAgent(Agent):
             if text in index:
                 play(st, mv, index[text])
             else:
-                from ..engine.api import Action
                 st.apply_action(Action(view.player, text))
-            out.append(advantage(st.heuristic(self.heuristic), view.player))
+            out.append(self._completed(st, view.player))
         if now:
             out.append(advantage(det.heuristic(self.heuristic), view.player))
         return out
+
+    def _completed(self, st, player: int) -> float:
+        """The advantage once the move is complete: an action may open decisions of the same player
+        (a payment after a purchase, a target after a choice of card) whose effect only then shows,
+        so those are made greedily too (a few options each, `FOLLOW_UPS` deep)."""
+        for _ in range(self.FOLLOW_UPS):
+            if st.terminal or st.pending is None or st.pending["player"] != player:
+                break
+            mv = moves(st)
+            choices = range(len(mv)) if len(mv) <= self.FOLLOW_UP_WIDTH else \
+                self.rng.sample(range(len(mv)), self.FOLLOW_UP_WIDTH)
+            best, best_value = None, None
+            for i in choices:
+                trial = st.copy()
+                play(trial, mv, i)
+                value = advantage(trial.heuristic(self.heuristic), player)
+                if best_value is None or value > best_value:
+                    best, best_value = trial, value
+            st = best
+        return advantage(st.heuristic(self.heuristic), player)
+
+    FOLLOW_UPS = 2  # how many decisions of the same player a move may open that are looked into
+    FOLLOW_UP_WIDTH = 6  # options looked at in each of them (drawn at random when there are more)
 
     def _best(self, values: list[float]) -> int:
         top = max(values)
