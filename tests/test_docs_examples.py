@@ -443,7 +443,7 @@ def test_sample_is_clean(sample):
 CATEGORIES = {
     "Lists and numbers": ("count", "sum", "max", "min", "maxima", "minima", "any", "all", "filter", "map", "sort",
                           "reverse", "first", "last", "take", "drop", "unique", "flatten", "index_of", "range", "abs",
-                          "text", "components"),
+                          "text", "components", "table", "product"),
     "Players": ("next_player", "previous_player", "players_from"),
     "Zones": ("top", "bottom"),
     "The board": ("neighbors", "adjacent", "distance", "distances", "reachable", "groups", "connected", "lines",
@@ -459,11 +459,26 @@ MORE = {
     "flatten": ("Its items must be lists: to gather the items of several zones, make lists of them first.",
                 "count(flatten([[c for c in hand(p)] for p in players])) == 6"),
     "range": ("At most 100,000 numbers.", None),
+    "first": (None, 'text(first(hand(x), c => c.colour == "blue")) == "blue3" and first(hand(x), c => c.number > 6) == none'),
+    "last": (None, "last(spaces, s => s.bonus > 0) == r2c2"),
+    "index_of": ("With a predicate it stops at the first item that satisfies it, as `first` does.",
+                 "index_of(spaces, s => s.bonus > 0) == 0 and index_of(players, p => p.colour == \"blue\") == 1"),
+    "table": ("A table by player is what `map(players, f)` gives, indexed by player instead of by seat number; "
+              "it goes through its players as `players` does.",
+              "table(players, p => count(hand(p)))[o] == 3 and text(table(players, p => score[p])) == \"{x:0,o:0}\""),
+    "product": (None, "count(product(players, spaces)) == 18 and product([x], [r0c0]) == [(x, r0c0)]"),
+    "payments": ("Each way can be offered as a choice (`choose pay from payments(...)`); `payable` asks only whether "
+                 "there is one, much faster. Two cards of any colour standing for a missing one:",
+                 'payments([c.colour for c in hand(x)], ["red", "blue"], substitute=2) == [["blue", "green", "green"]]'),
+    "payable": ("With a rate per kind, and a wild item:",
+                'payable(["gold", "wood"], ["stone"], substitute=k => if k == "stone" then 2 else 3) '
+                'and payable(["wild", "wood"], ["stone", "wood"], wild="wild") and not payable(["wood"], ["stone"])'),
     "text": (None, 'text(x) == "x" and text(r0c0.region) == "north" and text(hand(x)) == "hand.x" '
                    'and text([1, 2]) == "[1,2]" and text(none) == "none"'),
     "components": ("In the order they were created.", 'count(components("card")) == 18 and first(components("gem")).colour == "red"'),
     "next_player": (None, "next_player(o) == x and next_player(x, 2) == x and previous_player(x) == o"),
-    "top": ("Any zone or space has a top: the item put there last.",
+    "top": ("Any zone or space has a top: the item put there last. For a list, `last(xs)` is its last item and "
+            "`take(xs, n)` its first n.",
             "top(deck) == deck[-1] and top(deck, 2) == [deck[-1], deck[-2]] and top(pouch(x)) == none"),
     "bottom": (None, "bottom(deck) == deck[0] and bottom(deck, 2) == [deck[0], deck[1]]"),
     "neighbors": ("A list, in the board's order of adjacency (on a grid: up, right, down, left), so "

@@ -30,7 +30,7 @@ def expression(node: ast.Expr) -> str:
 
 
 def _strength(node) -> int:
-    if isinstance(node, ast.IfExpr):
+    if isinstance(node, (ast.IfExpr, ast.LetExpr)):
         return IF
     if isinstance(node, ast.BoolOp):
         return OR if node.op == "or" else AND
@@ -92,10 +92,17 @@ def _bare(node) -> str:
     if isinstance(node, ast.ListLit):
         return "[" + ", ".join(_expr(x, IF) for x in node.items) + "]"
     if isinstance(node, ast.Comprehension):
-        text = f"[{_expr(node.element, IF)} for {node.var} in {_expr(node.iterable, OR)}"
-        if node.condition is not None:
-            text += f" if {_expr(node.condition, IF)}"
+        text = f"[{_expr(node.element, IF)}"
+        for clause in node.clauses:
+            text += f" for {', '.join(clause.names)} in {_expr(clause.iterable, OR)}"
+            if clause.condition is not None:
+                text += f" if {_expr(clause.condition, IF)}"
         return text + "]"
+    if isinstance(node, ast.TupleLit):
+        return "(" + ", ".join(_expr(x, IF) for x in node.items) + ")"
+    if isinstance(node, ast.LetExpr):
+        bindings = ", ".join(f"{b.name} = {_let_value(b.value)}" for b in node.bindings)
+        return f"let {bindings} in {_expr(node.body, IF)}"
     if isinstance(node, ast.Neg):
         return f"-{_expr(node.operand, NEG)}"
     if isinstance(node, ast.Not):
@@ -111,6 +118,22 @@ def _bare(node) -> str:
     if isinstance(node, ast.IfExpr):
         return f"if {_expr(node.condition, OR)} then {_expr(node.then, IF)} else {_expr(node.otherwise, IF)}"
     return f"<{type(node).__name__}>"
+
+
+def _bare_in(node) -> bool:
+    """Whether a membership test stands outside brackets in this expression (a let's value ends at `in`)."""
+    if isinstance(node, ast.Compare):
+        return node.op in ("in", "notin")
+    if isinstance(node, ast.BoolOp):
+        return _bare_in(node.left) or _bare_in(node.right)
+    if isinstance(node, ast.Not):
+        return _bare_in(node.operand)
+    return False
+
+
+def _let_value(node) -> str:
+    text = _expr(node, OR)
+    return f"({text})" if _bare_in(node) else text
 
 
 def _position(where) -> str:
@@ -155,7 +178,12 @@ def _statement(node) -> str:
         return text
     if isinstance(node, ast.Act):
         items = ", ".join(i.action + (f"({_args([], i.kwargs)})" if i.kwargs else "") for i in node.items)
-        return f"act {items}" + (f" by {e(node.by)}" if node.by is not None else "") + (" optional" if node.optional else "")
+        return (f"act {items}" + (f" by {e(node.by)}" if node.by is not None else "") + (" optional" if node.optional else "")
+                + (" until pass" if node.until_pass else "")
+                + (f" at least {e(node.at_least)}" if node.at_least is not None else "")
+                + (f" at most {e(node.at_most)}" if node.at_most is not None else ""))
+    if isinstance(node, ast.DropOut):
+        return "drop out" + (f" {e(node.player)}" if node.player is not None else "")
     if isinstance(node, ast.Emit):
         return f"emit {node.event}({_args([], node.kwargs)})"
     if isinstance(node, ast.Goto):
@@ -186,7 +214,7 @@ def _body(statements: list, depth: int, lines: list[str]) -> None:
                 lines.append(f"{pad}else:")
                 _body(node.otherwise, depth + 1, lines)
         elif isinstance(node, ast.For):
-            lines.append(f"{pad}for {node.var} in {expression(node.iterable)}:")
+            lines.append(f"{pad}for {', '.join(node.names)} in {expression(node.iterable)}:")
             _body(node.body, depth + 1, lines)
         elif isinstance(node, ast.While):
             lines.append(f"{pad}while {expression(node.condition)}:")

@@ -84,7 +84,15 @@ class Builder:
         for zone in self._unique(rs.zones, "zone").values():
             if zone.per_player and zone.count:
                 self.error(zone.at, f"zone '{zone.id}' cannot be both per_player and a row (count)")
-            sym.zones[zone.id] = ZoneInfo(zone.id, zone.per_player, zone.count, zone.kind, zone.visibility)
+            if isinstance(zone.count, dict):  # a row as long as the number of players says
+                for n in range(rs.min_players, rs.max_players + 1):
+                    if _count_for(zone.count, n) is None:
+                        self.error(zone.at.child("count"), f"zone '{zone.id}' has no count for {n} players",
+                                   "give a count for every number of players the game allows")
+            row = max((_count_for(zone.count, n) or 0 for n in range(rs.min_players, rs.max_players + 1)), default=0) \
+                if isinstance(zone.count, dict) else zone.count
+            sym.zones[zone.id] = ZoneInfo(zone.id, zone.per_player, max(row, 1) if zone.count is not None else None,
+                                          zone.kind, zone.visibility)
         for var in self._unique(rs.variables, "variable").values():
             ty = parse_type(var.type) if var.type else type_of_value(var.initial)
             if var.type and ty is None:
@@ -239,8 +247,8 @@ class Builder:
                     keys = [f"{zone.id}.{setup.seat_names[p]}" for p in range(n)]
                     for p, key in enumerate(keys):
                         setup.zone_owner[key] = p
-                elif zone.count:
-                    keys = [f"{zone.id}.{i}" for i in range(zone.count)]
+                elif zone.count is not None and sym.zones[zone.id].count is not None:
+                    keys = [f"{zone.id}.{i}" for i in range(_count_for(zone.count, n) or 0)]
                 else:
                     keys = [zone.id]
                 setup.zkeys[zone.id] = keys
@@ -447,6 +455,10 @@ class Builder:
                 initial = sym.seats.index(initial)
             game.variables[var.id] = (var.per_player, initial)
             game.variable_visibility[var.id] = var.visibility
+            if var.scope == "turn":
+                game.turn_vars.append((var.id, var.per_player, initial))
+            elif var.scope == "phase":
+                game.phase_vars.append((var.id, var.per_player, initial))
         game.codes = {cid: (code.instructions, code.positions) for cid, code in progs.codes.items()}
         game.setup_builder = self.setup_builder()
         return game

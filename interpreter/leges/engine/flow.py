@@ -120,6 +120,8 @@ class Flow:
         st.flow = "begin"
         st.turn_queue = None
         st.ending = None
+        st.dropped = []  # every player takes part in a phase that begins
+        self.reset(st, self.game.phase_vars)
         if phase.on_begin:
             st.frames.append([phase.on_begin, 0, {"me": None}])
 
@@ -131,6 +133,8 @@ class Flow:
         env = {"me": None}
         if phase.order_fn is not None:
             queue = list(phase.order_fn(st, env))
+            if st.dropped:  # dropped out in on_begin
+                queue = [p for p in queue if p not in st.dropped]
             if not queue:
                 self.end_phase(st)
                 return
@@ -142,10 +146,37 @@ class Flow:
             where = phase.first_position if phase.order_fn is None else phase.position
             raise RuleError(Diagnostic(where, f"phase '{phase.id}': the first player is {st.turn_player!r} (none, or no player)",
                                        "first: must give a player"))
+        if st.dropped and st.turn_player in st.dropped:
+            if not self.next_in(st, phase, st.turn_player):
+                self.end_phase(st)
+                return
         self.start_turn(st, phase)
 
     def start_turn(self, st, phase) -> None:
+        if self.game.turn_vars:
+            self.reset(st, self.game.turn_vars)
         st.frames.append([phase.turn, 0, {"me": st.turn_player}])
+
+    @staticmethod
+    def reset(st, scoped) -> None:
+        """Variables declared with `scope: turn` (or `phase`) take their initial value again."""
+        for name, per_player, initial in scoped:
+            st.changed("var:" + name)
+            if per_player:
+                st.vars[name] = [list(initial) if isinstance(initial, list) else initial for _ in range(st.n)]
+            else:
+                st.vars[name] = list(initial) if isinstance(initial, list) else initial
+
+    @staticmethod
+    def next_in(st, phase, after: int) -> bool:
+        """Make the turn player the next one after `after` who has not dropped out (in the phase's
+        direction); False if every player has."""
+        for k in range(1, st.n + 1):
+            p = (after + k * phase.direction) % st.n
+            if p not in st.dropped:
+                st.turn_player = p
+                return True
+        return False
 
     def after_turn(self, st, phase) -> None:
         st.turn_count += 1
@@ -159,12 +190,17 @@ class Flow:
             self.end_phase(st)
             return
         if st.turn_queue is not None:
+            while st.turn_queue and st.dropped and st.turn_queue[0] in st.dropped:
+                st.turn_queue.pop(0)
             if not st.turn_queue:
                 self.end_phase(st)
                 return
             st.turn_player = st.turn_queue.pop(0)
-        else:
+        elif not st.dropped:
             st.turn_player = (st.turn_player + phase.direction) % st.n
+        elif not self.next_in(st, phase, st.turn_player):  # every player has dropped out
+            self.end_phase(st)
+            return
         self.start_turn(st, phase)
 
     def end_phase(self, st) -> None:

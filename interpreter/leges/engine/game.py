@@ -91,6 +91,8 @@ class Game:
         self.tiebreak_fns: list[Fn] = []
         self.variables: dict[str, tuple[bool, Any]] = {}  # id → (per player, initial)
         self.variable_visibility: dict[str, str] = {}
+        self.turn_vars: list = []  # (id, per player, initial) of the variables reset at every turn, and every phase
+        self.phase_vars: list = []
         self.max_steps = 1_000_000
         self.max_loop = 10_000
         self.max_turns = 0
@@ -191,7 +193,7 @@ class Game:
                 st.vars[name] = list(initial) if isinstance(initial, list) else initial
         st.cprops, st.sprops = {}, {}
         st.phase, st.flow = None, "setup"
-        st.turn_player, st.turn_queue, st.turn_count = 0, None, 0
+        st.turn_player, st.turn_queue, st.turn_count, st.dropped = 0, None, 0, []
         st.frames = []
         if self.setup_code:
             st.frames.append([self.setup_code, 0, {"me": None}])

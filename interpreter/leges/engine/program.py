@@ -419,6 +419,32 @@ class StatementCompiler:
         if by is None and not scope.me:
             self.error(node, "no player is acting here: say who acts with `by PLAYER`")
         optional = node.optional
+        if not node.until_pass and (node.at_least is not None or node.at_most is not None):
+            self.error(node.at_least or node.at_most, "`at least` and `at most` count the actions of `act ... until pass`",
+                       "add `until pass`: the actions are offered again after each one, until the player passes")
+        if node.until_pass and optional:
+            self.error(node, "`act ... until pass` offers `pass` already: `optional` adds nothing",
+                       "leave out `optional`; `at least N` keeps `pass` back until N actions are taken")
+        at_least = self.expr(node.at_least, scope, T.INT)[1] if node.at_least is not None else None
+        at_most = self.expr(node.at_most, scope, T.INT)[1] if node.at_most is not None else None
+
+        def offered(st, env, player) -> list:
+            options: list = []
+            for aid, kw in items:
+                options.extend(st.game.actions[aid].options(st, player, {k: f(st, env) for k, f in kw}))
+            by_text = {o[0]: o for o in options}
+            if len(by_text) != len(options):  # equal texts (identical cards): one option each
+                options = list(by_text.values())
+            return options
+
+        def take(st, fr, env, player, answer) -> int:
+            """Run the chosen action's effect (a frame of its own) with `me` the player."""
+            action = st.game.actions[answer[1]]
+            local = dict(answer[3])
+            local.update(answer[2])
+            local["me"] = player
+            st.frames.append([action.code_id, 0, local])
+            return PUSHED
 
         def act(st, fr, pc):
             env = fr[2]
@@ -428,18 +454,8 @@ class StatementCompiler:
                 if answer[1] == "pass":
                     return pc + 1
                 fr[1] = pc + 1
-                action = st.game.actions[answer[1]]
-                local = dict(answer[3])
-                local.update(answer[2])
-                local["me"] = player
-                st.frames.append([action.code_id, 0, local])
-                return PUSHED
-            options: list = []
-            for aid, kw in items:
-                options.extend(st.game.actions[aid].options(st, player, {k: f(st, env) for k, f in kw}))
-            by_text = {o[0]: o for o in options}
-            if len(by_text) != len(options):  # equal texts (identical cards): one option each
-                options = list(by_text.values())
+                return take(st, fr, env, player, answer)
+            options = offered(st, env, player)
             if optional:
                 options.append(["pass", "pass", {}, {}])
             if not options:
@@ -449,8 +465,50 @@ class StatementCompiler:
                 return pc
             st.suspend(player, "act", options)
             return SUSPEND
-        act.actions = tuple(aid for aid, _ in items)  # what it offers, for explanations (engine/explain.py)
-        self.emit(act, node)
+
+        key = f"$a{self.here}"  # actions taken so far by this `act ... until pass`
+
+        def act_until_pass(st, fr, pc):
+            env = fr[2]
+            player = by(st, env) if by is not None else env.get("me")
+            answer = env.pop("$answer", None)
+            taken = env.get(key, 0)
+            if answer is not None:
+                if answer[1] == "pass":
+                    env.pop(key, None)
+                    return pc + 1
+                env[key] = taken + 1
+                fr[1] = pc  # offered again once the action's effect has run
+                return take(st, fr, env, player, answer)
+            if at_most is not None and taken >= at_most(st, env):
+                env.pop(key, None)
+                return pc + 1
+            options = offered(st, env, player)
+            if not options:  # nothing (more) to do
+                env.pop(key, None)
+                return pc + 1
+            if at_least is None or taken >= at_least(st, env):
+                options.append(["pass", "pass", {}, {}])
+            env[key] = taken
+            if len(options) == 1 and not st.forced_moves:
+                env["$answer"] = options[0]
+                return pc
+            st.suspend(player, "act", options)
+            return SUSPEND
+        instruction = act_until_pass if node.until_pass else act
+        instruction.actions = tuple(aid for aid, _ in items)  # what it offers, for explanations (engine/explain.py)
+        self.emit(instruction, node)
+
+    def _s_DropOut(self, node: ast.DropOut, scope: Scope):
+        who = self.expr(node.player, scope, T.PLAYER)[1] if node.player is not None else None
+        if who is None and not scope.me:
+            self.error(node, "no player is acting here: say who drops out with `drop out PLAYER`")
+
+        def drop_out(st, fr, pc):
+            env = fr[2]
+            st.drop_out(who(st, env) if who is not None else env.get("me"))
+            return pc + 1
+        self.emit(drop_out, node)
 
     def _s_Emit(self, node: ast.Emit, scope: Scope):
         params = self.sym.events.get(node.event)
@@ -592,27 +650,48 @@ class StatementCompiler:
             self.error(node.iterable, f"cannot go through {ty}: a list or a zone is needed")
             elem = T.ANY
         zone = ty.kind in ("zone", "space")
-        scope.locals[node.var] = elem
-        key, var = f"$f{self.here}", node.var
+        seats = ty.kind == "table" and T.key_of(ty).kind == "player"  # a table by player goes through the players
+        names = node.names
+        for name, item_ty in zip(names, self.c.unpack_types(names, elem, node, self.origin)):
+            scope.locals[name] = item_ty
+        key = f"$f{self.here}"
         end = [0]
+        position = self.origin.locate(node.line or 1, node.col or 1)
 
         def start(st, fr, pc):
             env = fr[2]
             value = items(st, env)
-            env[key] = [list(st.zones[value]) if zone else list(value), 0]
+            env[key] = [list(st.zones[value]) if zone else list(range(len(value))) if seats else list(value), 0]
             return pc + 1
         self.emit(start, node)
         head = self.here
 
-        def step(st, fr, pc):
-            env = fr[2]
-            loop = env[key]
-            if loop[1] >= len(loop[0]):
-                del env[key]
-                return end[0]
-            env[var] = loop[0][loop[1]]
-            loop[1] += 1
-            return pc + 1
+        if len(names) == 1:
+            var = names[0]
+
+            def step(st, fr, pc):
+                env = fr[2]
+                loop = env[key]
+                if loop[1] >= len(loop[0]):
+                    del env[key]
+                    return end[0]
+                env[var] = loop[0][loop[1]]
+                loop[1] += 1
+                return pc + 1
+        else:
+            def step(st, fr, pc):
+                env = fr[2]
+                loop = env[key]
+                if loop[1] >= len(loop[0]):
+                    del env[key]
+                    return end[0]
+                item = loop[0][loop[1]]
+                if not isinstance(item, list) or len(item) != len(names):
+                    raise RuleError(Diagnostic(position, f"rule failed: cannot unpack {item!r} into {len(names)} names"))
+                for name, value in zip(names, item):
+                    env[name] = value
+                loop[1] += 1
+                return pc + 1
         self.emit(step, node)
         self.block(node.body, scope)
         self._jump(node, [head])

@@ -190,6 +190,10 @@ class _Checker:
             if not isinstance(value, dict):
                 return f"{_short(value)} is not a table"
             return next((p for p in (self.misfit(v, ty.elem) for v in value.values()) if p), None)
+        elif kind == "tuple":
+            if not isinstance(value, list) or len(value) != len(ty.items):
+                return f"{_short(value)} is not a tuple of {len(ty.items)} values"
+            return next((p for p in (self.misfit(v, t) for v, t in zip(value, ty.items)) if p), None)
         else:
             return None
         return None if ok else f"{_short(value)} is not a {kind} of this game"
@@ -222,6 +226,9 @@ class _Checker:
         for i, p in enumerate(data["turn_queue"] or []):
             if p >= self.n:
                 self.error(("turn_queue", i), f"player {p} in a game of {self.n}")
+        for i, p in enumerate(data.get("dropped") or []):
+            if p >= self.n:
+                self.error(("dropped", i), f"player {p} in a game of {self.n}")
         if data["turn_count"] > self.game.max_turns > 0:
             self.error(("turn_count",), f"{data['turn_count']} turns: more than the game's limit of {self.game.max_turns}")
         terminal = data["terminal"]

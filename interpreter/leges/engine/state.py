@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from ..errors import Diagnostic, Position, RuleError
+from ..lang.memo import TURN
 from . import rng as R
 from .api import StateAPI
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
@@ -21,7 +22,8 @@ class State(StateAPI):
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "sealed", "forced_moves",  # forced_moves: decisions with one option are asked too (not taken at once)
+                 "sealed", "forced_moves",
+                 "dropped",  # players who dropped out of the current phase's turns (`drop out`), in the order they did  # forced_moves: decisions with one option are asked too (not taken at once)
                  "ending",  # why the game ended (why the current phase is ending, while it does): `end_reason`
                  "memo",  # memo: the memoised functions' values, one dict a function (lang/memo.py)
                  "private")  # slots of memo this state alone holds (changed in place; the others are shared)
@@ -128,6 +130,14 @@ class State(StateAPI):
         shared = self.game.constant_slots
         self.memo = [shared[i] if i in shared else {} for i in range(self.game.memo_size)]
         self.private = set(range(self.game.memo_size))
+
+    def drop_out(self, player: int) -> None:
+        """The player takes no more turns in the current phase (`drop out`)."""
+        if player.__class__ is not int or not 0 <= player < self.n:
+            raise TypeError("not a player")
+        if player not in self.dropped:
+            self.changed(TURN)
+            self.dropped = self.dropped + [player]
 
     def set_cprop(self, c: int, name: str, value: Any) -> None:
         self.changed("cprop:" + name)
@@ -244,6 +254,7 @@ class State(StateAPI):
         s.phase, s.flow, s.turn_player = self.phase, self.flow, self.turn_player
         s.turn_queue = list(self.turn_queue) if self.turn_queue is not None else None
         s.turn_count = self.turn_count
+        s.dropped = self.dropped  # never changed in place
         s.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
         s.pending = self.pending  # never mutated in place: replaced when the next decision comes
         s.rng, s.terminal, s.unfinished, s.next_phase = self.rng, self.terminal, self.unfinished, self.next_phase
@@ -268,7 +279,7 @@ class State(StateAPI):
             "zones": self.zones, "vars": self.vars,
             "cprops": {str(k): v for k, v in self.cprops.items()}, "sprops": self.sprops,
             "phase": self.phase, "flow": self.flow, "turn_player": self.turn_player,
-            "turn_queue": self.turn_queue, "turn_count": self.turn_count, "frames": self.frames,
+            "turn_queue": self.turn_queue, "turn_count": self.turn_count, "dropped": self.dropped, "frames": self.frames,
             "pending": self.pending, "rng": self.rng, "terminal": self.terminal, "unfinished": self.unfinished,
             "next_phase": self.next_phase, "history": self.history, "sealed": self.sealed, "fired": self.fired,
             "explicit_chance": self.explicit_chance, "log": self.log,
@@ -297,6 +308,7 @@ class State(StateAPI):
             setattr(s, name, data[name])
         s.forced_moves = data.get("forced_moves", False)  # states saved before these keys existed
         s.ending = data.get("end_reason")
+        s.dropped = list(data.get("dropped") or [])
         s.steps = 0
         s.forget_cached()
         return s

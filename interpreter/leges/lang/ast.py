@@ -83,11 +83,39 @@ class ListLit(Expr):
 
 
 @dataclass(eq=True)
-class Comprehension(Expr):
-    element: Expr = None
-    var: str = ""
+class Clause(Node):
+    """`for NAMES in ITERABLE [if CONDITION]` of a comprehension; several names unpack tuples."""
+
+    names: list = field(default_factory=list)
     iterable: Expr = None
     condition: Expr | None = None
+
+
+@dataclass(eq=True)
+class Comprehension(Expr):
+    """`[ELEMENT for ... in ... if ... for ... in ...]`: the clauses nest, the first outermost."""
+
+    element: Expr = None
+    clauses: list = field(default_factory=list)
+
+
+@dataclass(eq=True)
+class TupleLit(Expr):
+    items: list = field(default_factory=list)
+
+
+@dataclass(eq=True)
+class Binding(Node):
+    name: str = ""
+    value: Expr = None
+
+
+@dataclass(eq=True)
+class LetExpr(Expr):
+    """`let NAME = VALUE, ... in BODY`: each value may use the names bound before it."""
+
+    bindings: list = field(default_factory=list)
+    body: Expr = None
 
 
 @dataclass(eq=True)
@@ -219,6 +247,16 @@ class Act(Stmt):
     items: list = field(default_factory=list)
     by: Expr | None = None
     optional: bool = False
+    until_pass: bool = False  # offered again after each action taken, until the player passes
+    at_least: Expr | None = None  # actions before `pass` is offered (with until_pass)
+    at_most: Expr | None = None  # actions after which the offer stops (with until_pass)
+
+
+@dataclass(eq=True)
+class DropOut(Stmt):
+    """`drop out [PLAYER]`: the player takes no more turns in the current phase."""
+
+    player: Expr | None = None
 
 
 @dataclass(eq=True)
@@ -270,7 +308,7 @@ class If(Stmt):
 
 @dataclass(eq=True)
 class For(Stmt):
-    var: str = ""
+    names: list = field(default_factory=list)  # the loop variable, or the names a tuple unpacks into
     iterable: Expr = None
     body: list = field(default_factory=list)
 

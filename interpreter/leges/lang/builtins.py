@@ -155,7 +155,7 @@ def _filter(cx):
     if pred is None:
         return T.list_of(elem), "[]"
     _, v, body = pred
-    return T.list_of(elem), f"[{v} for {v} in {xs} if {body}]"
+    return T.list_of(elem), f"[{v} for {v} in {cx.c.iter_safe(xs, cx.scope)} if {body}]"
 
 
 @builtin("map(xs, f)", "f applied to each item.", "map([1, 2], x => x * 10) == [10, 20]")
@@ -166,7 +166,7 @@ def _map(cx):
     if f is None:
         return T.list_of(T.ANY), "[]"
     ty, v, body = f
-    return T.list_of(ty), f"[{body} for {v} in {xs}]"
+    return T.list_of(ty), f"[{body} for {v} in {cx.c.iter_safe(xs, cx.scope)}]"
 
 
 @builtin("sort(xs, [by=f], [descending=b])", "The items in increasing order (of f), stable.",
@@ -187,16 +187,33 @@ def _reverse(cx):
     return T.list_of(elem), f"list(reversed({xs}))"
 
 
-@builtin("first(xs)", "The first item, or none if empty.", "first([4, 5]) == 4")
+def _find(cx, kind: str):
+    """(element type, source) of first, last or index_of with a predicate: a generated loop that stops
+    at the item found (loops.py)."""
+    elem, xs = listy(cx, 0, filtered_by=1)
+    pred = pred_of(cx, 1, elem)
+    if pred is None:
+        return elem, "None"
+    _, v, body = pred
+    return elem, cx.c.loop(kind, cx.scope, v[2:], xs, body)
+
+
+@builtin("first(xs, [pred])", "The first item (with a predicate: the first that satisfies it), or none.",
+         "first([4, 5]) == 4 and first([4, 5, 6], x => x > 4) == 5")
 def _first(cx):
-    cx.arity(1, 1)
+    cx.arity(1, 2)
+    if cx.nargs() == 2:
+        return _find(cx, "first")
     elem, xs = listy(cx, 0)
     return elem, f"H.first({xs})"
 
 
-@builtin("last(xs)", "The last item, or none if empty.", "last([4, 5]) == 5")
+@builtin("last(xs, [pred])", "The last item (with a predicate: the last that satisfies it), or none.",
+         "last([4, 5]) == 5 and last([4, 5, 6], x => x < 6) == 5")
 def _last(cx):
-    cx.arity(1, 1)
+    cx.arity(1, 2)
+    if cx.nargs() == 2:
+        return _find(cx, "last")
     elem, xs = listy(cx, 0)
     return elem, f"H.last({xs})"
 
@@ -232,7 +249,7 @@ def _flatten(cx):
         cx.error(f"flatten() needs a list of lists, not a list of {elem}", 0)
         return T.list_of(T.ANY), "[]"
     inner = elem.elem or T.ANY if elem.kind == "list" else T.ANY
-    return T.list_of(inner), f"[y for x in {xs} for y in x]"
+    return T.list_of(inner), f"[y for x in {cx.c.iter_safe(xs, cx.scope)} for y in x]"
 
 
 @builtin("without(xs, ys)", "xs with one occurrence of each item of ys taken out, where present (a multiset difference).",
@@ -244,22 +261,81 @@ def _without(cx):
     return T.list_of(elem), f"H.without({xs}, {ys})"
 
 
-@builtin("payments(pool, need, [wildcard=w], [substitute=n])",
-         "Every distinct way to meet a list of needs from a pool of items: each need is met by an equal item "
-         "(any item, if it is the wildcard) or by `substitute` items of any kind. Each way is a sorted list of pool items.",
+def _payment_args(cx):
+    """(pool, need, wildcard, substitute, wild) sources of payments() and payable()."""
+    cx.arity(2, 2, kw=("wildcard", "substitute", "wild"))
+    elem, pool = listy(cx, 0)
+    need_elem, need = listy(cx, 1)
+    wildcard = cx.code("wildcard")[1] if cx.arg_node("wildcard") is not None else "None"
+    wild = cx.code("wild")[1] if cx.arg_node("wild") is not None else "None"
+    substitute = "0"
+    if isinstance(cx.arg_node("substitute"), ast.Lambda):  # a rate per needed kind
+        ty, v, body = pred_of(cx, "substitute", need_elem)
+        if not T.compatible(ty, T.INT):
+            cx.error(f"{cx.name}()'s substitute gives how many items stand for a needed one: a number, not {ty}", "substitute")
+        substitute = f"lambda {v}: {body}"
+    elif cx.arg_node("substitute") is not None:
+        substitute = cx.code("substitute", T.INT)[1]
+    return elem, pool, need, wildcard, substitute, wild
+
+
+@builtin("payments(pool, need, [wildcard=w], [wild=v], [substitute=n])",
+         "Every distinct way to meet a list of needs from a pool of items: each need is met by an equal item, by any "
+         "item if the need is `wildcard`, by an item equal to `wild` whatever it needs, or by `substitute` items of any "
+         "kinds (a number, or a function of the needed kind: a rate per kind). Each way is a sorted list of pool items.",
          "payments([1, 1, 2], [1]) == [[1]] and payments([1, 1, 2], [1], substitute=2) == [[1], [1, 1], [1, 2]]")
 def _payments(cx):
-    cx.arity(2, 2, kw=("wildcard", "substitute"))
-    elem, pool = listy(cx, 0)
-    _, need = listy(cx, 1)
-    wildcard = cx.code("wildcard")[1] if cx.arg_node("wildcard") is not None else "None"
-    substitute = cx.code("substitute", T.INT)[1] if cx.arg_node("substitute") is not None else "0"
-    return T.list_of(T.list_of(elem)), f"H.payments({pool}, {need}, {wildcard}, {substitute})"
+    elem, pool, need, wildcard, substitute, wild = _payment_args(cx)
+    return T.list_of(T.list_of(elem)), f"H.payments({pool}, {need}, {wildcard}, {substitute}, {wild})"
 
 
-@builtin("index_of(xs, x)", "Position of the first x in xs (from 0), or none.", "index_of([5, 6], 6) == 1")
+@builtin("payable(pool, need, [wildcard=w], [wild=v], [substitute=n])",
+         "Whether payments() with the same arguments finds a way: computed without listing them.",
+         "payable([1, 2], [1, 3], substitute=1) and not payable([1, 2], [3, 3], substitute=2)")
+def _payable(cx):
+    _, pool, need, wildcard, substitute, wild = _payment_args(cx)
+    return T.BOOL, f"H.payable({pool}, {need}, {wildcard}, {substitute}, {wild})"
+
+
+TABLE_KEYS = ("player", "space", "area", "zone", "str", "any")
+
+
+@builtin("table(keys, f)", "A table giving f(k) for each key k; index it with a key (none for a key it does not hold). "
+         "Keys are players, spaces, areas, zones or strings; a table by player holds every player (none where f was not given).",
+         "table([\"a\", \"b\"], k => k + \"!\")[\"b\"] == \"b!\"")
+def _table(cx):
+    cx.arity(2, 2)
+    elem, keys = listy(cx, 0)
+    if elem.kind not in TABLE_KEYS:
+        cx.error(f"a table's keys are players, spaces, areas, zones or strings, not {elem}", 0,
+                 "to number things, a list indexed by position does: [f(x) for x in xs][i]")
+    f = pred_of(cx, 1, elem, required=True)
+    if f is None:
+        return T.table_of(T.ANY, elem), "{}"
+    ty, v, body = f
+    if elem.kind == "player":  # a list by seat: it survives a saved state's JSON (whose keys are text)
+        node = cx.arg_node(0)
+        if isinstance(node, ast.Name) and node.id == "players" and "players" not in cx.scope.locals:
+            return T.table_of(ty, T.PLAYER), f"[{body} for {v} in range(st.n)]"
+        return T.table_of(ty, T.PLAYER), f"H.player_table(st.n, {keys}, lambda {v}: {body})"
+    return T.table_of(ty, elem), f"{{{v}: {body} for {v} in {cx.c.iter_safe(keys, cx.scope)}}}"
+
+
+@builtin("product(xs, ys)", "Every pair (x, y) of an item of xs and an item of ys, xs varying slowest.",
+         "product([1, 2], [\"a\", \"b\"]) == [(1, \"a\"), (1, \"b\"), (2, \"a\"), (2, \"b\")]")
+def _product(cx):
+    cx.arity(2, 2)
+    xt, xs = listy(cx, 0)
+    yt, ys = listy(cx, 1)
+    return T.list_of(T.tuple_of(xt, yt)), f"[[x, y] for x in {cx.c.iter_safe(xs, cx.scope)} for y in {cx.c.iter_safe(ys, cx.scope)}]"
+
+
+@builtin("index_of(xs, x)", "Position of the first x in xs (from 0), or none; x may be a predicate: the position of the "
+         "first item that satisfies it.", "index_of([5, 6], 6) == 1 and index_of([5, 6, 7], x => x > 5) == 1")
 def _index_of(cx):
     cx.arity(2, 2)
+    if isinstance(cx.arg_node(1), ast.Lambda):
+        return T.INT, _find(cx, "index")[1]
     _, xs = listy(cx, 0)
     _, x = cx.code(1)
     return T.INT, f"(lambda l, v: l.index(v) if v in l else None)({xs}, {x})"
@@ -336,6 +412,12 @@ def _players_from(cx):
 def _zone_contents(cx, i):
     """Source of the contents of the zone given as argument i (the read recorded)."""
     ty, code = cx.code(i)
+    if ty.kind == "list":
+        end = "last(xs)" if cx.name == "top" else "first(xs)"
+        cx.error(f"{cx.name}() needs a zone, not {ty}", i,
+                 f"for a list, {end} is its {'last' if cx.name == 'top' else 'first'} item, take(xs, n) its first n "
+                 f"items and drop(xs, count(xs) - n) its last n")
+        return "[]"
     if ty.kind not in ("zone", "space", "any"):
         cx.error(f"{cx.name}() needs a zone, not {ty}", i)
     return cx.c.contents(ty, code, None, cx.arg_node(i), cx.scope)
@@ -450,7 +532,8 @@ def _reachable(cx):
     src = _sources(cx, 0)
     _, steps = cx.code(1, T.INT)
     blocked = _space_set(cx, "blocked")
-    return T.list_of(T.SPACE), f"[s for s, d in {_board(cx)}.distances({src}, {blocked}, {steps}).items() if d > 0]"
+    found = cx.c.iter_safe(f"{_board(cx)}.distances({src}, {blocked}, {steps}).items()", cx.scope)
+    return T.list_of(T.SPACE), f"[s for s, d in {found} if d > 0]"
 
 
 @builtin("groups(spaces)", "The given spaces split into connected groups (each a list, in board order).",

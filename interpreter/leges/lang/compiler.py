@@ -28,7 +28,8 @@ from .parser import parse_expression, parse_program
 from .scope import Fn, Scope
 from .symbols import Symbols, type_of_value
 
-BUILTIN_NAMES = ("me", "current", "players", "num_players", "spaces", "phase", "turn_number", "true", "false", "none")
+BUILTIN_NAMES = ("me", "current", "players", "num_players", "spaces", "phase", "turn_number", "in_round", "true", "false",
+                 "none")
 BUILTIN_EVENTS = {
     "drawn": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "player": T.PLAYER},
     "moved": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "player": T.PLAYER},
@@ -50,12 +51,14 @@ class Compiler:
         self.namespace: dict[str, Any] = {"H": runtime, "K": self.constants, "__builtins__": {
             "len": len, "sum": sum, "any": any, "all": all, "list": list, "range": range, "min": min, "max": max,
             "abs": abs, "sorted": sorted, "reversed": reversed, "str": str, "set": set, "tuple": tuple,
-            "KeyError": KeyError, "TypeError": TypeError, "zip": zip, "bool": bool}}
+            "KeyError": KeyError, "TypeError": TypeError, "zip": zip, "bool": bool, "enumerate": enumerate}}
         self._fn_cache: dict[str, Fn] = {}
         # what the expression being compiled reads of the state that may change (memo.py's read
         # keys), and whether it loops over lists (then a function of it is worth memoising)
         self.reads: set[str] = set()
         self.searches = 0
+        self.lets = 0  # `let` expressions compiled: each binds Python names of its own
+        self.iterables: list[str] = []  # generated functions computing a comprehension's items (iter_safe)
         self.zone_loops = 0  # loops (over a zone's few items, or a list: then a search too)
         self.function_reads: dict[str, frozenset] = {}  # generated function name → its read keys
         self.memo = memo.MemoTable()
@@ -174,6 +177,9 @@ class Compiler:
             return T.list_of(T.PLAYER), "list(range(st.n))"
         if name == "num_players":
             return T.INT, "st.n"
+        if name == "in_round":  # the players who have not dropped out of the phase's turns
+            self.read(memo.TURN)
+            return T.list_of(T.PLAYER), "[p for p in range(st.n) if p not in st.dropped]"
         if name == "phase":
             self.read(memo.TURN)
             return T.STR, "st.phase"
@@ -305,9 +311,26 @@ class Compiler:
         if ty.kind in ("zone", "space"):
             return T.COMPONENT, f"H.index({self.contents(ty, obj, None, node.obj, scope)}, {idx})"
         if ty.kind == "table":
-            if not T.compatible(ity, T.SPACE):
-                self.err(node.index, origin, f"a table is indexed by a space, not {ity}")
+            key = T.key_of(ty)
+            if not T.compatible(ity, key):
+                self.err(node.index, origin, f"a table is indexed by {'a ' if key.kind in ('space', 'player') else ''}{key}, not {ity}")
+            if key.kind == "player":  # a table by player is a list by seat
+                return ty.elem or T.ANY, f"{obj}[{idx}]"
             return ty.elem or T.ANY, f"{obj}.get({idx})"
+        if ty.kind == "tuple":
+            if not T.compatible(ity, T.INT):
+                self.err(node.index, origin, f"a tuple index must be a number, not {ity}")
+            at = node.index.value if isinstance(node.index, ast.Literal) and type(node.index.value) is int else None
+            if at is not None and -len(ty.items) <= at < len(ty.items):
+                return ty.items[at], f"{obj}[{at}]"
+            if at is not None:
+                self.err(node.index, origin, f"{ty} has {len(ty.items)} items: no item {at}",
+                         f"items are numbered from 0 to {len(ty.items) - 1}")
+                return NOTHING
+            elem = T.NONE
+            for item in ty.items:
+                elem = T.join(elem, item)
+            return elem, f"H.index({obj}, {idx})"
         if ty.kind not in ("list", "any"):
             self.err(node, origin, f"cannot index {ty}")
             return NOTHING
@@ -394,8 +417,9 @@ class Compiler:
                 return (inner[0], inner[1] + 1) if inner is not None else None
             if node.func == "filter":
                 return self.element_anchor(node.args[0], scope)
-        if isinstance(node, ast.Comprehension) and isinstance(node.element, ast.Name) and node.element.id == node.var:
-            return self.element_anchor(node.iterable, scope)
+        if isinstance(node, ast.Comprehension) and len(node.clauses) == 1 and node.clauses[0].names == [
+                getattr(node.element, "id", None)] and isinstance(node.element, ast.Name):
+            return self.element_anchor(node.clauses[0].iterable, scope)
         return None
 
     def loop(self, kind: str, scope: Scope, var: str, items: str, body: str) -> str:
@@ -430,6 +454,8 @@ class Compiler:
         if ty.kind in ("zone", "space"):
             return elem, self.contents(ty, code, typed, node, scope)
         self.heavy()
+        if ty.kind == "table" and T.key_of(ty).kind == "player":  # a list by seat: its keys are the seats
+            return elem, f"range(len({code}))"
         return elem, code
 
     @staticmethod
@@ -445,17 +471,83 @@ class Compiler:
                     return lit.value
         return None
 
+    def iter_safe(self, code: str, scope: Scope) -> str:
+        """`code` where Python expects the iterable of a comprehension, which may not hold an assignment
+        expression (a `let` compiles to one), not even inside a lambda: there, it is computed by a
+        generated function of its own, given the names it may use."""
+        if ":=" not in code:
+            return code
+        signature = ", ".join(["st", *scope.free_names()])
+        name = f"I{len(self.iterables)}_items"
+        self.iterables.append(name)
+        self.define(f"def {name}({signature}):\n    return {code}\n", name)
+        return f"{name}({signature})"
+
+    def unpack_types(self, names: list, elem: T.Ty, node, origin) -> list:
+        """The types of the names a loop's items unpack into (several names: the items are tuples)."""
+        if len(names) == 1:
+            return [elem]
+        if len(set(names)) != len(names):
+            self.err(node, origin, "a name is given twice: " + ", ".join(names))
+        if elem.kind == "tuple" and len(elem.items) != len(names):
+            self.err(node, origin, f"cannot unpack {elem} into {len(names)} names",
+                     f"give {len(elem.items)} names, one for each item")
+        elif elem.kind not in ("tuple", "any"):
+            self.err(node, origin, f"cannot unpack {elem} into {len(names)} names: only tuples unpack",
+                     "a tuple is written (a, b)")
+        return list(elem.items) if elem.kind == "tuple" and len(elem.items) == len(names) else [T.ANY] * len(names)
+
+    def bind(self, names: list, elem: T.Ty, scope: Scope, node, origin, anchor=None) -> tuple[Scope, str]:
+        """The scope with a loop's names bound to the items of a list of `elem` (several names unpack
+        tuples), and the Python target of the loop."""
+        if len(names) == 1:
+            return scope.with_py(names[0], elem, anchor), f"v_{names[0]}"
+        for name, ty in zip(names, self.unpack_types(names, elem, node, origin)):
+            scope = scope.with_py(name, ty)
+        return scope, ", ".join(f"v_{n}" for n in names)
+
     def _e_Comprehension(self, node, scope, origin):
-        typed = self.type_filter(node.condition, node.var) if node.condition is not None else None
-        elem, items = self.iterable(node.iterable, scope, origin, typed)
-        self.zone_loops += 1
-        inner = scope.with_py(node.var, elem, self.element_anchor(node.iterable, scope))
+        parts = []
+        inner = scope
+        for clause in node.clauses:
+            var = clause.names[0] if len(clause.names) == 1 else None
+            typed = self.type_filter(clause.condition, var) if clause.condition is not None and var else None
+            elem, items = self.iterable(clause.iterable, inner, origin, typed)
+            self.zone_loops += 1
+            anchor = self.element_anchor(clause.iterable, inner) if var else None
+            before = inner
+            inner, target = self.bind(clause.names, elem, inner, clause, origin, anchor)
+            part = f"for {target} in {self.iter_safe(items, before)}"
+            if clause.condition is not None:
+                _, cond = self.code(clause.condition, inner, origin)
+                part += f" if {cond}"
+            parts.append(part)
         ety, element = self.code(node.element, inner, origin)
-        var = f"v_{node.var}"
-        if node.condition is None:
-            return T.list_of(ety), f"[{element} for {var} in {items}]"
-        _, cond = self.code(node.condition, inner, origin)
-        return T.list_of(ety), f"[{element} for {var} in {items} if {cond}]"
+        return T.list_of(ety), f"[{element} {' '.join(parts)}]"
+
+    def _e_TupleLit(self, node, scope, origin):
+        compiled = [self.code(item, scope, origin) for item in node.items]
+        return T.tuple_of(*(t for t, _ in compiled)), "[" + ", ".join(c for _, c in compiled) + "]"
+
+    def _e_LetExpr(self, node, scope, origin):
+        inner = scope
+        parts = []
+        bound: set[str] = set()
+        sym = self.symbols
+        for binding in node.bindings:
+            name = binding.name
+            if name in bound:
+                self.err(binding, origin, f"'{name}' is bound twice in this let", "give the second value another name")
+            if name in sym.variables or name in sym.zones or name in sym.constants:
+                self.err(binding, origin, f"'{name}' is already a game variable, zone or constant; choose another local name")
+            bound.add(name)
+            ty, code = self.code(binding.value, inner, origin)
+            self.lets += 1
+            python = f"l{self.lets}_{name}"
+            inner = inner.with_py(name, ty, self.anchor_of(binding.value, inner), python)
+            parts.append(f"({python} := {code})")
+        ty, body = self.code(node.body, inner, origin)
+        return ty, f"({', '.join(parts)}, {body})[-1]"
 
     def _e_Neg(self, node, scope, origin):
         ty, code = self.code(node.operand, scope, origin)
@@ -508,6 +600,8 @@ class Compiler:
                 return T.BOOL, f"(st.where[{left}] {eq} {right})"
             if rt.kind in ("zone", "space"):
                 return T.BOOL, f"({left} {pyop} {self.contents(rt, right, None, node.right, scope)})"
+            if rt.kind == "table" and T.key_of(rt).kind == "player":
+                return T.BOOL, f"({left} {pyop} range(len({right})))"
             return T.BOOL, f"({left} {pyop} {right})"
         if not T.compatible(lt, rt):
             self.err(node, origin, f"comparing {lt} with {rt} is always {'false' if op == '==' else 'meaningless'}")

@@ -22,7 +22,12 @@ def formatter(ty: T.Ty) -> Formatter:
         return lambda st, v: "[" + ",".join(inner(st, x) for x in v) + "]"
     if kind == "table":
         inner = formatter(ty.elem or T.ANY)
+        if T.key_of(ty).kind == "player":  # a list by seat
+            return lambda st, v: "{" + ",".join(f"{st.setup.seat_names[p]}:{inner(st, x)}" for p, x in enumerate(v)) + "}"
         return lambda st, v: "{" + ",".join(f"{k}:{inner(st, x)}" for k, x in v.items()) + "}"
+    if kind == "tuple":
+        inners = [formatter(t) for t in ty.items]
+        return lambda st, v: "none" if v is None else "(" + ",".join(f(st, x) for f, x in zip(inners, v)) + ")"
     return lambda st, v: "none" if v is None else str(v)
 
 

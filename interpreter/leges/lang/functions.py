@@ -134,7 +134,7 @@ class Functions:
         if self.body is None or not fn.memoised or not any(memo.broad(k) for k in reads):
             return False
         params = set(self.body.params)
-        return all(free_names(a) & scope.py <= params for a in args)
+        return all(free_names(a) & scope.py.keys() <= params for a in args)
 
 
 def free_names(node: ast.Node) -> set[str]:
@@ -144,8 +144,19 @@ def free_names(node: ast.Node) -> set[str]:
     if isinstance(node, ast.Lambda):
         return free_names(node.body) - {node.param}
     if isinstance(node, ast.Comprehension):
-        inner = free_names(node.element) | (free_names(node.condition) if node.condition is not None else set())
-        return free_names(node.iterable) | (inner - {node.var})
+        out, bound = set(), set()
+        for clause in node.clauses:
+            out |= free_names(clause.iterable) - bound
+            bound |= set(clause.names)
+            if clause.condition is not None:
+                out |= free_names(clause.condition) - bound
+        return out | (free_names(node.element) - bound)
+    if isinstance(node, ast.LetExpr):
+        out, bound = set(), set()
+        for binding in node.bindings:
+            out |= free_names(binding.value) - bound
+            bound.add(binding.name)
+        return out | (free_names(node.body) - bound)
     out: set[str] = set()
     for child in node.children():
         out |= free_names(child)

@@ -17,7 +17,7 @@ from typing import Callable, Union
 class Loop:
     """One loop: its kind, variable, items (source) and condition or term."""
 
-    kind: str  # any, all, count, sum
+    kind: str  # any, all, count, sum; first, last, index (values found by a condition)
     var: str  # Python name of the loop variable
     items: str
     body: "Cond"
@@ -68,6 +68,13 @@ def function_source(name: str, params: str, loop: Loop) -> str:
     """A function computing `loop`'s value."""
     if loop.kind in ("any", "all"):
         lines = branch(loop, ["return True"], ["return False"])
+    elif loop.kind in ("first", "last", "index"):  # stop at the first item (from the end: last) that satisfies the body
+        items = f"reversed({loop.items})" if loop.kind == "last" else loop.items
+        if loop.kind == "index":
+            head, found = f"for k, {loop.var} in enumerate({items}):", "return k"
+        else:
+            head, found = f"for {loop.var} in {items}:", f"return {loop.var}"
+        lines = [head, *_indent(branch(loop.body, [found], [])), "return None"]
     elif loop.kind == "count":
         lines = ["n = 0", f"for {loop.var} in {loop.items}:", *_indent(branch(loop.body, ["n += 1"], [])), "return n"]
     else:  # sum

@@ -104,7 +104,22 @@ class _ToAst(Transformer):
         return ast.ListLit([x for x in c if x is not None], **_pos(meta))
 
     def comprehension(self, meta, c):
-        return ast.Comprehension(c[0], str(c[1]), c[2], c[3], **_pos(meta))
+        return ast.Comprehension(c[0], list(c[1:]), **_pos(meta))
+
+    def clause(self, meta, c):
+        return ast.Clause(c[0], c[1], c[2], **_pos(meta))
+
+    def names(self, meta, c):
+        return [str(x) for x in c]
+
+    def tuple_(self, meta, c):
+        return ast.TupleLit(list(c), **_pos(meta))
+
+    def binding(self, meta, c):
+        return ast.Binding(str(c[0]), c[1], **_pos(meta))
+
+    def let_expr(self, meta, c):
+        return ast.LetExpr(list(c[:-1]), c[-1], **_pos(meta))
 
     def neg(self, meta, c):
         if isinstance(c[0], ast.Literal) and isinstance(c[0].value, int):
@@ -208,10 +223,23 @@ class _ToAst(Transformer):
     def act_item(self, meta, c):
         return ast.ActItem(str(c[0]), c[1] if len(c) > 1 and c[1] is not None else {}, **_pos(meta))
 
+    def opt_until_pass(self, meta, c):
+        return ("until_pass", True)
+
+    def opt_at_least(self, meta, c):
+        return ("at_least", c[0])
+
+    def opt_at_most(self, meta, c):
+        return ("at_most", c[0])
+
     def act_stmt(self, meta, c):
         items = [x for x in c if isinstance(x, ast.ActItem)]
         opts = dict(x for x in c if isinstance(x, tuple))
-        return ast.Act(items, opts.get("by"), opts.get("optional", False), **_pos(meta))
+        return ast.Act(items, opts.get("by"), opts.get("optional", False), opts.get("until_pass", False),
+                       opts.get("at_least"), opts.get("at_most"), **_pos(meta))
+
+    def drop_stmt(self, meta, c):
+        return ast.DropOut(c[0], **_pos(meta))
 
     def emit_stmt(self, meta, c):
         return ast.Emit(str(c[0]), c[1] or {}, **_pos(meta))
@@ -255,7 +283,7 @@ class _ToAst(Transformer):
         return ("else", c[0])
 
     def for_stmt(self, meta, c):
-        return ast.For(str(c[0]), c[1], c[2], **_pos(meta))
+        return ast.For(c[0], c[1], c[2], **_pos(meta))
 
     def while_stmt(self, meta, c):
         return ast.While(c[0], c[1], **_pos(meta))
@@ -381,6 +409,14 @@ def _syntax_error(exc: UnexpectedInput, text: str, origin: TextOrigin, start: st
     first_word = re.match(r"\s*([A-Za-z_]*)", layout[_line_start(layout, offset):offset]).group(1)
     if token is not None and str(token) == "=" and "COMP_OP" in expected:
         hint = "compare with '==' ('=' assigns)"
+    elif "IN" in expected and re.search(r"(^|[^A-Za-z0-9_])let\s+[A-Za-z_]\w*\s*=", layout[:offset] if start == "expression"
+                                        else re.sub(r"^\s*let\b", "", layout[_line_start(layout, offset):offset])):
+        if token is not None and str(token) == "not":
+            hint = "the values of a `let` end at `in`: write a membership test in parentheses, as in " \
+                   "let gone = (c not in hand(me)) in ..."
+        else:
+            hint = "a `let` inside an expression ends with `in` and the expression that uses its names, as in " \
+                   "let n = count(deck) in n + 1"
     elif at_end and open_:
         offset = open_[-1]
         opener = layout[offset]

@@ -139,11 +139,24 @@ def without(items, taken):
     return out
 
 
-def payments(pool, need, wildcard, substitute, limit: int = 5000):
+def _rate(substitute):
+    """How many items of any kinds stand for one needed item of kind k (0: none do)."""
+    if callable(substitute):
+        return lambda k: (lambda n: n if n.__class__ is int and n > 0 else 0)(substitute(k))
+    n = substitute if substitute.__class__ is int and substitute > 0 else 0
+    return lambda k: n
+
+
+MAX_PAYMENTS = 5000  # ways listed at most
+MAX_PAYMENT_STATES = 200_000  # partial payments looked at, at most
+
+
+def payments(pool, need, wildcard, substitute, wild=None, limit: int = MAX_PAYMENTS):
     """Distinct multisets of pool items that meet every need (see the built-in `payments`)."""
     kinds = sorted(set(pool), key=repr)
     have = tuple(pool.count(k) for k in kinds)
     need = list(need)
+    rate = _rate(substitute)
     found: set = set()
     seen: set = set()
 
@@ -159,7 +172,7 @@ def payments(pool, need, wildcard, substitute, limit: int = 5000):
 
     def step(rest, counts, chosen):
         key = (rest, counts)
-        if key in seen or len(found) >= limit:
+        if key in seen or len(found) >= limit or len(seen) >= MAX_PAYMENT_STATES:
             return
         seen.add(key)
         if rest == len(need):
@@ -167,15 +180,58 @@ def payments(pool, need, wildcard, substitute, limit: int = 5000):
             return
         want = need[rest]
         for i, k in enumerate(kinds):
-            if counts[i] and (k == want or want == wildcard):
+            if counts[i] and (k == want or want == wildcard or (wild is not None and k == wild)):
                 c = list(counts)
                 c[i] -= 1
                 step(rest + 1, tuple(c), chosen + (i,))
-        if substitute:
-            take_any(counts, substitute, 0, chosen, rest + 1)
+        n = rate(want)
+        if n:
+            take_any(counts, n, 0, chosen, rest + 1)
 
     step(0, have, ())
     return sorted(([kinds[i] for i in combo] for combo in found), key=lambda p: (len(p), [repr(x) for x in p]))
+
+
+def payable(pool, need, wildcard, substitute, wild=None):
+    """Whether `payments` would find a way, without listing them: each need met by an equal item
+    costs one item and is never worse than another way; a wildcard need costs one item of any kind;
+    a need left over costs a wild item, or `rate` items of any kinds (wild items go to the dearest);
+    then it is a matter of how many items the pool holds."""
+    rate = _rate(substitute)
+    have: dict = {}
+    wilds = 0
+    for x in pool:
+        if wild is not None and x == wild:
+            wilds += 1
+        else:
+            have[x] = have.get(x, 0) + 1
+    used = 0
+    left = []
+    for want in need:
+        if want == wildcard:
+            used += 1
+        elif have.get(want, 0) > 0:
+            have[want] -= 1
+            used += 1
+        else:
+            left.append(rate(want))
+    if left:
+        left.sort(key=lambda n: (n == 0, n), reverse=True)  # those no items stand for first, then the dearest
+        served = min(wilds, len(left))
+        used += served
+        for n in left[served:]:
+            if not n:
+                return False
+            used += n
+    return used <= len(pool)
+
+
+def player_table(n, keys, f):
+    """A table by player: a list by seat, none for the players not among the keys."""
+    out = [None] * n
+    for k in keys:
+        out[k] = f(k)
+    return out
 
 
 def freeze(value):

@@ -13,21 +13,23 @@ class Scope:
 
     Program locals live in the frame's `env` dict (they survive a suspended decision);
     variables of comprehensions, functions given to built-ins and user functions' parameters
-    are Python locals of the generated code (`v_name`).
+    are Python locals of the generated code (`v_name`), and so are the names a `let` expression
+    binds (each under a name of its own, `l3_name`, since an inner `let` may bind the same name).
     """
 
     def __init__(self, locals_: dict[str, T.Ty] | None = None, me: bool = True, me_code: str = "env.get('me')"):
         self.locals = dict(locals_ or {})
-        self.py: set[str] = set()
+        self.py: dict[str, str] = {}  # name → the Python local holding it
         self.me = me
         self.me_code = me_code
         # spaces near a function's space parameter: local → (parameter, greatest distance); what is
         # read of them changes only when a piece moves that near (see memo.py, "near" reads)
         self.anchors: dict[str, tuple[str, int]] = {}
 
-    def with_py(self, name: str, ty: T.Ty, anchor: tuple[str, int] | None = None) -> "Scope":
+    def with_py(self, name: str, ty: T.Ty, anchor: tuple[str, int] | None = None, python: str | None = None) -> "Scope":
         s = Scope(self.locals, self.me, self.me_code)
-        s.py = set(self.py) | {name}
+        s.py = dict(self.py)
+        s.py[name] = python or f"v_{name}"
         s.locals[name] = ty
         s.anchors = {k: v for k, v in self.anchors.items() if k != name}
         if anchor is not None:
@@ -35,7 +37,7 @@ class Scope:
         return s
 
     def ref(self, name: str) -> str:
-        return f"v_{name}" if name in self.py else f"env[{name!r}]"
+        return self.py[name] if name in self.py else f"env[{name!r}]"
 
     def free_names(self) -> list[str]:
         """The Python names that code compiled in this scope may use besides `st` (the parameters of a
@@ -45,4 +47,4 @@ class Scope:
             names.append("env")
         if self.me_code == "me":
             names.append("me")
-        return names + sorted(f"v_{n}" for n in self.py)
+        return names + sorted(set(self.py.values()))

@@ -62,12 +62,27 @@ def type_of_value(value: Any) -> T.Ty:
     return T.ANY
 
 
+def _split(text: str) -> list[str]:
+    """The parts of a comma-separated list, commas inside parentheses left alone."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts + [text[start:]]
+
+
 def parse_type(text: str) -> T.Ty | None:
-    """Type names as written in declarations: `int`, `component`, `component(card)`, `list of space`."""
+    """Type names as written in declarations: `int`, `component`, `component(card)`, `list of space`,
+    `(str, space)` (a tuple)."""
     text = text.strip()
     if text.startswith("list of "):
         inner = parse_type(text[len("list of "):])
         return T.list_of(inner) if inner else None
+    if text.startswith("(") and text.endswith(")") and len(text) < 500:
+        items = [parse_type(part) for part in _split(text[1:-1])]
+        return T.tuple_of(*items) if len(items) >= 2 and all(items) else None
     if text.startswith("component(") and text.endswith(")"):
         return T.component(*[t.strip() for t in text[len("component("):-1].split(",")])
     if text.startswith("area(") and text.endswith(")"):

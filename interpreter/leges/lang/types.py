@@ -14,15 +14,19 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Ty:
-    kind: str  # int bool str none any player component space area zone list lambda
-    elem: "Ty | None" = None  # element type of a list
+    kind: str  # int bool str none any player component space area zone list tuple table
+    elem: "Ty | None" = None  # element type of a list, value type of a table
     sub: frozenset | None = None  # component types, or area kinds, the value may be
+    items: tuple | None = None  # item types of a tuple
+    key: "Ty | None" = None  # key type of a table
 
     def __str__(self) -> str:
         if self.kind == "list":
             return f"list of {self.elem}"
         if self.kind == "table":
-            return f"table of {self.elem} by space"
+            return f"table of {self.elem} by {self.key or SPACE}"
+        if self.kind == "tuple":
+            return "(" + ", ".join(str(t) for t in self.items or ()) + ")"
         if self.kind == "component" and self.sub:
             return "component (" + " or ".join(sorted(self.sub)) + ")"
         if self.kind == "area" and self.sub:
@@ -46,9 +50,19 @@ def list_of(elem: Ty) -> Ty:
     return Ty("list", elem)
 
 
-def table_of(elem: Ty) -> Ty:
-    """A table from spaces to values (what a board query like distances() returns)."""
-    return Ty("table", elem)
+def table_of(elem: Ty, key: Ty | None = None) -> Ty:
+    """A table from keys (spaces, unless said otherwise) to values: what distances() and table() give."""
+    return Ty("table", elem, key=key if key is not None and key != SPACE else None)
+
+
+def tuple_of(*items: Ty) -> Ty:
+    """A tuple: a fixed number of values, each of its own type (at run time, a list)."""
+    return Ty("tuple", items=tuple(items))
+
+
+def key_of(t: Ty) -> Ty:
+    """The key type of a table."""
+    return t.key or SPACE
 
 
 def component(*types: str) -> Ty:
@@ -70,7 +84,7 @@ def iter_elem(t: Ty) -> Ty | None:
     if t.kind in ("zone", "space"):
         return COMPONENT
     if t.kind == "table":
-        return SPACE
+        return key_of(t)
     if t.kind == "any":
         return ANY
     return None
@@ -87,6 +101,8 @@ def compatible(a: Ty, b: Ty) -> bool:
     if a.kind == b.kind:
         if a.kind == "list":
             return compatible(a.elem or ANY, b.elem or ANY)
+        if a.kind == "tuple":
+            return len(a.items) == len(b.items) and all(compatible(x, y) for x, y in zip(a.items, b.items))
         return True
     if {a.kind, b.kind} <= {"space", "zone"}:
         return True
@@ -113,6 +129,10 @@ def join(a: Ty, b: Ty) -> Ty:
         return Ty("area", None, a.sub | b.sub)
     if a.kind == b.kind == "list":
         return list_of(join(a.elem or ANY, b.elem or ANY))
+    if a.kind == b.kind == "tuple" and len(a.items) == len(b.items):
+        return tuple_of(*(join(x, y) for x, y in zip(a.items, b.items)))
+    if a.kind == b.kind == "table" and key_of(a) == key_of(b):
+        return table_of(join(a.elem or ANY, b.elem or ANY), key_of(a))
     if {a.kind, b.kind} <= {"space", "zone"}:
         return ZONE
     if {a.kind, b.kind} <= {"int", "bool"}:

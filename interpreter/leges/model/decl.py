@@ -71,7 +71,7 @@ class ComponentDecl(Decl):
 class ZoneDecl(Decl):
     kind: str = "set"
     per_player: bool = False
-    count: int | None = None
+    count: Any = None  # a row of numbered zones: how many (int), or how many per player count ({"3": 4})
     visibility: str = "all"
 
 
@@ -81,6 +81,7 @@ class VariableDecl(Decl):
     initial: Any = None
     type: str | None = None
     visibility: str = "all"
+    scope: str = "game"  # game; turn or phase: back to `initial` when every turn (phase) begins
 
 
 @dataclass

@@ -35,11 +35,54 @@ class ItemReader:
         return self.item.get(key, default)
 
 
+MAX_KINDS = 10_000  # kinds of a component type that `each` may make
+
+
+def _each(each: dict, at: d.At) -> list[dict]:
+    """The kinds an `each` makes: one for every combination of the values of its properties (each a
+    list, or a range {from: A, to: B} of whole numbers, both included), the first property varying
+    slowest — as nested loops, in the order written."""
+    from ..errors import Diagnostic, LegesError
+    columns = []
+    for name, values in each.items():
+        if isinstance(values, dict):
+            lo, hi = values.get("from"), values.get("to")
+            if hi < lo:
+                raise LegesError(Diagnostic(at.child(name).position(), f"'each': the range of '{name}' from {lo} to {hi} is empty",
+                                            "a range runs from the smaller number to the larger, both included"))
+            values = list(range(lo, min(hi, lo + MAX_KINDS) + 1))
+        columns.append((name, values))
+    total = 1
+    for _, values in columns:
+        total *= len(values)
+        if total > MAX_KINDS:
+            raise LegesError(Diagnostic(at.position(), f"'each' makes more than {MAX_KINDS:,} kinds of component",
+                                        "fewer values, or a count on fewer kinds"))
+    kinds = [{}]
+    for name, values in columns:
+        kinds = [{**kind, name: v} for kind in kinds for v in values]
+    return kinds
+
+
 def _component(r: ItemReader, common: dict) -> d.ComponentDecl:
     doc, path = r.where("instances")
-    instances = [({k: v for k, v in inst.items() if k not in ("count", "provenance")}, inst.get("count", 1),
-                  d.At(doc, path + (j,)))
-                 for j, inst in enumerate(r.get("instances", []))]
+    entries = r.get("instances", [])
+    if "each" in r.item:  # a shorthand for one kind of instance that makes many
+        doc, path = r.where()
+        entries = [{"each": r.get("each")}]
+        if "instances" in r.item:
+            from ..errors import Diagnostic, LegesError
+            raise LegesError(Diagnostic(d.At(doc, path + ("each",)).position(), "a component has `each` or `instances`, not both",
+                                        "put `each` inside an entry of `instances`: it makes that entry's kinds"))
+    instances = []
+    for j, inst in enumerate(entries):
+        at = d.At(doc, path + (j,)) if "each" not in r.item else d.At(doc, path)
+        values = {k: v for k, v in inst.items() if k not in ("count", "provenance", "each")}
+        if "each" in inst:
+            where = at.child("each") if "each" not in r.item else d.At(doc, path + ("each",))
+            instances += [({**values, **made}, inst.get("count", 1), at) for made in _each(inst["each"], where)]
+        else:
+            instances.append((values, inst.get("count", 1), at))
     return d.ComponentDecl(**common, per_player=r.get("per_player", False), count=r.get("count", 1),
                            props=r.get("props", {}), instances=instances, start=r.get("start"),
                            label=r.text("label"), box=r.get("box"), provenance=r.get("provenance"))
@@ -60,7 +103,7 @@ SECTIONS: tuple[Section, ...] = (
         visibility=r.get("visibility", "all"))),
     Section("variables", "variable", lambda r, c: d.VariableDecl(
         **c, per_player=r.get("per_player", False), initial=r.get("initial"), type=r.get("type"),
-        visibility=r.get("visibility", "all"))),
+        visibility=r.get("visibility", "all"), scope=r.get("scope", "game"))),
     Section("functions", "function", lambda r, c: d.FunctionDecl(**c, params=r.get("params", []), body=r.text("body"))),
     Section("procedures", "procedure", lambda r, c: d.ProcedureDecl(**c, params=r.get("params", []), body=r.text("body")),
             frozenset({"body"})),
