@@ -154,8 +154,17 @@ def test_setting_a_space_property_forgets_values_only_around_it(attika):
 
 def test_functions_reading_nothing_that_changes_share_one_cache_across_states():
     alexander = leges.load(str(ROOT / "rulesets" / "alexander"))
-    constant = alexander.constant_slots
-    assert constant  # e.g. the share-out's hundreds of splits, listed once a game object
+    assert alexander.constant_slots  # e.g. the share-out's hundreds of splits, listed once a game object
     a = alexander.new_initial_state(players=3, seed=1)
     b = alexander.new_initial_state(players=3, seed=2)
-    assert all(a.memo[i] is b.memo[i] is constant[i] for i in constant)
+    assert all(a.memo[i] is b.memo[i] for i in alexander.constant_slots)
+
+
+def test_shared_caches_are_per_number_of_players():
+    """Component ids depend on the number of players: a value cached for one card in a game of three
+    must not be served for the component with that id in a game of two."""
+    pompeii = leges.load(str(ROOT / "rulesets" / "pompeii"))
+    slot = _slot(pompeii, "numbered")
+    assert slot in pompeii.constant_slots
+    three, two = (pompeii.new_initial_state(players=n, seed=0) for n in (3, 2))
+    assert three.memo[slot] is not two.memo[slot]

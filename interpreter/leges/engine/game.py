@@ -108,7 +108,10 @@ class Game:
         self.place_slots: dict[str, tuple[tuple, tuple]] = {}  # component type → (off the board, on it)
         self.key_slots: dict[str, tuple] = {}  # read key (var:NAME, turn, ...) → slots
         self.prop_near_slots: dict[str, tuple] = {}  # space property → its near slots (memo.py)
-        self.constant_slots: dict[int, dict] = {}  # slot → the values shared by all states (nothing invalidates them)
+        # slots of functions reading nothing that changes: one cache for all states with the same
+        # number of players (the components, hence their ids, depend on it)
+        self.constant_slots: set[int] = set()
+        self.shared_memo: dict[int, dict[int, dict]] = {}  # players → slot → values
         self.compiler = None  # kept to compile scenarios' expressions and programs
         self.programs = None
         self.warnings: list = []
@@ -131,13 +134,19 @@ class Game:
             return fn(st, env)
         return grown
 
+    def shared_slots(self, players: int) -> dict[int, dict]:
+        """The caches of the functions reading nothing that changes, for games of `players` players."""
+        shared = self.shared_memo.setdefault(players, {})
+        for i in self.constant_slots:
+            shared.setdefault(i, {})
+        return shared
+
     def index_memo(self) -> None:
         """Which memoised functions each change of the state invalidates (see lang/memo.py)."""
         table = self.compiler.memo
         self.memo_size = len(table.keys)
         # functions that read nothing that changes: one cache for every state of this game
-        self.constant_slots = {i: self.constant_slots.get(i, {}) for i, keys in enumerate(table.keys)
-                               if not keys - {"me"}}
+        self.constant_slots = {i for i, keys in enumerate(table.keys) if not keys - {"me"}}
         types = set(self.place_slots) | set(self.compiler.symbols.component_types)
         self.place_slots = table.place_slots(sorted(types))
         keys = {k for ks in table.keys for k in ks if not k.startswith(("where:", "spaces:"))}

@@ -127,7 +127,7 @@ class State(StateAPI):
     def forget_cached(self) -> None:
         """Forget every memoised value (after the state was changed from outside the rules); values of
         functions that read nothing changing are kept, shared by all states of the game."""
-        shared = self.game.constant_slots
+        shared = self.game.shared_slots(self.n)
         self.memo = [shared[i] if i in shared else {} for i in range(self.game.memo_size)]
         self.private = set(range(self.game.memo_size))
 
