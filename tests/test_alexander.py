@@ -295,3 +295,170 @@ def test_random_games_account_for_every_cube_temple_and_city(alexander, players)
     result = random_playout(alexander, players, seed=3, check=True)
     assert not result.unfinished
 
+
+
+ROUND_ONE = """
+    campaign = 1
+    round = 1
+    region = area("r1")
+    turn_order = [red, blue]
+"""
+
+
+def test_a_new_campaign_starts_afresh_and_the_last_one_ends_the_game(alexander):
+    """campaign_start, round_scoring, last_campaign: target_reached is cleared for the new campaign, whose
+    first share-out waits for the players; after the last campaign comes the final scoring."""
+    st = position(alexander, 2, "round_scoring", None, """
+    campaign = 5
+    round = 2
+    region = area("r5")
+    target_reached = true
+    """)
+    assert expr(alexander, st, "campaign == 6 and round == 1 and not target_reached and region == area('r6')")
+    assert st.current_player() == 0 and texts(st)[0].startswith("share ")
+    last = position(alexander, 2, "round_scoring", None, """
+    campaign = 6
+    round = 2
+    region = area("r6")
+    target_reached = true
+    """)
+    assert last.is_terminal()
+
+
+def test_the_third_round_ends_the_campaign_not_the_second(alexander):
+    """round_scoring, rounds_per_campaign: after round 2 the players share out again; after round 3 a new campaign."""
+    arrange = """
+    campaign = 1
+    region = area("r1")
+    move take(screen(red), 2) to temple_box(red)
+    """
+    st = position(alexander, 2, "round_scoring", None, "    round = 2\n" + arrange)
+    assert expr(alexander, st, "campaign == 1 and round == 3") and texts(st)[0].startswith("reshare ")
+    st = position(alexander, 2, "round_scoring", None, "    round = 3\n" + arrange)
+    assert expr(alexander, st, "campaign == 2 and round == 1") and texts(st)[0].startswith("share ")
+
+
+def test_share_and_reshare_commit_their_counts(alexander):
+    """share, reshare: what a player commits (order, armies, temples; the rest cities), bounded by the 15 cubes."""
+    st = alexander.new_initial_state(players=2, seed=0)
+    legal = texts(st)
+    assert "share order=15 armies=0 temples=0" in legal and "share order=0 armies=0 temples=15" in legal
+    assert "share order=0 armies=0 temples=16" not in legal and "share order=16 armies=0 temples=0" not in legal
+    st.apply_action("share order=2 armies=5 temples=4")
+    assert expr(alexander, st, "shares[red] == [2, 5, 4, 4]")
+    st = position(alexander, 2, "share_out", "red", """
+    campaign = 2
+    round = 2
+    region = area("r2")
+    move take(screen(red), 3) to temple_box(red)
+    move take(screen(red), 1) to city_box(red)
+    """)
+    st.apply_action("reshare temples=1")
+    assert expr(alexander, st, "shares[red] == [0, 0, 1, 3]")
+
+
+def test_each_round_and_turn_of_marching_starts_afresh(alexander):
+    """march (phase): every army may move three provinces again each round; each player's attempts are their own."""
+    st = position(alexander, 2, "share_out", "red", ROUND_ONE + """
+    round = 2
+    for c in take(screen(red), 2):
+      set c.steps = 3
+      move c to attica
+    move take(screen(red), 2) to temple_box(red)
+    move top(screen(blue)) to attica
+    move take(screen(blue), 2) to temple_box(blue)
+    """)
+    st.apply_action("reshare temples=2")
+    st.apply_action("reshare temples=2")
+    assert expr(alexander, st, "phase == 'march' and all(components('cube'), c => c.steps == 0)")
+    assert "march source=attica to=boeotia armies=[0,0] from_temples=0" in texts(st)
+    st.apply_action("pass")  # no march
+    st.apply_action("attempt_temple province=attica")
+    st.apply_action("pass")
+    assert st.player_name(st.current_player()) == "blue"
+    st.apply_action("pass")  # no march
+    assert "attempt_temple province=attica" in texts(st)  # red's attempt does not count against blue
+
+
+def test_marching_pays_from_the_city_box_and_reaching_the_symbol_ends_the_campaign(alexander):
+    """march, arrive: the rest of the cost from the city box; an army in the province of the campaign symbol."""
+    st = position(alexander, 2, "march", "red", ROUND_ONE + """
+    move take(screen(red), 1) to army_box(red)
+    move take(screen(red), 2) to city_box(red)
+    """)
+    st.apply_action("enter armies=1 from_temples=0")
+    st.apply_action("march source=thessalia to=thracia armies=[1] from_temples=0")  # cost 1, from the city box
+    assert expr(alexander, st, "count(city_box(red)) == 1 and count(spent(red)) == 1 and target_reached")
+    st = position(alexander, 2, "march", "red", ROUND_ONE + """
+    move take(screen(red), 1) to army_box(red)
+    move take(screen(red), 2) to city_box(red)
+    """)
+    st.apply_action("enter armies=1 from_temples=0")
+    st.apply_action("march source=thessalia to=boeotia armies=[1] from_temples=0")
+    assert expr(alexander, st, "not target_reached")
+
+
+def test_attempts_need_a_piece_left_and_leave_it_on_the_province(alexander):
+    """attempt_temple, attempt_city: one of one's temples or cities goes onto the province (not built yet); with
+    none left, no attempt of that kind; after an attempt the player may go on trying."""
+    st = position(alexander, 2, "march", "red", ROUND_ONE + """
+    move top(screen(red)) to attica
+    move top(screen(red)) to boeotia
+    move take(temples(red), 8) to spent(red)
+    move take(cities(red), 7) to spent(red)
+    """)
+    st.apply_action("pass")  # no march
+    assert sorted(texts(st)) == ["attempt_city province=attica", "attempt_temple province=attica",
+                                 "attempt_temple province=boeotia", "pass"]
+    st.apply_action("attempt_city province=attica")
+    assert expr(alexander, st, 'count(attica, c => c.type == "city" and not c.built and c.owner == red) == 1')
+    assert expr(alexander, st, "count(cities(red)) == 0") and expr(alexander, st, "count(attempted)") == 1
+    assert sorted(texts(st)) == ["attempt_temple province=attica", "attempt_temple province=boeotia", "pass"]
+    st.apply_action("attempt_temple province=attica")
+    assert expr(alexander, st, 'count(attica, c => c.type == "temple" and not c.built) == 1 and count(temples(red)) == 1')
+    assert sorted(texts(st)) == ["attempt_temple province=boeotia", "pass"]
+
+
+def test_a_city_is_tried_only_where_one_s_army_is_and_none_stands(alexander):
+    """attempt_city: a city symbol, no city built yet, and an army of one's own."""
+    st = position(alexander, 2, "march", "red", ROUND_ONE + """
+    move top(screen(red)) to thracia
+    move top(screen(blue)) to attica
+    """)
+    assert sorted(texts(st)) == ["attempt_city province=thracia", "pass"]  # not attica: blue's army, not red's
+
+
+def test_turn_order_places(alexander):
+    """first_campaign_order, later_campaign_order, free_places: with no bid, the oldest first and then clockwise
+    (places 1, 2, 3); a bid of a single cube is a bid."""
+    st = alexander.new_initial_state(players=3, seed=0)
+    for _ in range(3):
+        st.apply_action("share order=0 armies=5 temples=5")
+    assert expr(alexander, st, "position == [1, 2, 3]")
+    one = position(alexander, 3, "turn_order", None, """
+    campaign = 2
+    round = 1
+    region = area("r2")
+    vp[red] = 5
+    vp[blue] = 9
+    move take(screen(green), 1) to order_box(green)
+    """)
+    assert texts(one) == ["place place=1", "place place=2", "place place=3"] and one.current_player() == 2
+
+
+def test_a_lone_army_scores_and_a_lone_city_with_its_price_is_built(alexander):
+    """score_armies, settle_attempts, city_price: one army alone holds a province; a lone city attempt with the two
+    cubes in the city box is founded, paying them."""
+    st = position(alexander, 2, "round_scoring", None, """
+    campaign = 1
+    round = 1
+    region = area("r1")
+    move top(screen(red)) to boeotia
+    move take(screen(blue), 2) to city_box(blue)
+    move top(screen(blue)) to attica
+    move top(cities(blue)) to attica
+    move take(screen(red), 2) to temple_box(red)
+    """)
+    assert texts(st)[0].startswith("reshare ")  # round 1 scored; the next share-out waits for red
+    assert expr(alexander, st, "vp[red] == 2 and vp[blue] == 2 + 5")
+    assert expr(alexander, st, 'count(attica, c => c.type == "city" and c.built) == 1 and count(city_box(blue)) == 0')

@@ -257,9 +257,11 @@ def _matches(entry: dict, m: Mutant) -> bool:
     if not (entry["rule"] == m.rule and entry["before"] == m.before and entry["after"] == m.after
             and entry.get("key", m.key) == m.key):
         return False
-    piece = entry.get("line", "")
+    piece = entry.get("line")
+    if not piece:
+        return True
     at = m.line.find(piece)  # the change lies inside that piece of its line
-    return at >= 0 and at <= m.column < at + max(len(piece), 1)
+    return at >= 0 and at <= m.column < at + len(piece)
 
 
 # ------------------------------------------------------------------ writing a mutant
