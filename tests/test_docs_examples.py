@@ -458,7 +458,7 @@ MORE = {
     "sort": (None, "sort(players, by=p => -p.seat) == [o, x]"),
     "flatten": ("Its items must be lists: to gather the items of several zones, make lists of them first.",
                 "count(flatten([[c for c in hand(p)] for p in players])) == 6"),
-    "range": ("At most 100,000 numbers.", None),
+    "range": ("At most 1,000,000 numbers: more is an error (see [Bounds](#bounds)).", None),
     "first": (None, 'text(first(hand(x), c => c.colour == "blue")) == "blue3" and first(hand(x), c => c.number > 6) == none'),
     "last": (None, "last(spaces, s => s.bonus > 0) == r2c2"),
     "index_of": ("With a predicate it stops at the first item that satisfies it, as `first` does.",

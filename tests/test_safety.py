@@ -181,7 +181,8 @@ def test_a_number_of_thousands_of_digits_is_located(game, capsys):
 
 
 # ------------------------------------------------------------------ limits: located, named
-@pytest.mark.parametrize("limit, value", [("max_steps", 10**9), ("max_loop", 10**8), ("max_turns", 10**7)])
+@pytest.mark.parametrize("limit, value", [("max_steps", 10**9), ("max_loop", 10**8), ("max_turns", 10**7),
+                                          ("max_work", 10**9)])
 def test_every_limit_has_a_maximum_that_names_it(game, capsys, limit, value):
     edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", f"map: tictactoe\nlimits: {{{limit}: {value}}}\n")
     expect(leges(capsys, "validate", "game"), f"{RULES}:16:{10 + len(limit) + 2}", "more than the maximum",
@@ -205,6 +206,41 @@ def test_a_game_that_never_ends_stops_at_the_default_turn_cap(game, capsys):
          '    end_if: "false"')
     run = leges(capsys, "simulate", "game", "-g", "1")
     assert run.status == 0 and "unfinished" in run.out, run.err
+
+
+# Work and sizes inside the rule language: each attack runs after the move, so the first action
+# meets it; each stops within seconds, at the line that did it, naming what was exceeded.
+WORK_ATTACKS = [
+    ("      let x = 2\n      repeat 40:\n        x = x * x", 9, "a number larger than 9007199254740991"),
+    ("      let x = 1\n      repeat 100:\n        x = x + x", 9, "a number larger than"),
+    ("      let l = [1]\n      repeat 40:\n        l = l + l", 9, "a list of more than 1000000 items"),
+    ('      let t = "ab"\n      repeat 40:\n        t = t + t', 9, "a string of more than 1000000 characters"),
+    ("      let l = [1]\n      repeat 40:\n        l = [l, l]", 9, "counting those of the lists inside it"),
+    ("      let n = count([a for a in range(100000) for b in range(100000)])", 7, "more than 10000000 items for one action"),
+    ("      let n = count(range(10000000000))", 7, "range of 10000000000 numbers is more than 1000000"),
+    ("      let n = any(range(100000), a => any(range(100000), b => a + b < 0))", 7, "more than 10000000 items"),
+]
+
+
+@pytest.mark.parametrize("attack, column, words", WORK_ATTACKS, ids=[w for _, _, w in WORK_ATTACKS])
+def test_work_and_sizes_in_the_rules_are_bounded(game, attack, column, words):
+    edit(game / "game" / "ruleset.yaml", MOVE, MOVE + "\n" + attack)
+    lines = (game / "game" / "ruleset.yaml").read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if text == attack.splitlines()[-1])
+    started = time.monotonic()
+    run = run_leges("simulate", "game", "-g", "1", "-j", "1", "-q", cwd=game)
+    assert run.returncode == 2 and f"{RULES}:{line}:{column}" in run.stderr and words in run.stderr, run.stderr
+    assert "limit" in run.stderr.split("hint:")[1]
+    assert time.monotonic() - started < 30
+
+
+def test_max_work_lowers_the_budget(game, capsys):
+    """The bound is the ruleset's limits.max_work: a tenth of a default-sized loop then fails."""
+    edit(game / "game" / "ruleset.yaml", MOVE, MOVE + "\n      let n = count([a for a in range(3000)])")
+    assert leges(capsys, "simulate", "game", "-g", "1", "-q").status == 0
+    edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", "map: tictactoe\nlimits: {max_work: 2000}\n")
+    expect(leges(capsys, "simulate", "game", "-g", "1", "-q"), f"{RULES}:54:7", "more than 2000 items for one action (limits.max_work)",
+           hint="limits.max_work")
 
 
 @pytest.mark.parametrize("section, body", [("functions", "a + a"), ("procedures", "log text(a)")])

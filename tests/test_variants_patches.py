@@ -155,7 +155,7 @@ def test_errors_in_a_rewritten_rule_point_into_the_variant_and_the_ruleset(sampl
     ("{op: set, section: phases, id: play, label: gem_point, value: pass}", "no label '@gem_point' in phases item 'play'",
      "has no labels"),
     ("{op: remove, section: phases, id: bonus, label: cash_limit}", "labels an expression, which cannot be removed", None),
-    ("{op: set, section: limits, key: max_turn, value: 3}", "limits have no key 'max_turn'", "did you mean 'max_turns'?"),
+    ("{op: set, section: limits, key: max_turn, value: 3}", "limits have no key 'max_turn'", "did you mean 'max_turns'"),
 ])
 def test_patch_mistakes_are_located_with_a_hint(sample, patch, message, hint):
     variant(sample, "wrong", f"patch:\n  - {patch}\n")

@@ -291,6 +291,7 @@ def _context(st) -> str:
 def _evaluate(fn, st, where) -> bool:
     """A scenario's check, evaluated; a rule failing in it (1/0, a property of none) is reported at the check."""
     from .engine.flow import _describe, _hint
+    st.game.work = st.game.max_work
     try:
         return bool(fn(st, {"me": None}))
     except LegesError as exc:

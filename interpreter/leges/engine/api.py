@@ -70,6 +70,7 @@ class StateAPI:
     def _anytime_options(self, player: int) -> list:
         if self.terminal or self.pending is None or self.pending["player"] == CHANCE or self.flow == "setup":
             return []
+        self.game.work = self.game.max_work
         out = []
         for action in self.game.anytime:
             out.extend(action.options(self, player, {}))
@@ -248,6 +249,7 @@ class StateAPI:
 
     def _score_keys(self, p: int) -> tuple:
         env = {"p": p, "me": None}
+        self.game.work = self.game.max_work
         try:
             score = self.game.score_fn(self, env) if self.game.score_fn else 0
             return (score, *[f(self, env) for f in self.game.tiebreak_fns])
@@ -300,6 +302,7 @@ class StateAPI:
             from ..errors import did_you_mean
             raise LegesError(Diagnostic(Position(self.game.ruleset_file), f"no heuristic named '{name}'",
                                         did_you_mean(name, fns) or "heuristics: " + ", ".join(fns)))
+        self.game.work = self.game.max_work
         try:
             values = [float(fn(self, {"p": p, "me": None})) for p in range(self.n)]
         except LegesError:
@@ -317,6 +320,7 @@ class StateAPI:
         """The ruleset's `statistics:` measured now: {id: value} or {id: [value per player]}."""
         out: dict = {}
         for sid, per_player, fn in self.game.statistics:
+            self.game.work = self.game.max_work
             try:
                 if per_player:
                     out[sid] = [_number(fn(self, {"p": p, "me": None})) for p in range(self.n)]

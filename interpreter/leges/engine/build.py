@@ -20,6 +20,7 @@ from .program import Code, Programs
 
 DEFAULT_MAX_STEPS = 1_000_000
 DEFAULT_MAX_LOOP = 10_000
+DEFAULT_MAX_WORK = 10_000_000
 DEFAULT_MAX_TURNS = 10_000  # a game still running then ends unfinished: no ruleset runs for ever
 
 
@@ -509,6 +510,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
     game.max_steps = rs.limits.get("max_steps", DEFAULT_MAX_STEPS)
     game.max_loop = rs.limits.get("max_loop", DEFAULT_MAX_LOOP)
     game.max_turns = rs.limits.get("max_turns", DEFAULT_MAX_TURNS)
+    game.max_work = game.work = rs.limits.get("max_work", DEFAULT_MAX_WORK)
     if board is not None:
         game.approximations = list(board.approximations)
     if not errors.errors:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, LegesError, Position, RuleError
 from ..lang.memo import TURN
+from ..lang.runtime import LimitExceeded
 from .constants import SUSPEND
 
 MAX_FRAMES = 2000
@@ -23,6 +24,7 @@ class Flow:
         """Execute rules until a decision is pending or the game is over (or, if asked, no frame is left)."""
         codes = self.game.codes
         budget = self.game.max_steps
+        self.game.work = self.game.max_work
         steps = 0
         frames = st.frames
         if len(st.memo) < self.game.memo_size:  # a scenario compiled more rules after the state began
@@ -220,12 +222,20 @@ class Flow:
 
 
 def _hint(exc: Exception) -> str | None:
+    if isinstance(exc, LimitExceeded):
+        return exc.hint
+    if isinstance(exc, MemoryError):
+        return "a value grew too large for memory (lists or strings built in a loop?)"
     if isinstance(exc, ZeroDivisionError):
         return "a divisor was zero"
     return "a value was none, missing, or of the wrong kind here"
 
 
 def _describe(exc: Exception) -> str:
+    if isinstance(exc, LimitExceeded):
+        return str(exc)
+    if isinstance(exc, MemoryError):
+        return "out of memory"
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
     if isinstance(exc, (TypeError, AttributeError)):

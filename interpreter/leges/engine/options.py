@@ -35,7 +35,7 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
             elem = T.ANY
         if ty.kind in ("zone", "space"):
             code = c.contents(ty, code)
-        lines.append(f"{indent}for v_{name} in {code}:")
+        lines.append(f"{indent}for v_{name} in H.each(st, {code}):")
         indent += "    "
         lines.append(f"{indent}t{i} = {text} + {(' ' + name + '=')!r} + {text_source(elem, 'v_' + name, c.const)}")
         text = f"t{i}"

@@ -17,6 +17,7 @@ from ..lang.builtins import BUILTINS
 from ..lang.compiler import BUILTIN_EVENTS, Compiler
 from ..lang.scope import Scope
 from ..source import TextOrigin
+from ..lang.runtime import fit
 from .constants import MISSING, PUSHED, SUSPEND, UNWIND
 
 
@@ -130,7 +131,7 @@ class StatementCompiler:
 
         def let(st, fr, pc):
             env = fr[2]
-            env[name] = value(st, env)
+            env[name] = fit(st, value(st, env))
             return pc + 1
         self.emit(let, node)
 
@@ -147,7 +148,7 @@ class StatementCompiler:
             def assign_local(st, fr, pc):
                 env = fr[2]
                 v = value(st, env)
-                env[name] = v if op == "=" else env[name] + v if op == "+=" else env[name] - v
+                env[name] = fit(st, v if op == "=" else env[name] + v if op == "+=" else env[name] - v)
                 return pc + 1
             self.emit(assign_local, node)
             return
@@ -171,7 +172,7 @@ class StatementCompiler:
                 values = st.vars[name]
                 i = index(st, env)
                 st.changed(key)
-                values[i] = v if op == "=" else values[i] + v if op == "+=" else values[i] - v
+                values[i] = fit(st, v if op == "=" else values[i] + v if op == "+=" else values[i] - v)
                 return pc + 1
             self.emit(assign_player, node)
             return
@@ -181,7 +182,7 @@ class StatementCompiler:
         def assign_global(st, fr, pc):
             v = value(st, fr[2])
             st.changed(key)
-            st.vars[name] = v if op == "=" else st.vars[name] + v if op == "+=" else st.vars[name] - v
+            st.vars[name] = fit(st, v if op == "=" else st.vars[name] + v if op == "+=" else st.vars[name] - v)
             return pc + 1
         self.emit(assign_global, node)
 
@@ -201,7 +202,7 @@ class StatementCompiler:
 
             def set_component(st, fr, pc):
                 env = fr[2]
-                st.set_cprop(obj(st, env), name, value(st, env))
+                st.set_cprop(obj(st, env), name, fit(st, value(st, env)))
                 return pc + 1
             self.emit(set_component, node)
         elif ty.kind in ("space", "zone"):
@@ -214,7 +215,7 @@ class StatementCompiler:
 
             def set_space(st, fr, pc):
                 env = fr[2]
-                st.set_space_prop(obj(st, env), name, value(st, env))
+                st.set_space_prop(obj(st, env), name, fit(st, value(st, env)))
                 return pc + 1
             self.emit(set_space, node)
         else:

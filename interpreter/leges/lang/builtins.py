@@ -249,7 +249,7 @@ def _flatten(cx):
         cx.error(f"flatten() needs a list of lists, not a list of {elem}", 0)
         return T.list_of(T.ANY), "[]"
     inner = elem.elem or T.ANY if elem.kind == "list" else T.ANY
-    return T.list_of(inner), f"[y for x in {cx.c.iter_safe(xs, cx.scope)} for y in x]"
+    return T.list_of(inner), f"[y for x in {cx.c.iter_safe(xs, cx.scope)} for y in H.each(st, x)]"
 
 
 @builtin("without(xs, ys)", "xs with one occurrence of each item of ys taken out, where present (a multiset difference).",
@@ -327,7 +327,7 @@ def _product(cx):
     cx.arity(2, 2)
     xt, xs = listy(cx, 0)
     yt, ys = listy(cx, 1)
-    return T.list_of(T.tuple_of(xt, yt)), f"[[x, y] for x in {cx.c.iter_safe(xs, cx.scope)} for y in {cx.c.iter_safe(ys, cx.scope)}]"
+    return T.list_of(T.tuple_of(xt, yt)), f"[[x, y] for x in {cx.c.iter_safe(xs, cx.scope)} for y in H.each(st, {cx.c.iter_safe(ys, cx.scope)})]"
 
 
 @builtin("index_of(xs, x)", "Position of the first x in xs (from 0), or none; x may be a predicate: the position of the "
@@ -347,9 +347,9 @@ def _range(cx):
     cx.arity(1, 2)
     _, a = cx.code(0, T.INT)
     if cx.nargs() == 1:
-        return T.list_of(T.INT), f"list(range(min({a}, 100000)))"
+        return T.list_of(T.INT), f"H.span(0, {a})"
     _, b = cx.code(1, T.INT)
-    return T.list_of(T.INT), f"(lambda a, b: list(range(a, min(b, a + 100000))))({a}, {b})"
+    return T.list_of(T.INT), f"H.span({a}, {b})"
 
 
 @builtin("abs(x)", "The absolute value.", "abs(-3) == 3")

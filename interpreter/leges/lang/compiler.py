@@ -452,11 +452,11 @@ class Compiler:
             self.err(node, origin, f"cannot go through {ty}: a list or a zone is needed")
             return T.ANY, "[]"
         if ty.kind in ("zone", "space"):
-            return elem, self.contents(ty, code, typed, node, scope)
+            return elem, f"H.each(st, {self.contents(ty, code, typed, node, scope)})"
         self.heavy()
         if ty.kind == "table" and T.key_of(ty).kind == "player":  # a list by seat: its keys are the seats
             return elem, f"range(len({code}))"
-        return elem, code
+        return elem, f"H.each(st, {code})"
 
     @staticmethod
     def type_filter(condition, var: str) -> str | None:
@@ -566,9 +566,9 @@ class Compiler:
         if op == "+" and (lt.kind == "list" or rt.kind == "list"):
             if not (T.is_list(lt) and T.is_list(rt)):
                 self.err(node, origin, f"cannot add {lt} and {rt}")
-            return T.join(lt, rt), f"(list({left}) + list({right}))"
+            return T.join(lt, rt), f"H.concat({left}, {right})"
         if op == "+" and lt.kind == "str" and rt.kind == "str":
-            return T.STR, f"({left} + {right})"
+            return T.STR, f"H.concat({left}, {right})"
         if not (T.numeric(lt) and T.numeric(rt)):
             self.err(node, origin, f"'{op}' needs numbers, found {lt} and {rt}")
             return NOTHING
@@ -576,6 +576,8 @@ class Compiler:
             return T.INT, f"H.div({left}, {right})"
         if op == "%":
             return T.INT, f"H.mod({left}, {right})"
+        if op == "*":
+            return T.INT, f"H.mul({left}, {right})"
         return T.INT, f"({left} {_ARITH[op]} {right})"
 
     def _e_Compare(self, node, scope, origin):

@@ -7,6 +7,82 @@ from __future__ import annotations
 
 MISSING = object()  # no value cached yet (memoised functions, lang/memo.py)
 
+# Sizes no rule may build past (the safety promise: a stranger's ruleset cannot exhaust memory).
+MAX_ITEMS = 1_000_000  # items of a list, counting those of the lists inside it
+MAX_CHARS = 1_000_000  # characters of a string
+MAX_INT = 2 ** 53 - 1  # the largest integer JSON readers (JavaScript among them) keep exactly
+
+
+class LimitExceeded(Exception):
+    """A rule did more work, or built a larger value, than the limits allow: reported at the rule."""
+
+    def __init__(self, message: str, hint: str):
+        super().__init__(message)
+        self.hint = hint
+
+
+def each(st, items):
+    """`items`, charged to the work budget of the action being run: every loop and comprehension
+    goes through its items here, so nested loops over large lists stop at `limits.max_work`."""
+    game = st.game
+    game.work -= len(items)
+    if game.work < 0:
+        raise LimitExceeded(f"rules went through more than {game.max_work} items for one action (limits.max_work)",
+                            "loops over large lists, or nested too deep? limits.max_work raises the bound")
+    return items
+
+
+def span(a, b):
+    """range(a, b) as a list, refused past MAX_ITEMS items."""
+    if b - a > MAX_ITEMS:
+        raise LimitExceeded(f"range of {b - a} numbers is more than {MAX_ITEMS}", "the limit of a list's size (docs/language.md, Bounds)")
+    return list(range(a, b))
+
+
+def concat(a, b):
+    """Two lists (or strings) joined, refused past the size limits."""
+    if a.__class__ is str:
+        if len(a) + len(b) > MAX_CHARS:
+            raise LimitExceeded(f"a string of more than {MAX_CHARS} characters", "the limit of a string's size (docs/language.md, Bounds)")
+        return a + b
+    if len(a) + len(b) > MAX_ITEMS:
+        raise LimitExceeded(f"a list of more than {MAX_ITEMS} items", "the limit of a list's size (docs/language.md, Bounds)")
+    return list(a) + list(b)
+
+
+def mul(a, b):
+    return fit_int(a * b)
+
+
+def fit_int(value):
+    if -MAX_INT <= value <= MAX_INT:
+        return value
+    raise LimitExceeded(f"a number larger than {MAX_INT}", "the limit of a number's size, 2^53 - 1 (docs/language.md, Bounds)")
+
+
+def fit(st, value):
+    """A value about to be kept (in a variable, a local or a property), checked against the size
+    limits. A list is measured with the lists inside it, the measuring charged as work: a list
+    holding itself twice, forty times over, is refused before anything walks its 2^40 items."""
+    cls = value.__class__
+    if cls is int:
+        return fit_int(value)
+    if cls is list or cls is dict:
+        size = 0
+        todo = [value]
+        while todo:
+            v = todo.pop()
+            items = v.values() if v.__class__ is dict else v
+            size += len(items)
+            if size > MAX_ITEMS:
+                raise LimitExceeded(f"a list of more than {MAX_ITEMS} items, counting those of the lists inside it",
+                                    "the limit of a list's size (docs/language.md, Bounds)")
+            todo.extend(x for x in items if x.__class__ is list or x.__class__ is dict)
+        each(st, range(size))
+    elif cls is str and len(value) > MAX_CHARS:
+        raise LimitExceeded(f"a string of more than {MAX_CHARS} characters", "the limit of a string's size (docs/language.md, Bounds)")
+    return value
+
 
 def top(items):
     return items[-1] if items else None
@@ -196,12 +272,12 @@ def payable(pool, need, wildcard, substitute, wild=None):
     """Whether `payments` would find a way, without listing them: each need met by an equal item
     costs one item and is never worse than another way; a wildcard need costs one item of any kind;
     a need left over costs a wild item, or `rate` items of any kinds (wild items go to the dearest);
-    then it is a matter of how many items the pool holds."""
-    rate = _rate(substitute)
+    then it is a matter of how many items the pool holds. (A filter over every site of every
+    building asks this: one rate for all kinds is answered without sorting what is left over.)"""
     have: dict = {}
     wilds = 0
     for x in pool:
-        if wild is not None and x == wild:
+        if x == wild and wild is not None:
             wilds += 1
         else:
             have[x] = have.get(x, 0) + 1
@@ -210,19 +286,28 @@ def payable(pool, need, wildcard, substitute, wild=None):
     for want in need:
         if want == wildcard:
             used += 1
-        elif have.get(want, 0) > 0:
-            have[want] -= 1
+            continue
+        n = have.get(want, 0)
+        if n:
+            have[want] = n - 1
             used += 1
         else:
-            left.append(rate(want))
-    if left:
-        left.sort(key=lambda n: (n == 0, n), reverse=True)  # those no items stand for first, then the dearest
-        served = min(wilds, len(left))
-        used += served
-        for n in left[served:]:
-            if not n:
-                return False
-            used += n
+            left.append(want)
+    if not left:
+        return used <= len(pool)
+    served = min(wilds, len(left))
+    if not callable(substitute):
+        rate = substitute if substitute.__class__ is int and substitute > 0 else 0
+        if not rate and served < len(left):
+            return False
+        return used + served + rate * (len(left) - served) <= len(pool)
+    rates = [_rate(substitute)(k) for k in left]
+    rates.sort(key=lambda n: (n == 0, n), reverse=True)  # those no items stand for first, then the dearest
+    used += served
+    for n in rates[served:]:
+        if not n:
+            return False
+        used += n
     return used <= len(pool)
 
 
