@@ -43,6 +43,8 @@ def test_a_single_option_is_taken_at_once_unless_forced_moves(ttt):
         quick.apply_action(text)
         forced.apply_action(text)
     assert quick.is_terminal() and len(quick.history) == 8  # the last square was taken at once
+    assert quick.forced == 1 and forced.forced == 0  # counted: the forced_moves metric
+    assert ttt.state_from_json(quick.to_json()).forced == 1 and quick.clone().forced == 1
     assert forced.legal_actions() == [leges.Action(0, "place square=r2c2")]
     assert forced.decision()["options"] == ["place square=r2c2"]
     forced.apply_action("place square=r2c2")

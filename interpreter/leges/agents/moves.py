@@ -79,7 +79,6 @@ def turn_number(st) -> int:
     return st.turn_count
 
 
-def forced_moves(st) -> int | None:
-    """Decisions the engine took by itself because they had one option, if it counts them."""
-    value = getattr(st, "forced", None)
-    return value if isinstance(value, int) else None
+def forced_moves(st) -> int:
+    """Decisions the engine took by itself because they had one option."""
+    return st.forced

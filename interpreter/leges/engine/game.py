@@ -214,7 +214,7 @@ class Game:
         st.terminal, st.unfinished, st.next_phase = False, False, None
         st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
-        st.forced_moves, st.ending = forced_moves, None
+        st.forced_moves, st.forced, st.ending = forced_moves, 0, None
         st.steps = 0
         st.forget_cached()
         if run:

@@ -391,6 +391,7 @@ class StatementCompiler:
                 env[name] = None
                 return pc + 1
             if len(options) == 1 and not st.forced_moves:
+                st.forced += 1
                 env[name] = options[0][2][name]
                 return pc + 1
             st.suspend(player, "choose", options)
@@ -462,6 +463,7 @@ class StatementCompiler:
             if not options:
                 return pc + 1
             if len(options) == 1 and not st.forced_moves:
+                st.forced += 1
                 env["$answer"] = options[0]
                 return pc
             st.suspend(player, "act", options)
@@ -492,6 +494,7 @@ class StatementCompiler:
                 options.append(["pass", "pass", {}, {}])
             env[key] = taken
             if len(options) == 1 and not st.forced_moves:
+                st.forced += 1
                 env["$answer"] = options[0]
                 return pc
             st.suspend(player, "act", options)

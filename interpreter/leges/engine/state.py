@@ -22,8 +22,10 @@ class State(StateAPI):
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
                  "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
-                 "sealed", "forced_moves",
-                 "dropped",  # players who dropped out of the current phase's turns (`drop out`), in the order they did  # forced_moves: decisions with one option are asked too (not taken at once)
+                 "sealed",
+                 "forced_moves",  # decisions with one option are asked too (not taken at once)
+                 "forced",  # how many decisions with one option the engine took by itself (the forced_moves metric)
+                 "dropped",  # players who dropped out of the current phase's turns (`drop out`), in the order they did
                  "ending",  # why the game ended (why the current phase is ending, while it does): `end_reason`
                  "memo",  # memo: the memoised functions' values, one dict a function (lang/memo.py)
                  "private")  # slots of memo this state alone holds (changed in place; the others are shared)
@@ -261,7 +263,7 @@ class State(StateAPI):
         s.history = list(self.history)
         s.sealed = list(self.sealed)
         s.fired = list(self.fired)
-        s.explicit_chance, s.forced_moves, s.ending = self.explicit_chance, self.forced_moves, self.ending
+        s.explicit_chance, s.forced_moves, s.forced, s.ending = self.explicit_chance, self.forced_moves, self.forced, self.ending
         s.log = list(self.log)
         s.steps = self.steps
         s.seed = self.seed
@@ -283,7 +285,7 @@ class State(StateAPI):
             "pending": self.pending, "rng": self.rng, "terminal": self.terminal, "unfinished": self.unfinished,
             "next_phase": self.next_phase, "history": self.history, "sealed": self.sealed, "fired": self.fired,
             "explicit_chance": self.explicit_chance, "log": self.log,
-            "forced_moves": self.forced_moves, "end_reason": self.ending,
+            "forced_moves": self.forced_moves, "forced": self.forced, "end_reason": self.ending,
         }
 
     def to_json(self) -> str:
@@ -307,6 +309,7 @@ class State(StateAPI):
                      "terminal", "unfinished", "next_phase", "history", "sealed", "fired", "explicit_chance", "log", "seed"):
             setattr(s, name, data[name])
         s.forced_moves = data.get("forced_moves", False)  # states saved before these keys existed
+        s.forced = data.get("forced", 0)
         s.ending = data.get("end_reason")
         s.dropped = list(data.get("dropped") or [])
         s.steps = 0
