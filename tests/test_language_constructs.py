@@ -21,7 +21,7 @@ from leges.errors import LegesError
 from leges.lang import runtime
 from leges.lang.parser import parse_expression, parse_program
 from leges.source import TextOrigin
-from leges.unparse import expression as unparse_expression, program as unparse_program
+from leges.lang.unparse import expression as unparse_expression, program as unparse_program
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 SAMPLE = ROOT / "docs" / "examples" / "sample"

@@ -16,16 +16,6 @@ from helpers import ROOT
 PACKAGE = ROOT / "interpreter" / "leges"
 LAYERS = {"lang": 0, "board": 0, "model": 1, "engine": 2}
 
-# Cycles known to be on their way out, each removed by whoever owns its modules.
-KNOWN_CYCLES = {
-    frozenset({"leges.model.loader", "leges.model.variants"}):
-        "model/variants.py imports private names of model/loader.py, which calls apply_variants (being removed)",
-    frozenset({"leges.engine.state", "leges.engine.api", "leges.engine.resample"}):
-        "engine/state.py imports api.py (State's API); api.py imports resample.py, which imports api.Action and "
-        "(for typing) state.State (engine/ is being reworked)",
-}
-
-
 def _module(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -124,10 +114,8 @@ def test_a_cycle_is_found(tmp_path):
     assert cycles(graph) == [frozenset({"leges.sub.a", "leges.sub.b"})]
 
 
-@pytest.mark.parametrize("cycle", [
-    pytest.param(c, id="+".join(sorted(m.split(".", 1)[1] for m in c)),
-                 marks=[pytest.mark.xfail(strict=True, reason=KNOWN_CYCLES[c])] if c in KNOWN_CYCLES else [])
-    for c in CYCLES] or [pytest.param(None, id="none")])
+@pytest.mark.parametrize("cycle", [pytest.param(c, id="+".join(sorted(m.split(".", 1)[1] for m in c)))
+                                   for c in CYCLES] or [pytest.param(None, id="none")])
 def test_no_import_cycle(cycle):
     assert cycle is None, "modules importing each other: " + ", ".join(sorted(cycle))
 

@@ -11,7 +11,8 @@ import pytest
 import leges
 from helpers import play_random, ruleset_dir
 from leges.cli import main
-from leges.cli.play import match_answer, score_lines, screen
+from leges.cli.play import match_answer, score_lines
+from leges.render.screen import screen
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from leges.lang.parser import parse_expression, parse_program
 from leges.model import decl as d
 from leges.model.sections import BY_NAME, RULE_SECTIONS
 from leges.source import TextOrigin
-from leges.unparse import expression, program
+from leges.lang.unparse import expression, program
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 

@@ -19,7 +19,7 @@ from .model import decl as d
 from .model.sections import BY_NAME, RULE_SECTIONS, citations
 from .simulate import agent_rng, simulate
 from .source import TextOrigin
-from .unparse import expression, program
+from .lang.unparse import expression, program
 
 IGNORED = ("at", "source", "description", "patched")
 

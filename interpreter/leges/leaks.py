@@ -9,7 +9,7 @@ legal), the random generator is re-seeded. Each such world is one the player can
 real one, so everything the player is shown must be identical in both:
 
 - `observation(player)` — the zones, variables, log lines and options it sees;
-- the `leges play` screen for that seat (cli/play.py `screen`, with its options recomputed in the
+- the `leges play` screen for that seat (render/screen.py `screen`, with its options recomputed in the
   resampled world by the rules themselves: engine/saved_state.py `recompute_pending`);
 - the record written for that player (`record_view(player)`: the history with sealed choices
   sealed; the seed is left out, as `leges play` writes the record when the game is over);
@@ -69,7 +69,8 @@ class Report:
 def shown(st, player: int) -> dict[str, list[str]]:
     """Everything `player` is shown of `st`, as lines of text per part."""
     import json
-    from .cli.play import labelled, screen
+    from .render.screen import screen
+    from .render.view import labelled
     observation = st.observation(player)
     # a component's id is not what a player sees of it (and a resampled world trades identities, not ids)
     observation["vars"] = {name: labelled(st, name, value) for name, value in observation["vars"].items()}

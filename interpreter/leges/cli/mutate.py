@@ -45,7 +45,7 @@ def cmd_mutate(args) -> int:
         print(f"{report['ruleset']}: {report['run']} mutants{sampled} — {report['killed']} killed, "
               f"{report['survived']} survived, {report['stillborn']} stillborn (rejected by the checker)"
               f"{equivalent}; score {report['score']:.1f} % killed, in {report['seconds']:.0f} s")
-        print(f"tests: the ruleset's scenarios" + (f", then {' '.join(report['tests'])}" if report["tests"] else " alone"))
+        print("tests: the ruleset's scenarios" + (f", then {' '.join(report['tests'])}" if report["tests"] else " alone"))
     if args.fail_under is not None and report["score"] < args.fail_under:
         return EXIT_FAIL
     return EXIT_OK

@@ -1,12 +1,26 @@
 """`leges serve`: a local web page to play, replay and edit a game (leges/web; needs `pip install 'leges[web]'`)."""
 from __future__ import annotations
 
-from .common import EXIT_OK
+import sys
+
+from ..errors import Diagnostic, LegesError, Position
+from .common import EXIT_OK, kind_of, variants_of
 
 
 def cmd_serve(args) -> int:
-    from ..web.server import serve
-    serve(args)
+    """Run the page's server until interrupted."""
+    from ..web.server import _need_web, create_app
+    _need_web()
+    import uvicorn
+    if kind_of(args.ruleset) != "ruleset":
+        raise LegesError(Diagnostic(Position(args.ruleset, 1, 1), "give a ruleset's folder to serve"))
+    app = create_app(args.ruleset, variants_of(args), getattr(args, "record", None))
+    ws = app.state.workspace
+    for d in ws.errors:
+        print(d["text"], file=sys.stderr)
+    url = f"http://{args.host}:{args.port}/"
+    print(f"Leges: {ws.game.title if ws.game else args.ruleset} at {url} (Ctrl-C stops it)")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return EXIT_OK
 
 

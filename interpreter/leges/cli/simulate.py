@@ -131,7 +131,7 @@ def cmd_simulate(args) -> int:
     games = plan(args.seed, args.games, specs, args.rotate_seats)
     until = None
     if args.until_interval is not None:
-        def until(results):
+        def until(results):  # noqa: F811 - replaces the None above
             m = metrics.summarise(results, seats)
             return all(m[k].width < args.until_interval for k in m if k.startswith("seat_win_rate."))
     bar = ProgressBar(len(games), sys.stderr.isatty() and not args.quiet and not args.json)

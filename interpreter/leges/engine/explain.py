@@ -150,7 +150,7 @@ def _parts(node) -> list:
 def values_of(game, st, node, scope: Scope, origin, env: dict, key=None, limit: int = MAX_VALUES) -> list:
     """[(text, value)] of the parts of expression `node` (see `_parts`) in state `st` with locals `env`.
     A part that does not compile or fails is left out; so is one whose value reads as its text."""
-    from ..unparse import expression
+    from ..lang.unparse import expression
     out, seen = [], set()
     for i, part in enumerate(_parts(node)):
         if len(out) >= limit:
@@ -405,7 +405,7 @@ class _Explainer:
             except Exception:  # noqa: BLE001
                 return None
             if not holds:
-                from ..unparse import expression
+                from ..lang.unparse import expression
                 try:
                     text = expression(part)
                 except Exception:  # noqa: BLE001

@@ -29,14 +29,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import TYPE_CHECKING
+from typing import Any
 
 from ..errors import Diagnostic, LegesError, Position
 from . import rng as R
 from .action import Action
 
-if TYPE_CHECKING:
-    from .state import State
+# A game state (engine/state.py), named but not imported: the state calls into this module
+# (`state.resample`), so importing it back, even for typing, would close a cycle.
+State = Any
 
 ATTEMPTS = 20  # re-drawn secret choices that make a later public action illegal are drawn again
 
@@ -68,7 +69,7 @@ class Resampler:
         self.player = player
         name = state.player_name(player)
         self.sealed = sorted(i for i in state.sealed if not state.history[i].startswith(name + ": "))
-        self.base: State | None = None
+        self.base: State = None
         self.seen: dict | None = None  # the player's observation, once it is needed
         if self.sealed:
             self.base = _replay(state, self.sealed[0])

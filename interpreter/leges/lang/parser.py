@@ -624,7 +624,7 @@ def labels(text: str, program: bool, origin: TextOrigin) -> list[Label]:
 
     Labels are not part of the syntax tree (a labelled statement compiles exactly like the same
     statement without its label): variants find them here, in the text, and rewrite the text."""
-    from lark import Token, Tree
+    from lark import Tree
     _check_size(text, origin)
     if program:
         source = text if text.endswith("\n") else text + "\n"

@@ -17,7 +17,6 @@ located errors are shown. Every answer about a game is one seat's view (views.py
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..errors import Diagnostic, LegesError, Position
@@ -254,19 +253,3 @@ class Background:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
-
-
-def serve(args) -> None:
-    """Run the page's server until interrupted."""
-    _need_web()
-    import uvicorn
-    from ..cli.common import kind_of, variants_of
-    if kind_of(args.ruleset) != "ruleset":
-        raise LegesError(Diagnostic(Position(args.ruleset, 1, 1), "give a ruleset's folder to serve"))
-    app = create_app(args.ruleset, variants_of(args), getattr(args, "record", None))
-    ws = app.state.workspace
-    for d in ws.errors:
-        print(d["text"], file=sys.stderr)
-    url = f"http://{args.host}:{args.port}/"
-    print(f"Leges: {ws.game.title if ws.game else args.ruleset} at {url} (Ctrl-C stops it)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .lang import ast
+from . import ast
 
 INDENT = "  "
 
