@@ -28,6 +28,12 @@ def test_a_value(capsys):
     assert status == 0 and out == f"hand.x [{labels}]\n"
 
 
+def test_the_expression_may_follow_the_options(capsys):
+    assert run(["eval", SAMPLE, "--seed", "1", "count(hand(x)) + 1"], capsys)[:2] == (0, "4\n")
+    with pytest.raises(SystemExit):
+        main(["eval", SAMPLE, "--seed", "1", "1", "2"])
+
+
 def test_a_false_condition_shows_its_parts(capsys):
     status, out, _ = run(["eval", SAMPLE, "count(hand(x)) > 5 and count(deck) == 9"], capsys)
     assert status == 0

@@ -39,7 +39,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    args = parser().parse_args(argv)
+    top = parser()
+    args, extra = top.parse_known_args(argv)
+    if extra and len(extra) == 1 and not extra[0].startswith("-") and getattr(args, "expression", "") is None:
+        args.expression = extra[0]  # `leges eval R --seed 1 EXPR`: an optional positional after the options
+    elif extra:
+        top.error("unrecognized arguments: " + " ".join(extra))
     if not getattr(args, "command", None):
         parser().print_help()
         return EXIT_INPUT

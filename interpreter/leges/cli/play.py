@@ -114,6 +114,55 @@ def match_answer(answer: str, actions) -> tuple[object | None, str | None]:
     return None, f"not one of the {len(actions)} actions{hint}"
 
 
+def named_action(st, answer: str, player: int) -> str | None:
+    """The action text an answer that fits no legal action names, to be explained: `place r1c1` is
+    `place square=r1c1` (bare words fill the parameters not named, in their order, when there are as
+    many), `square=r1c1 place`'s words are put in the declared order, and a bare `r1c1` gets the
+    action's name when every action offered has the same one. None when the answer names no action
+    (a number, words that fit legal actions, an unknown first word)."""
+    words = answer.split()
+    if not words or answer.isdigit():
+        return None
+    legal = [a.text for a in st.legal_actions(player)]
+    if any(all(_fits(w, t) for w in words) for t in legal):
+        return None  # it picks out actions (several: the list of them says more than a reason)
+    game = st.game
+    pending = st.pending
+    label = None  # the name of the choice asked for (`take_pile k=...`), not an action
+    if pending is not None and pending["player"] == player and pending["kind"] == "choose":
+        label = next((o[0].split(" ", 1)[0] for o in pending["options"] if o[1] != "pass"), None)
+    offered = {t.split(" ", 1)[0] for t in legal} - {"pass"}
+    if words[0] not in game.actions and words[0] != label:
+        if len(offered) != 1:
+            return None
+        words = [offered.pop()] + words  # `r1c1`: of the one action offered
+    head = words[0]
+    if head not in game.actions:
+        return " ".join(words) if head == label else None
+    params = [name for name, _ in (getattr(game.actions[head].decl, "params", None) or [])]
+    given = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+    bare = [w for w in words[1:] if "=" not in w]
+    free = [p for p in params if p not in given]
+    if set(given) - set(params) or (bare and len(bare) != len(free)):
+        return " ".join(words)  # explain says how the action is written
+    given.update(zip(free, bare))
+    return " ".join([head] + [f"{p}={given[p]}" for p in params if p in given])
+
+
+def why_not(st, answer: str, player: int) -> str | None:
+    """Why the action an answer names is not legal now (`state.explain`, told as far as the seat may
+    be told: web/views.py `seat_explanation`), or None when it names none or explain cannot say."""
+    from ..web.views import seat_explanation
+    text = named_action(st, answer, player)
+    if text is None:
+        return None
+    why = seat_explanation(st, text, player)
+    if why is None or why.reason == "no_such_action":
+        return None
+    shown = f"{text}: " if text != answer else ""
+    return shown + str(why)
+
+
 def _fits(word: str, text: str) -> bool:
     tokens = text.split()
     return any(word == t or word == t.partition("=")[2] or word == t.partition("=")[0] for t in tokens)
@@ -203,8 +252,8 @@ def cmd_play(args) -> int:
                 return EXIT_OK
             choice, problem = match_answer(answer, actions)
             if choice is None:
-                why = st.explain(answer, me) if "=" in answer else None  # an action's text: why it is not legal
-                if why is not None and why.reason not in ("malformed", "no_such_action"):
+                why = why_not(st, answer, me)  # an action named: why it is not legal (the rule, its values, its citation)
+                if why is not None:
                     print(f"  {why}")
                 print(f"  {problem}")
                 continue

@@ -10,7 +10,8 @@ located errors are shown. Every answer about a game is one seat's view (views.py
     GET  /api/watch             reload if a file changed: {version, ok, errors}
     POST /api/play              {players, seat, agents, seed} → a new game and the seat's view
     GET  /api/play/ID           the seat's view of game ID
-    POST /api/play/ID/act       {action} → the action applied, the agents' moves, the seat's view
+    POST /api/play/ID/act       {action} → the action applied, the agents' moves, the seat's view; an
+                                illegal one → 400 with `explanation`: why (views.seat_explanation)
     POST /api/play/ID/continue  let the agents play on (the seat could have acted out of turn)
     POST /api/replay            {record: text, name} → a record to step through
     GET  /api/replay/ID?step=N&seat=S   the record after N actions, as seat S (default: public) sees it
@@ -58,6 +59,9 @@ def create_app(path: str, variants=(), record: str | None = None):
     def leges_error(exc: LegesError) -> JSONResponse:
         from .session import _diagnostic
         ds = [_diagnostic(d) for d in exc.diagnostics]
+        why = getattr(exc, "explanation", None)  # an action refused (session.Refused): why, as the seat may be told
+        if why:
+            return JSONResponse({"error": why["line"], "diagnostics": ds, "explanation": why}, status_code=400)
         return error(ds[0]["message"] if ds else "error", 400, ds)
 
     async def body(request: Request) -> dict:

@@ -195,10 +195,24 @@ class Match:
         return False
 
     def act(self, text: str) -> None:
+        """The person's action; one the rules refuse raises `Refused`, with why (views.seat_explanation)."""
+        from ..engine.action import IllegalAction
         from ..engine.api import Action
         self.note = None
-        self.st.apply_action(Action(self.seat, text))
+        try:
+            self.st.apply_action(Action(self.seat, text))
+        except IllegalAction as exc:
+            raise Refused(exc, self.explain(text)) from None
         self.run()
+
+    def explain(self, text: str) -> dict | None:
+        """Why `text` is not legal for the person now, as much of it as its seat may be told."""
+        from .views import explanation_payload, seat_explanation
+        try:
+            why = seat_explanation(self.st, text, self.seat)
+        except LegesError:  # the rules fail while retracing it: the refusal alone is said
+            return None
+        return explanation_payload(self.st, why, self.seat) if why is not None else None
 
     def take_news(self) -> list[str]:
         """What happened since the person last looked, as its seat saw it (its own moves left out)."""
@@ -208,6 +222,15 @@ class Match:
         fresh = [line for line in seen[self.seen:] if not line.startswith(me)]
         self.seen = len(seen)
         return fresh
+
+
+class Refused(LegesError):
+    """An action of the person that is not legal: the engine's diagnostic (its hint lists the legal
+    actions) and `explanation`, why (a dict of views.explanation_payload, or None)."""
+
+    def __init__(self, exc: LegesError, explanation: dict | None):
+        super().__init__(exc.diagnostics)
+        self.explanation = explanation
 
 
 # ------------------------------------------------------------------ replaying

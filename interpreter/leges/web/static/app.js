@@ -19,6 +19,7 @@ async function api(path, body) {
   if (!response.ok) {
     const err = new Error(data.error || response.statusText);
     err.diagnostics = data.diagnostics || [];
+    err.explanation = data.explanation || null;   // an action refused: why (the rule, its values, its citation)
     throw err;
   }
   return data;
@@ -27,6 +28,25 @@ async function api(path, body) {
 function text(el, value) { el.textContent = value == null ? "" : String(value); return el; }
 function make(tag, cls, value) { const el = document.createElement(tag); if (cls) el.className = cls; if (value !== undefined) text(el, value); return el; }
 function notice(message) { const n = $("notice"); n.hidden = !message; text(n, message || ""); }
+
+// an action the server refused: why it is not legal, as the seat may be told (views.seat_explanation)
+function refusal(why) {
+  const n = $("notice");
+  n.replaceChildren();
+  n.appendChild(make("div", "refused", "'" + why.action + "' is not legal for " + why.seat));
+  n.appendChild(make("div", "why", why.message));
+  if (why.values && why.values.length) {
+    const list = make("ul", "values");
+    for (const [k, v] of why.values) list.appendChild(make("li", "", k + " = " + v));
+    n.appendChild(list);
+  }
+  if (why.citation) {
+    const cite = make("div", "cite", why.citation);
+    if (why.rule) cite.title = why.rule;
+    n.appendChild(cite);
+  }
+  n.hidden = false;
+}
 
 // ------------------------------------------------------------------ errors of the ruleset
 function showErrors(errors) {
@@ -158,7 +178,10 @@ async function act(actionText) {
   notice("");
   try {
     render(await api("/api/play/" + state.match + "/act", { action: actionText }));
-  } catch (err) { notice(err.message); refresh(); }
+  } catch (err) {
+    if (err.explanation) refusal(err.explanation); else notice(err.message);
+    refresh();
+  }
 }
 
 async function carryOn() {
