@@ -11,7 +11,7 @@ import pytest
 import leges
 from helpers import play_random, ruleset_dir
 from leges.cli import main
-from leges.cli.play import match_answer, score_lines
+from leges.cli.play import match_answer, named_action, score_lines, why_not
 from leges.render.screen import screen
 
 
@@ -91,11 +91,67 @@ def test_words_pick_out_an_action_and_typos_get_a_suggestion(games):
     assert choice is None and "1 to 9" in problem
 
 
+def test_an_action_named_gets_why_it_is_not_legal(games):
+    """With or without `=`, or its values alone: explain's reason, the values, the citation."""
+    game = games["tictactoe"]
+    st = game.new_initial_state(players=2, seed=0)
+    st.apply_action("place square=r1c1")
+    source = game.actions["place"].decl.source
+    for answer in ("r1c1", "place r1c1", "place square=r1c1", "square=r1c1"):
+        assert named_action(st, answer, 1) == "place square=r1c1"
+        why = why_not(st, answer, 1)
+        assert "not legal: square=r1c1 is not among the options of 'square'" in why, answer
+        assert why.endswith(f"— {source['book']} § {source['section']}: «{source['quote']}»")
+    assert why_not(st, "r1c1", 1).startswith("place square=r1c1: not legal: ")  # what was read, when not as typed
+    assert why_not(st, "place square=r1c1", 1).startswith("not legal: ")
+    assert why_not(st, "place squar=r1c1", 1) == why_not(st, "place r1c1 r2c2", 1)
+    assert why_not(st, "place squar=r1c1", 1).startswith("not legal: an action 'place' is written `place square=...`")
+    for answer in ("place", "r2c2", "3", "plase squre=r0c0", "fly r1c1"):  # several fit, legal, a number, no action named
+        assert why_not(st, answer, 1) is None, answer
+
+
+def test_why_with_several_parameters_and_a_choice(games):
+    game = games["pompeii"]
+    st = game.new_initial_state(players=3, seed=1)
+    assert why_not(st, "take_pile 9", 0) == why_not(st, "take_pile k=9", 0)
+    assert "not legal: k=9 is not among the options of 'take_pile'" in why_not(st, "take_pile 9", 0)
+    st = play_random(game, 3, 1, until=lambda s: any(a.text.startswith("play ") for a in s.legal_actions()))
+    me = st.current_player()
+    legal = [a.text for a in st.legal_actions(me)]
+    card, building = (w.split("=")[1] for w in legal[0].split()[1:3])
+    near = {t.rsplit("=", 1)[1] for t in legal if t.startswith(f"play card={card} building={building} ")}
+    far = next(s for s in sorted(st.setup.spaces) if s.startswith("r") and s not in near)
+    why = why_not(st, f"play {card} {building} {far}", me)  # bare values, in the parameters' order
+    assert why.startswith(f"play card={card} building={building} square={far}: not legal: square={far} is not among")
+    why = why_not(st, f"play square={far} building={building} card={card}", me)  # named, in any order
+    assert why.startswith(f"play card={card} building={building} square={far}: not legal: square={far}")
+    assert "is written `play card=... building=... square=...`" in why_not(st, f"play {card} {far}", me)
+    assert "'move_citizen' is not asked for now" in why_not(st, f"move_citizen {far} to={far}", me)
+
+
+def test_why_tells_only_what_the_seat_may_see(tmp_path):
+    """A `require` reading the hidden deck: the values that would show it are left out."""
+    import shutil
+    from helpers import ROOT
+    shutil.copytree(ROOT / "docs" / "examples" / "sample", tmp_path / "sample")
+    rules = tmp_path / "sample" / "ruleset.yaml"
+    rules.write_text(rules.read_text().replace("require: count(supply(me)) > 0 and",
+                                               "require: top(deck).number > 6 and count(supply(me)) > 0 and"))
+    st = leges.load(str(tmp_path / "sample")).new_initial_state(players=2, seed=0)
+    card = st.setup.clabel[st.zones["hand.x"][0]]
+    deck = [st.setup.clabel[c] for c in st.zones["deck"]]
+    assert any(label in str(st.explain(f"place card={card} square=r0c0", 0)) for label in deck)
+    why = why_not(st, f"place {card} r0c0", 0)
+    assert "the action's condition is false: top(deck).number > 6" in why and f"card = {card}" in why
+    assert not any(label in why for label in deck) and "top(deck) =" not in why
+
+
 def test_a_game_at_the_terminal_prints_the_news_and_the_scores(monkeypatch, capsys):
-    answers(monkeypatch, "r1c1", "plase squre=r0c0", "1", "1", "1", "1")
+    answers(monkeypatch, "r1c1", "plase squre=r0c0", "r1c1", "1", "1", "1", "1")
     assert main(["play", str(ruleset_dir("tictactoe")), "--seed", "1", "--colour", "never"]) == 0
     out = capsys.readouterr().out
     assert "→ place square=r1c1" in out and "did you mean" in out
+    assert "  place square=r1c1: not legal: square=r1c1 is not among the options of 'square'" in out
     assert re.search(r"^  o: place square=r\dc\d$", out, re.M)  # the opponent's moves
     assert re.search(r"^  changed: supply\.o 5→4 · r\dc\d -→o$", out, re.M)  # what changed since
     assert "game over:" in out and re.search(r"^\s+place\s+seat\s+score", out, re.M)

@@ -102,6 +102,16 @@ def test_doc_with_a_house_rule_cites_it_on_every_rule_it_changes():
     assert "Variant" not in unchanged and "*Source:* hu § 6.1" in unchanged
 
 
+def test_doc_marks_the_rules_that_run_with_a_number_a_variant_set():
+    """The escape phase is not patched by three_moves, but it moves escape_moves citizens: its
+    quote says two, so the page says which number is in force, and only where it is named."""
+    text = render(leges.load(str(ROOT / "rulesets" / "pompeii"), variants=["three_moves"]))
+    escape = text.split("#### Phase `escape`")[1].split("####")[0]
+    assert "*Numbers set by variants:* `escape_moves` = 3 (variant `three_moves`)" in escape
+    assert text.count("*Numbers set by variants:*") == 1  # no other rule names escape_moves
+    assert "Numbers set by variants" not in render(leges.load(str(ROOT / "rulesets" / "pompeii")))
+
+
 def test_the_house_rules_in_a_ruleset_are_listed_with_their_parameters(capsys):
     assert main(["variants", str(ROOT / "rulesets" / "pompeii")]) == 0
     out = capsys.readouterr().out

@@ -15,9 +15,11 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 import leges  # noqa: E402
-from helpers import maps_dir, play_random, ruleset_dir  # noqa: E402
+from helpers import ROOT, maps_dir, play_random, ruleset_dir  # noqa: E402
 from leges.web.server import Background, create_app  # noqa: E402
 from leges.web.views import seat_payload  # noqa: E402
+
+SAMPLE = ROOT / "docs" / "examples" / "sample"
 
 
 def call(server, path, body=None):
@@ -61,13 +63,98 @@ def test_a_whole_game_of_tictactoe_over_http(serving):
     assert status == 400 and "game is over" in bad["error"]
 
 
-def test_an_illegal_action_is_refused_with_a_hint(serving):
+def test_an_illegal_action_is_refused_with_why(serving):
+    """The refusal says why (state.explain): the parameter's options, the rule's citation; the game is untouched."""
     server = serving(ruleset_dir("tictactoe"))
     _, view = call(server, "/api/play", {"players": 2, "seat": "x"})
-    status, bad = call(server, f"/api/play/{view['match']}/act", {"action": "place square=r9c9"})
-    assert status == 400 and "not a legal action" in bad["error"] and "legal now" in bad["diagnostics"][0]["hint"]
+    mid = view["match"]
+    _, view = call(server, f"/api/play/{mid}/act", {"action": "place square=r1c1"})
+    status, bad = call(server, f"/api/play/{mid}/act", {"action": "place square=r1c1"})
+    assert status == 400 and "legal now" in bad["diagnostics"][0]["hint"]
+    why = bad["explanation"]
+    source = leges.load(str(ruleset_dir("tictactoe"))).actions["place"].decl.source
+    assert why["reason"] == "domain" and why["seat"] == "x" and why["rule"] == "action:place"
+    assert why["message"].startswith("square=r1c1 is not among the options of 'square'")
+    assert "r1c1" not in why["message"].rsplit(": ", 1)[1]  # the free squares listed
+    assert why["citation"] == f"{source['book']} § {source['section']}: «{source['quote']}»"
+    assert bad["error"] == why["line"] and bad["error"].startswith("'place square=r1c1' is not legal for x: square=r1c1 ")
+    assert bad["error"].endswith(why["citation"])
+    _, again = call(server, f"/api/play/{mid}")
+    assert again["history"] == view["history"]  # nothing was applied
+    status, bad = call(server, f"/api/play/{mid}/act", {"action": "o: place square=r0c0"})
+    assert status == 400 and bad["explanation"]["seat"] == "x"  # a text naming another seat is still x's
     status, bad = call(server, "/api/play", {"players": 2, "seat": "z"})
-    assert status == 400 and "no seat 'z'" in bad["error"]
+    assert status == 400 and "no seat 'z'" in bad["error"] and "explanation" not in bad
+
+
+def test_a_refused_action_shows_the_condition_and_its_values(serving):
+    """A `require` that is false: the condition, the values of its parts, the citation."""
+    server = serving(SAMPLE)
+    _, view = call(server, "/api/play", {"players": 2, "seat": "o", "seed": 1})
+    status, bad = call(server, f"/api/play/{view['match']}/act", {"action": "concede"})
+    why = bad["explanation"]
+    assert status == 400 and why["reason"] == "require" and why["rule"] == "action:concede"
+    assert why["condition"] == "score[me] + 10 < max(map(players, p => score[p]))"
+    assert ["score[me] + 10", "10"] in why["values"] and ["me", "o"] in why["values"]
+    assert why["citation"] == "docs § Actions" and "(score[me] + 10 = 10, " in bad["error"]
+
+
+@pytest.fixture(scope="module")
+def leaky(tmp_path_factory):
+    """The sample game with a `require` that reads the hidden deck: explained as is, it shows the deck."""
+    folder = tmp_path_factory.mktemp("leaky") / "sample"
+    shutil.copytree(SAMPLE, folder)
+    rules = folder / "ruleset.yaml"
+    text = rules.read_text()
+    old = "require: count(supply(me)) > 0 and card.number > square.bonus"
+    assert old in text
+    rules.write_text(text.replace(old, "require: top(deck).number > 6 and count(supply(me)) > 0 and card.number > square.bonus"))
+    return leges.load(str(folder))
+
+
+def test_why_tells_only_what_the_seat_may_see(leaky):
+    from leges.web.views import seat_explanation
+    st = leaky.new_initial_state(players=2, seed=0)
+    card = st.setup.clabel[st.zones["hand.x"][0]]
+    text = f"place card={card} square=r0c0"
+    deck = [st.setup.clabel[c] for c in st.zones["deck"]]
+    assert any(label in str(st.explain(text, 0)) for label in deck)  # the rules' values as they are: the deck
+    why = seat_explanation(st, text, 0)
+    assert why.reason == "require" and why.condition == "top(deck).number > 6" and ("card", card) in why.values
+    assert not any("deck" in k for k, _ in why.values) and not any(label in str(why) for label in deck)
+    assert str(why).endswith("— docs § Actions")
+    rng = random.Random(4)
+    for _ in range(3):  # the same in worlds x cannot tell from this one
+        assert seat_explanation(st.resample(0, rng), text, 0) == why
+
+
+@pytest.mark.parametrize("name, players, n", [("pompeii", 3, 30), ("attika", 2, 25), ("alexander", 3, 40)])
+def test_why_is_the_same_in_worlds_the_seat_cannot_tell_apart(name, players, n):
+    """As the page's view: why an action is refused is the same in a world resampled for the seat."""
+    from leges.engine.saved_state import recompute_pending
+    from leges.web.views import seat_explanation
+    game = leges.load(str(ruleset_dir(name)))
+    count = iter(range(n + 1))
+    st = play_random(game, players, 7, until=lambda s: next(count) >= n)
+    seat = st.current_player()
+    legal = [a.text for a in st.legal_actions(seat)]
+    texts = []
+    for t in [t for t in legal if "=" in t][:2]:  # a value outside a parameter's options: the first, the last
+        words = t.split()
+        named = [i for i, w in enumerate(words) if "=" in w]
+        for i in {named[0], named[-1]}:
+            texts.append(" ".join(words[:i] + [words[i].split("=")[0] + "=zz"] + words[i + 1:]))
+    texts += [a for a in game.actions if a not in {t.split()[0] for t in legal}][:2]  # an action not asked for
+    rng = random.Random(5)
+    told = []
+    for text in texts:
+        why = seat_explanation(st, text, seat)
+        told.append(why)
+        other = st.resample(seat, rng)
+        if other.pending is not None:
+            other.pending = recompute_pending(other) or other.pending
+        assert seat_explanation(other, text, seat) == why, (name, text)
+    assert len(told) >= 3 and all(w is not None for w in told) and any(w.reason == "domain" for w in told)
 
 
 def test_stepping_through_a_record(serving, tmp_path):

@@ -8,6 +8,7 @@ says so, cites the variant (its source or provenance) and keeps the citation it 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from .model.sections import citations
@@ -63,6 +64,15 @@ class _Variants:
         found = find_variants(Path(rs.root).resolve(), Collector()) if rs.variants else {}
         self.on = [found[v] for v in rs.variants if v in found]
         self.by_file = {v.doc.file: v for v in self.on}
+        self.constants = [c for c in rs.constants if self.changes(c)]  # numbers a variant set or changed
+
+    def uses(self, item) -> list:
+        """The constants a variant set that this rule's texts name: its citation still quotes the
+        rulebook's number ("two moves") while the rule runs with the variant's."""
+        if not self.constants:
+            return []
+        texts = " ".join(_texts(vars(item)))
+        return [c for c in self.constants if re.search(rf"(?<![\w.]){re.escape(c.id)}(?!\w)", texts)]
 
     def changes(self, item) -> list[tuple]:
         """(variant, what it did) for each variant that brought or changed this item."""
@@ -76,6 +86,18 @@ class _Variants:
             if file in self.by_file:
                 out.setdefault(file, []).append(key)
         return [(self.by_file[f], keys) for f, keys in out.items()]
+
+
+def _texts(value) -> list[str]:
+    """The rule texts inside an item's fields (conditions, effects, parameters' domains, ...)."""
+    from .model.decl import Text
+    if isinstance(value, Text):
+        return [value.text]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, (list, tuple)):
+        return [t for v in value for t in _texts(v)]
+    return []
 
 
 def _variant_lines(variants: _Variants, item) -> list[str]:
@@ -111,6 +133,11 @@ def _rule(lines: list[str], item, kind: str, extra: list[str] | None = None) -> 
         lines += [*changed, "", f"*Source before the change:* {_cite(item)}", ""]
     else:
         lines += [f"*Source:* {_cite(item)}", ""] + ([*changed, ""] if changed else [])
+    uses = _VARIANTS.uses(item) if _VARIANTS is not None else []
+    if uses:
+        lines += ["*Numbers set by variants:* " + "; ".join(
+            f"`{c.id}` = {_value(c.value)} ({', '.join(f'variant `{v.id}`' for v, _ in _VARIANTS.changes(c))})"
+            for c in uses) + ". The quote above gives the rulebook's own.", ""]
     for line in extra or []:
         lines.append(line)
 

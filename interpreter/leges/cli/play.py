@@ -117,9 +117,10 @@ def match_answer(answer: str, actions) -> tuple[object | None, str | None]:
 def named_action(st, answer: str, player: int) -> str | None:
     """The action text an answer that fits no legal action names, to be explained: `place r1c1` is
     `place square=r1c1` (bare words fill the parameters not named, in their order, when there are as
-    many), `square=r1c1 place`'s words are put in the declared order, and a bare `r1c1` gets the
-    action's name when every action offered has the same one. None when the answer names no action
-    (a number, words that fit legal actions, an unknown first word)."""
+    many), `place square=r1c1 card=red1` is put in the declared order, a bare `r1c1` is of the one
+    action offered; an action's name with parameters missing or unknown is its name alone (explain
+    then says how it is written). None when the answer names no action (a number, words that fit
+    legal actions, an unknown first word)."""
     words = answer.split()
     if not words or answer.isdigit():
         return None
@@ -128,25 +129,28 @@ def named_action(st, answer: str, player: int) -> str | None:
         return None  # it picks out actions (several: the list of them says more than a reason)
     game = st.game
     pending = st.pending
-    label = None  # the name of the choice asked for (`take_pile k=...`), not an action
     if pending is not None and pending["player"] == player and pending["kind"] == "choose":
         label = next((o[0].split(" ", 1)[0] for o in pending["options"] if o[1] != "pass"), None)
+        if words[0] == label:  # the choice asked for (`take_pile 9`): explain reads its value with or without its name
+            return answer
+    if words[0] in game.actions:
+        return _completed(game, words[0], words[1:]) or words[0]
     offered = {t.split(" ", 1)[0] for t in legal} - {"pass"}
-    if words[0] not in game.actions and words[0] != label:
-        if len(offered) != 1:
-            return None
-        words = [offered.pop()] + words  # `r1c1`: of the one action offered
-    head = words[0]
-    if head not in game.actions:
-        return " ".join(words) if head == label else None
+    if len(offered) == 1 and next(iter(offered)) in game.actions:  # `r1c1`: the values of the one action offered
+        return _completed(game, next(iter(offered)), words)
+    return None
+
+
+def _completed(game, head: str, words: list[str]) -> str | None:
+    """`head` with every parameter given by `words` (named, or bare in the order of those not named), or None."""
     params = [name for name, _ in (getattr(game.actions[head].decl, "params", None) or [])]
-    given = dict(w.split("=", 1) for w in words[1:] if "=" in w)
-    bare = [w for w in words[1:] if "=" not in w]
+    given = dict(w.split("=", 1) for w in words if "=" in w)
+    bare = [w for w in words if "=" not in w]
     free = [p for p in params if p not in given]
-    if set(given) - set(params) or (bare and len(bare) != len(free)):
-        return " ".join(words)  # explain says how the action is written
+    if set(given) - set(params) or len(bare) != len(free):
+        return None
     given.update(zip(free, bare))
-    return " ".join([head] + [f"{p}={given[p]}" for p in params if p in given])
+    return " ".join([head] + [f"{p}={given[p]}" for p in params])
 
 
 def why_not(st, answer: str, player: int) -> str | None:
@@ -159,7 +163,7 @@ def why_not(st, answer: str, player: int) -> str | None:
     why = seat_explanation(st, text, player)
     if why is None or why.reason == "no_such_action":
         return None
-    shown = f"{text}: " if text != answer else ""
+    shown = f"{text}: " if text != answer and why.reason != "malformed" else ""  # what was read, when not as typed
     return shown + str(why)
 
 
