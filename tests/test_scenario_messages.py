@@ -87,6 +87,14 @@ def test_validate_a_folder_of_scenarios_a_scenario_and_a_variant_file(capsys):
     assert out[2].startswith(f"{variant}: ok — variant 'mayfair' of The Downfall of Pompeii, the ruleset loaded with")
 
 
+def test_validate_a_folder_of_variants(capsys):
+    from leges.cli import main
+    folder = ROOT / "rulesets" / "pompeii" / "variants"
+    assert main(["validate", str(folder)]) == 0
+    count = len(list(folder.glob("*.yaml")))
+    assert capsys.readouterr().out == f"{folder}: ok — {count} variant files, each checked with its ruleset\n"
+
+
 def test_validate_reports_a_broken_scenario_and_a_stray_variant(tmp_path, capsys):
     from leges.cli import main
     path = scenario(tmp_path, "  - expect: [true]\n")

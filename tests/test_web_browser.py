@@ -1,6 +1,8 @@
 """leges serve in a real browser: Playwright for Python driving Debian's chromium (launched by its
 path; Playwright's own browser download is not used). A whole Tic-Tac-Toe game by clicks, a
-Pompeii move by clicking a square, a record stepped through, a broken ruleset's located error.
+Pompeii move by clicking a square, a record stepped through, a broken ruleset's located error, an
+action refused with why; moves of Attika (hexes) and Alexander (a graph) against random opponents,
+and a short record of each stepped through.
 
 Skipped when Playwright, Starlette/uvicorn or chromium are missing. Screenshots are kept in
 test-artifacts/browser/ (LEGES_ARTIFACTS overrides the folder).
@@ -9,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -19,7 +23,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from helpers import ROOT, maps_dir, ruleset_dir  # noqa: E402
+import leges  # noqa: E402
+from helpers import ROOT, maps_dir, play_random, ruleset_dir  # noqa: E402
 from leges.web.server import Background, create_app  # noqa: E402
 
 CHROMIUM = os.environ.get("LEGES_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
@@ -190,3 +195,125 @@ def test_a_broken_ruleset_shows_its_located_error(serving, page, tmp_path):
     page.wait_for_selector("#errors", state="hidden")
     page.wait_for_selector("#board svg .hit.target")
     assert "reloaded" in page.locator("#watch").inner_text()
+
+
+def test_a_refused_action_says_why(serving, page):
+    """The page is stale (the game moved on in another tab): the action clicked is refused, with why."""
+    server = serving(ruleset_dir("tictactoe"))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg .hit.target")
+    match = page.evaluate("() => state.match")
+    request = urllib.request.Request(f"{server.url}api/play/{match}/act", data=b'{"action": "place square=r1c1"}',
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        assert response.status == 200
+    with page.expect_response(lambda r: r.url.endswith("/act") and r.status == 400):
+        page.locator("#actions button.act[data-action='place square=r1c1']").click()
+    page.wait_for_selector("#notice .why")
+    assert page.locator("#notice .refused").inner_text() == "'place square=r1c1' is not legal for x"
+    assert page.locator("#notice .why").inner_text().startswith("square=r1c1 is not among the options of 'square'")
+    assert re.match(r"folk § Play: «.+»", page.locator("#notice .cite").inner_text())
+    page.wait_for_function("() => document.querySelectorAll('#history li').length === 2")  # the page caught up
+    assert page.locator("#actions button.act[data-action='place square=r1c1']").count() == 0
+    shot(page, "tictactoe-refused")
+
+
+# ------------------------------------------------------------------ Attika and Alexander
+def play_moves(page, seat: str, rng: random.Random, moves: int) -> int:
+    """The seat's moves in the page: an action naming a space is chosen by clicking its spaces on the
+    board (the last click plays it, or the list narrows to the actions left), any other is clicked in
+    the list. Returns how many moves were made on the board."""
+    on_board = 0
+    for _ in range(moves):
+        page.wait_for_function("() => state.view && (state.view.actions.length || state.view.terminal)")
+        if page.evaluate("() => state.view.terminal"):
+            break
+        actions = page.evaluate("() => state.view.actions.map(a => [a.text, a.spaces])")
+        before = history_length(page)
+        named = [a for a in actions if a[1]]
+        if named:
+            text, spaces = rng.choice(named)
+            chosen, posted = [], False
+            for space in dict.fromkeys(spaces):
+                chosen.append(space)
+                left = {t for t, s in actions if all(c in s for c in chosen)}
+                target = page.locator(f"#board .hit.target[data-space='{space}']")
+                if len(left) == 1:
+                    with page.expect_response(lambda r: r.url.endswith("/act")):
+                        target.click()
+                    posted = True
+                    break
+                target.click()
+                page.wait_for_selector(f"#board .hit.chosen[data-space='{space}']")
+            if not posted:  # several actions name these spaces: the list holds only them
+                assert page.locator("#actions button.act").count() == len(left)
+                with page.expect_response(lambda r: r.url.endswith("/act")):
+                    page.locator("#actions button.act").filter(has_text=re.compile("^" + re.escape(text) + "$")).click()
+            on_board += 1
+        else:
+            shown = page.eval_on_selector_all("#actions button.act", "bs => bs.map(b => b.dataset.action)")
+            text = rng.choice(shown)
+            with page.expect_response(lambda r: r.url.endswith("/act")):
+                page.locator("#actions button.act").nth(shown.index(text)).click()
+        page.wait_for_function("n => document.querySelectorAll('#history li').length > n", arg=before)
+        assert f"{seat}: {text}" in page.locator("#history li").all_inner_texts()[before:]
+    return on_board
+
+
+def new_game(page, players: int, seat: str, seed: int) -> None:
+    page.wait_for_selector("#board svg")
+    page.select_option("#players", str(players))
+    page.select_option("#seat", seat)
+    page.fill("#seed", str(seed))
+    with page.expect_response(lambda r: r.url.endswith("/api/play")):
+        page.click("#new-game")
+    page.wait_for_function("s => state.view && state.view.seat === s", arg=seat)
+
+
+@pytest.mark.parametrize("name, players, seat, moves", [("attika", 2, "corinth", 8), ("alexander", 3, "blue", 8)])
+def test_moves_of_a_game_against_random_opponents(serving, page, name, players, seat, moves):
+    server = serving(ruleset_dir(name))
+    page.goto(server.url)
+    new_game(page, players, seat, 3)
+    assert page.input_value("#agents") == "random"
+    on_board = play_moves(page, seat, random.Random(1), moves)
+    assert on_board >= 1  # a space clicked: a hex for a building, a province to march to or to try
+    others = [line for line in page.locator("#history li").all_inner_texts() if not line.startswith(seat + ": ")]
+    assert others  # the random opponents moved in between
+    assert "§" in page.locator("#actions .cite").first.inner_text()
+    shot(page, f"{name}-after-moves")
+
+
+@pytest.mark.parametrize("name, players, seat", [("attika", 3, "sparta"), ("alexander", 3, "green")])
+def test_stepping_through_a_short_record(serving, page, tmp_path, name, players, seat):
+    from leges.records import make_record, write_record
+    game = leges.load(str(ruleset_dir(name)))
+    st = play_random(game, players, 5, until=lambda s: len(s.history) >= 30)
+    path = tmp_path / f"{name}.json"
+    write_record(str(path), make_record(game, str(ruleset_dir(name)), players, 5, list(st.history)))
+    server = serving(ruleset_dir(name), record=str(path))
+    page.goto(server.url)
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    page.wait_for_selector("#board svg")
+    for step in (1, 2, 3):
+        with page.expect_response(lambda r: "/api/replay/" in r.url):
+            page.click("#step-next")
+        page.wait_for_function("n => document.querySelectorAll('#history li').length === n", arg=step)
+        who, _, what = st.history[step - 1].partition(": ")
+        assert page.locator("#last").inner_text() in (f"{who}: {what}", f"{who}: (sealed)")  # as everybody saw it
+    assert page.locator("#step-label").inner_text() == "step 3 of 30"
+    with page.expect_response(lambda r: "/api/replay/" in r.url):
+        page.select_option("#replay-seat", seat)
+    page.wait_for_function("s => state.view && state.view.seat === s", arg=seat)
+    assert page.locator("#status").inner_text().startswith(f"{seat} — ")
+    mine = [i for i, entry in enumerate(st.history) if entry.startswith(seat + ": ")]
+    step = mine[0] + 1  # the seat's own first action, as it saw it
+    with page.expect_response(lambda r: "/api/replay/" in r.url):
+        page.locator("#timeline").fill(str(step))
+    page.wait_for_function("n => document.querySelectorAll('#history li').length === n", arg=step)
+    assert page.locator("#last").inner_text() == st.history[step - 1]
+    shot(page, f"{name}-replay-step-{step}")
+    with page.expect_response(lambda r: "/api/replay/" in r.url):
+        page.click("#step-last")
+    page.wait_for_function("() => document.querySelectorAll('#history li').length === 30")
+    assert page.locator("#step-label").inner_text() == "step 30 of 30" and page.locator("#result").is_hidden()

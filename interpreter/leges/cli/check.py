@@ -24,7 +24,7 @@ def cmd_validate(args) -> int:
                 note += _check_parts(path)
                 print(f"{path}: ok — {game.title}, {len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} "
                       f"triggers, {len(game.phases)} phases{note}")
-            elif kind in ("scenario", "scenarios", "variant"):
+            elif kind in ("scenario", "scenarios", "variant", "variants"):
                 print(f"{path}: ok — {_check_other(path, kind)}")
             else:
                 doc = load_yaml_file(path)
@@ -48,6 +48,16 @@ def _check_other(path: str, kind: str) -> str:
     """A scenario, a folder of scenarios or a variant file, checked with its ruleset; says what was checked."""
     from pathlib import Path
     from ..scenario import check_file, find_scenarios
+    if kind == "variants":
+        files = sorted(str(f) for f in Path(path).glob("*.yaml"))
+        errors = Collector()
+        for file in files:
+            try:
+                _check_other(file, "variant")
+            except LegesError as exc:
+                errors.extend(d for d in exc.diagnostics if d not in errors.diagnostics)
+        errors.raise_if_errors()
+        return f"{len(files)} variant file{'s' if len(files) != 1 else ''}, each checked with its ruleset"
     if kind != "variant":
         found, games = find_scenarios([path]), {}
         errors = Collector()
@@ -58,7 +68,7 @@ def _check_other(path: str, kind: str) -> str:
                 errors.extend(d for d in exc.diagnostics if d not in errors.diagnostics)
         errors.raise_if_errors()
         names = sorted({game.title for game in games.values()})
-        return (f"{'a scenario' if kind == 'scenario' else f'{len(found)} scenarios'} of {', '.join(names)}, "
+        return (f"{'a scenario' if kind == 'scenario' or len(found) == 1 else f'{len(found)} scenarios'} of {', '.join(names)}, "
                 "checked without being played (`leges test` plays them)")
     from .. import load
     from ..model.schemas import validate

@@ -33,6 +33,9 @@ def kind_of(path: str) -> str:
         from ..scenario import find_scenarios
         if not os.path.exists(os.path.join(path, "ruleset.yaml")) and find_scenarios([path]):
             return "scenarios"  # a folder of scenarios (a ruleset's scenarios/)
+        if os.path.basename(os.path.normpath(path)) == "variants" and \
+                os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(path)), "ruleset.yaml")):
+            return "variants"  # a ruleset's variants/
         return "ruleset"
     head = read_head(path)  # "" for what is not a regular file (a FIFO must not block): loading reports why
     for line in head.splitlines():
