@@ -268,7 +268,26 @@ def payments(pool, need, wildcard, substitute, wild=None, limit: int = MAX_PAYME
     return sorted(([kinds[i] for i in combo] for combo in found), key=lambda p: (len(p), [repr(x) for x in p]))
 
 
+_PAYABLE: dict = {}  # answers of payable() by value: a filter asks the same of many sites
+_PAYABLE_SIZE = 4096
+
+
 def payable(pool, need, wildcard, substitute, wild=None):
+    if callable(substitute):
+        return _payable(pool, need, wildcard, substitute, wild)
+    try:
+        key = (tuple(pool), tuple(need), wildcard, substitute, wild)
+        answer = _PAYABLE.get(key)
+    except TypeError:  # items that are lists: not worth a key
+        return _payable(pool, need, wildcard, substitute, wild)
+    if answer is None:
+        if len(_PAYABLE) >= _PAYABLE_SIZE:
+            _PAYABLE.clear()
+        answer = _PAYABLE[key] = _payable(pool, need, wildcard, substitute, wild)
+    return answer
+
+
+def _payable(pool, need, wildcard, substitute, wild=None):
     """Whether `payments` would find a way, without listing them: each need met by an equal item
     costs one item and is never worse than another way; a wildcard need costs one item of any kind;
     a need left over costs a wild item, or `rate` items of any kinds (wild items go to the dearest);
