@@ -401,3 +401,33 @@ def test_expand_map_with_the_tiles_used_up_or_fitting_nowhere(attika):
     st.apply_action("reveal stack=stack_a.athens")  # the table is full: the tile drawn fits nowhere
     assert expr(attika, st, "count(new_tile) == 0 and count(tile_stack) == 21 and count(box, t => t.type == 'tile') == 1")
     assert texts(st) == ["reveal stack=stack_b.athens", "pass"]
+
+
+
+def test_a_missing_card_is_paid_with_two_cards_of_any_kind(attika):
+    """affordable, place: "Egy, az építkezéshez szükséges kártya két, tetszőleges másik kártyával
+    helyettesíthető" — a quarry (two mountains) is offered, and built, with one mountain and two waters;
+    with one water fewer it is not offered."""
+    arrange = """
+    for h in flower(h10_10):
+      set h.land = "blank"
+    move first([b for b in components("building", athens) if b.name == "street"]) to h10_10
+    move first([b for b in components("building", athens) if b.name == "quarry"]) to board(athens)
+    move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
+    move [b for b in components("building", corinth) if b.group == "city"] to stack_a(corinth)
+    move first([c for c in draw_pile if c.kind == "mountain"]) to hand(athens)
+    """
+    short = position(attika, 2, "play", "athens", arrange + """
+    move first([c for c in draw_pile if c.kind == "water"]) to hand(athens)
+    """)
+    assert expr(attika, short, "count(hand(athens)) == 2")
+    assert sorted(texts(short)) == ["pass", "reveal stack=stack_a.athens"]  # no quarry: three cards needed
+    st = position(attika, 2, "play", "athens", arrange + """
+    move take([c for c in draw_pile if c.kind == "water"], 2) to hand(athens)
+    """)
+    assert expr(attika, st, 'need(first([b for b in components("building", athens) if b.name == "quarry"]), h11_10) '
+                            '== ["mountain", "mountain"]')
+    assert "build building=quarry square=h11_10" in texts(st)
+    st.apply_action("build building=quarry square=h11_10")  # the only payment: the mountain and both waters
+    assert expr(attika, st, "top(h11_10).name == 'quarry' and sort([c.kind for c in discards]) == "
+                            "['mountain', 'water', 'water']")

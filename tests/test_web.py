@@ -113,7 +113,7 @@ def leaky(tmp_path_factory):
 
 
 def test_why_tells_only_what_the_seat_may_see(leaky):
-    from leges.web.views import seat_explanation
+    from leges.engine.seat_explanation import seat_explanation
     st = leaky.new_initial_state(players=2, seed=0)
     card = st.setup.clabel[st.zones["hand.x"][0]]
     text = f"place card={card} square=r0c0"
@@ -132,7 +132,7 @@ def test_why_tells_only_what_the_seat_may_see(leaky):
 def test_why_is_the_same_in_worlds_the_seat_cannot_tell_apart(name, players, n):
     """As the page's view: why an action is refused is the same in a world resampled for the seat."""
     from leges.engine.saved_state import recompute_pending
-    from leges.web.views import seat_explanation
+    from leges.engine.seat_explanation import seat_explanation
     game = leges.load(str(ruleset_dir(name)))
     count = iter(range(n + 1))
     st = play_random(game, players, 7, until=lambda s: next(count) >= n)

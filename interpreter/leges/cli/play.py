@@ -155,8 +155,8 @@ def _completed(game, head: str, words: list[str]) -> str | None:
 
 def why_not(st, answer: str, player: int) -> str | None:
     """Why the action an answer names is not legal now (`state.explain`, told as far as the seat may
-    be told: web/views.py `seat_explanation`), or None when it names none or explain cannot say."""
-    from ..web.views import seat_explanation
+    be told: engine/seat_explanation.py), or None when it names none or explain cannot say."""
+    from ..engine.seat_explanation import seat_explanation
     text = named_action(st, answer, player)
     if text is None:
         return None

@@ -8,6 +8,7 @@ expression's parts are shown, and the citation is the declaration's own `source`
 quote): every word of an explanation comes from the ruleset or from the state, none from here.
 
 `values_of` — the values of an expression's parts — serves scenario failures and `leges eval` too.
+What a seat may be told of an explanation is in seat_explanation.py.
 """
 from __future__ import annotations
 

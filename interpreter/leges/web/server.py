@@ -11,7 +11,7 @@ located errors are shown. Every answer about a game is one seat's view (views.py
     POST /api/play              {players, seat, agents, seed} → a new game and the seat's view
     GET  /api/play/ID           the seat's view of game ID
     POST /api/play/ID/act       {action} → the action applied, the agents' moves, the seat's view; an
-                                illegal one → 400 with `explanation`: why (views.seat_explanation)
+                                illegal one → 400 with `explanation`: why (engine/seat_explanation.py)
     POST /api/play/ID/continue  let the agents play on (the seat could have acted out of turn)
     POST /api/replay            {record: text, name} → a record to step through
     GET  /api/replay/ID?step=N&seat=S   the record after N actions, as seat S (default: public) sees it

@@ -195,7 +195,7 @@ class Match:
         return False
 
     def act(self, text: str) -> None:
-        """The person's action; one the rules refuse raises `Refused`, with why (views.seat_explanation)."""
+        """The person's action; one the rules refuse raises `Refused`, with why (engine/seat_explanation.py)."""
         from ..engine.action import IllegalAction
         from ..engine.api import Action
         self.note = None
@@ -207,7 +207,8 @@ class Match:
 
     def explain(self, text: str) -> dict | None:
         """Why `text` is not legal for the person now, as much of it as its seat may be told."""
-        from .views import explanation_payload, seat_explanation
+        from ..engine.seat_explanation import seat_explanation
+        from .views import explanation_payload
         try:
             why = seat_explanation(self.st, text, self.seat)
         except LegesError:  # the rules fail while retracing it: the refusal alone is said

@@ -4,14 +4,11 @@
 of play, its own legal actions): two states the seat cannot tell apart give the same payload
 (tests/test_web.py checks this on resampled worlds, as `leges check-leaks` does for the terminal).
 
-`seat_explanation(st, text, seat)` says why an action the seat asked for is not legal
-(`state.explain`), told only as far as it holds in every world the seat cannot tell from the real
-one: the page's answer to an illegal action, and `leges play`'s.
+`explanation_payload` is the page's answer to an illegal action: `seat_explanation`
+(engine/explain.py), why it is not legal as far as the seat may be told.
 """
 from __future__ import annotations
 
-import random
-from dataclasses import replace
 
 from ..render.actions import describe_actions
 from ..render.svg import render_view
@@ -67,61 +64,6 @@ def replay_view(replay, step: int, seat: int | None, ws) -> dict:
                     "last": seen[-1] if seen and step > 0 else None, "version": ws.version,
                     "name": replay.name})
     return payload
-
-
-# ------------------------------------------------------------------ why an action is not legal
-WORLDS = 4  # worlds the seat cannot tell from the real one, in which each part of an explanation must hold
-
-
-def seat_explanation(st, text: str, seat: int, worlds: int = WORLDS):
-    """Why the action `text` is not legal for `seat` now (`state.explain`: the reason, the failing
-    condition, its values, the rule's citation), or None when it is legal.
-
-    An explanation evaluates the rules on the whole state: a `require` that reads a hidden zone
-    would show what lies in it (`top(deck) = red5`). So when the game hides anything, the state is
-    also resampled for the seat (`state.resample`: what it cannot see drawn afresh) and explained
-    there, in `worlds` worlds drawn by a fixed generator; the reason, message, condition and
-    citation are told when every world gives the same, each value when every world gives it the
-    same; what differs is left out, and a message that differs becomes "the reason lies in what
-    SEAT cannot see". The text is explained as `seat`'s, whatever seat it names (`o: ...` is not
-    o's action but a text of `seat`'s).
-    """
-    from ..engine.action import Action
-    from ..engine.resample import has_hidden_information
-    from ..engine.saved_state import recompute_pending
-    from ..errors import LegesError
-    why = st.explain(Action(seat, text))
-    if why.legal:
-        return None
-    if not has_hidden_information(st.game):
-        return why
-    rng = random.Random(len(st.history))
-    others = []
-    for _ in range(worlds):
-        try:
-            other = st.resample(seat, rng)
-            if other.pending is not None:  # the options as the rules give them there (as leges check-leaks does)
-                other.pending = recompute_pending(other) or other.pending
-        except LegesError:  # a world that cannot be drawn (sealed choices not re-drawable): one fewer
-            continue
-        others.append(other.explain(Action(seat, text)))
-    if not others:  # no world to compare with: nothing but that it is not legal
-        return replace(why, reason="hidden", message=f"the reason lies in what {st.player_name(seat)} cannot see",
-                       condition=None, values=[], rule=None, description=None, source=None)
-
-    def agreed(name):
-        value = getattr(why, name)
-        return value if all(getattr(o, name) == value for o in others) else None
-
-    kept = {}
-    for name in ("reason", "message", "condition", "rule", "description", "source"):
-        kept[name] = agreed(name)
-    if kept["reason"] is None or kept["message"] is None:
-        kept["reason"] = kept["reason"] or "hidden"
-        kept["message"] = f"the reason lies in what {st.player_name(seat)} cannot see"
-    shared = [set(map(tuple, o.values)) for o in others]
-    kept["values"] = [kv for kv in why.values if all(tuple(kv) in s for s in shared)]
-    return replace(why, **kept)
 
 
 def explanation_payload(st, why, seat: int) -> dict:

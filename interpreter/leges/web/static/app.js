@@ -29,7 +29,7 @@ function text(el, value) { el.textContent = value == null ? "" : String(value); 
 function make(tag, cls, value) { const el = document.createElement(tag); if (cls) el.className = cls; if (value !== undefined) text(el, value); return el; }
 function notice(message) { const n = $("notice"); n.hidden = !message; text(n, message || ""); }
 
-// an action the server refused: why it is not legal, as the seat may be told (views.seat_explanation)
+// an action the server refused: why it is not legal, as the seat may be told (engine/seat_explanation.py)
 function refusal(why) {
   const n = $("notice");
   n.replaceChildren();
