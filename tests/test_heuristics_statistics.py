@@ -39,3 +39,21 @@ def test_statistics_at_the_end(tictactoe):
     draw = play(tictactoe.new_initial_state(players=2),
                 "r0c0", "r0c1", "r0c2", "r1c1", "r1c0", "r1c2", "r2c1", "r2c0")  # the last move is forced
     assert draw.is_terminal() and draw.statistics()["decided"] == 0
+
+
+def test_a_statistic_that_gives_none_is_reported_not_a_crash(tmp_path, capsys):
+    """Found by the fuzzer: a statistic of unknown type (here the winner's mark count through a
+    table lookup) giving none in a drawn game stopped `simulate` with an internal error."""
+    from helpers import ROOT
+    from leges.cli import main
+    import shutil
+    shutil.copytree(ROOT / "rulesets" / "tictactoe", tmp_path / "t")
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    path = tmp_path / "t" / "ruleset.yaml"
+    text = path.read_text()
+    old = "    value: winner != none"
+    assert old in text
+    path.write_text(text.replace(old, "    value: index_of([1], 2)"))
+    assert main(["simulate", str(tmp_path / "t"), "-g", "2", "-j", "1", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "statistic 'decided' gave none, not a number" in err and "Traceback" not in err

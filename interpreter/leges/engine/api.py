@@ -332,6 +332,11 @@ class StateAPI:
                 from .flow import _describe, _hint
                 raise LegesError(Diagnostic(Position(self.game.ruleset_file),
                                             f"statistic '{sid}' failed: {_describe(exc)}", _hint(exc))) from None
+            for value in out[sid] if per_player else [out[sid]]:
+                if value.__class__ not in (int, float):
+                    raise LegesError(Diagnostic(Position(self.game.ruleset_file),
+                                                f"statistic '{sid}' gave {_kind(value)}, not a number",
+                                                "a statistic is a number or a truth value in every position"))
         return out
 
     # ---------------------------------------------------------- observation
@@ -391,3 +396,7 @@ class StateAPI:
 
 def _number(value) -> float | int:
     return int(value) if isinstance(value, bool) else value
+
+
+def _kind(value) -> str:
+    return "none" if value is None else f"a {type(value).__name__.replace('str', 'string')}"
