@@ -462,3 +462,41 @@ def test_a_lone_army_scores_and_a_lone_city_with_its_price_is_built(alexander):
     assert texts(st)[0].startswith("reshare ")  # round 1 scored; the next share-out waits for red
     assert expr(alexander, st, "vp[red] == 2 and vp[blue] == 2 + 5")
     assert expr(alexander, st, 'count(attica, c => c.type == "city" and c.built) == 1 and count(city_box(blue)) == 0')
+
+
+def test_no_attempt_of_a_kind_with_none_of_its_pieces_left(alexander):
+    """attempt_temple, attempt_city: the attempt puts one of one's temples or cities onto the province — with
+    none left of a kind, no attempt of that kind is offered, wherever one's army stands."""
+    st = position(alexander, 2, "march", "red", ROUND_ONE + """
+    move top(screen(red)) to attica
+    move top(screen(red)) to boeotia
+    move take(temples(red), 10) to spent(red)
+    move take(cities(red), 7) to spent(red)
+    """)
+    st.apply_action("pass")  # no march
+    assert expr(alexander, st, "count(temples(red)) == 0 and count(cities(red)) == 1")
+    assert sorted(texts(st)) == ["attempt_city province=attica", "pass"]
+    st = position(alexander, 2, "march", "red", ROUND_ONE + """
+    move top(screen(red)) to attica
+    move take(cities(red), 8) to spent(red)
+    move take(temples(red), 9) to spent(red)
+    """)
+    st.apply_action("pass")
+    assert expr(alexander, st, "count(cities(red)) == 0 and count(temples(red)) == 1")
+    assert sorted(texts(st)) == ["attempt_temple province=attica", "pass"]
+
+
+def test_several_players_may_try_a_city_in_one_province(alexander):
+    """attempt_city: "Ugyanabban a provinciában több játékos is megpróbálkozhat városalapítással" — another
+    player's city attempt (not built yet) does not stop one's own, nor does a built temple; only a city built does."""
+    st = position(alexander, 2, "march", "red", ROUND_ONE + """
+    move top(screen(red)) to attica
+    move top(cities(blue)) to attica
+    let t = components("temple", blue)
+    move t[0] to attica
+    set t[0].built = true
+    """)
+    st.apply_action("pass")  # no march
+    assert "attempt_city province=attica" in texts(st)
+    st.apply_action("attempt_city province=attica")
+    assert expr(alexander, st, 'count(attica, c => c.type == "city" and not c.built) == 2')
