@@ -74,8 +74,8 @@ def _parser():
         DEDENT_type = "_DEDENT"
         tab_len = 8
 
-    grammar = (Path(__file__).parent / "lang" / "grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", postlex=_Indent(), start=["program", "expression"],
+    from .lang.parser import grammar_text
+    return Lark(grammar_text(), parser="lalr", postlex=_Indent(), start=["program", "expression"],
                 propagate_positions=True, maybe_placeholders=False, keep_all_tokens=True)
 
 

@@ -6,7 +6,6 @@ tree into our nodes and Lark's exceptions into located, readable diagnostics.
 from __future__ import annotations
 
 import ast as pyast
-import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,7 +22,12 @@ from . import ast
 MAX_TEXT = 100_000
 MAX_DEPTH = 200  # levels of the parse tree; deeper rules would exhaust Python's stack later on
 
-_GRAMMAR = os.path.join(os.path.dirname(__file__), "grammar.lark")
+
+
+def grammar_text() -> str:
+    """The rule language's grammar, read as package data (it ships in the wheel beside this module)."""
+    from importlib.resources import files
+    return files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
 class _Indenter(Indenter):
@@ -37,9 +41,7 @@ class _Indenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    with open(_GRAMMAR, encoding="utf-8") as handle:
-        grammar = handle.read()
-    return Lark(grammar, parser="lalr", postlex=_Indenter(), start=["program", "expression"],
+    return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), start=["program", "expression"],
                 propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
