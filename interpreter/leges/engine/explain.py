@@ -24,7 +24,7 @@ from .constants import CHANCE, TERMINAL
 
 MAX_VALUES = 8  # parts of an expression whose values are shown
 VALUE_WIDTH = 80  # characters of one value shown
-QUOTE_WIDTH = 240  # characters of a quote in the one-line form
+QUOTE_WIDTH = 420  # characters of a quote in the one-line form (most quotes whole: the reason may be in any part)
 
 
 @dataclass
