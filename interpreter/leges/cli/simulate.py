@@ -191,7 +191,8 @@ def cmd_simulate(args) -> int:
     print_metrics(measured, "    ")
     if args.until_interval is not None and n < args.games:
         print(f"  stopped after {n} games: every seat's interval is narrower than {args.until_interval}")
-    print(f"  play-outs per second: {summary.playouts_per_second():.1f}")
+    rate = summary.playouts_per_second()
+    print(f"  play-outs per second: {rate:.1f}" if rate >= 1 else f"  play-outs per second: {rate:.2g} ({1 / rate:.0f} s a game)" if rate > 0 else "  play-outs per second: -")
     return EXIT_OK
 
 
