@@ -143,19 +143,27 @@ def test_a_pompeii_move_by_clicking_a_square(serving, page):
     assert "hu §" in cite
 
 
+def open_replay(page, server) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    page.wait_for_selector("#board svg")
+
+
+def step_forward(page, step: int) -> None:
+    """One step on the timeline; `step` entries are then in the history."""
+    with page.expect_response(lambda r: "/api/replay/" in r.url):
+        page.click("#step-next")
+    page.wait_for_function("n => document.querySelectorAll('#history li').length === n", arg=step)
+
+
 def test_stepping_through_a_record(serving, page, tmp_path):
     from leges.cli import main
     assert main(["simulate", str(ruleset_dir("tictactoe")), "-g", "1", "--seed", "2", "--records", str(tmp_path), "-q"]) == 0
     record = next(tmp_path.glob("*.json"))
     total = len(json.loads(record.read_text())["actions"])
-    server = serving(ruleset_dir("tictactoe"), record=str(record))
-    page.goto(server.url)
-    page.wait_for_selector("#replay-controls:not([hidden])")
-    page.wait_for_selector("#board svg")
+    open_replay(page, serving(ruleset_dir("tictactoe"), record=str(record)))
     for step in (1, 2, 3):
-        with page.expect_response(lambda r: "/api/replay/" in r.url):
-            page.click("#step-next")
-        page.wait_for_function("n => document.querySelectorAll('#history li').length === n", arg=step)
+        step_forward(page, step)
     assert page.locator("#step-label").inner_text() == f"step 3 of {total}"
     assert page.locator("#board .piece").count() == 3
     shot(page, "tictactoe-replay-step-3")
@@ -291,14 +299,9 @@ def test_stepping_through_a_short_record(serving, page, tmp_path, name, players,
     st = play_random(game, players, 5, until=lambda s: len(s.history) >= 30)
     path = tmp_path / f"{name}.json"
     write_record(str(path), make_record(game, str(ruleset_dir(name)), players, 5, list(st.history)))
-    server = serving(ruleset_dir(name), record=str(path))
-    page.goto(server.url)
-    page.wait_for_selector("#replay-controls:not([hidden])")
-    page.wait_for_selector("#board svg")
+    open_replay(page, serving(ruleset_dir(name), record=str(path)))
     for step in (1, 2, 3):
-        with page.expect_response(lambda r: "/api/replay/" in r.url):
-            page.click("#step-next")
-        page.wait_for_function("n => document.querySelectorAll('#history li').length === n", arg=step)
+        step_forward(page, step)
         who, _, what = st.history[step - 1].partition(": ")
         assert page.locator("#last").inner_text() in (f"{who}: {what}", f"{who}: (sealed)")  # as everybody saw it
     assert page.locator("#step-label").inner_text() == "step 3 of 30"
