@@ -1101,3 +1101,10 @@ def test_scenario_whose_ruleset_rule_fails(scenario, ruleset, capsys):
     ruleset(MOVE, MOVE + "\n      while true:\n        pass")
     run = leges(capsys, "test", scenario())
     expect(run, f"{RULES}:53:7", "while loop ran more than")
+
+
+def test_a_number_where_a_name_belongs_gets_a_hint_not_a_crash():
+    """Found by the fuzzing campaign: a variant citing `book: -1000` stopped validate with a TypeError."""
+    from leges.errors import did_you_mean
+    assert did_you_mean(-1000, ["hu", "ru"]) is None
+    assert did_you_mean(12, ["12a", 7]) == "did you mean '12a'?"

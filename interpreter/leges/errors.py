@@ -92,8 +92,9 @@ def _order(d: Diagnostic) -> tuple:
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    """A hint naming the closest known names, for misspelt identifiers."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
+    """A hint naming the closest known names, for misspelt identifiers (a number or a list where a
+    name belongs, as a stranger's file may hold, is compared as its text)."""
+    close = difflib.get_close_matches(str(name), sorted({str(c) for c in candidates}), n=3, cutoff=0.6)
     if not close:
         return None
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
