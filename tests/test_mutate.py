@@ -77,6 +77,15 @@ def test_a_sample_runs_end_to_end(capsys):
     assert all(r["status"] == "killed" and r["by"] for r in report["results"])
 
 
+def test_list_shows_the_mutants_a_run_would_run(capsys):
+    from leges.cli import main
+    assert main(["mutate", "rulesets/tictactoe", "--list", "--rule", "place"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed and all("action:place" in line for line in listed)
+    assert main(["mutate", "rulesets/tictactoe", "--list", "--sample", "3", "--seed", "1"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+
+
 def test_a_survivor_is_reported_and_a_stillborn_mutant_not_counted():
     """With no test to run (Tic-Tac-Toe has no scenario) every mutant survives; one the checker rejects is
     stillborn and left out of the score."""

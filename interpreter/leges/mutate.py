@@ -452,6 +452,15 @@ def default_tests(folder: Path, ruleset_id: str) -> tuple[list[str], Path]:
     return [], folder.parent
 
 
+def select(mutants: list, rule: str | None = None, sample: int | None = None, seed: int = 0) -> list:
+    """The mutants of the rules whose id (or KIND:ID) matches `rule`, or `sample` of them drawn with `seed`."""
+    if rule:
+        mutants = [m for m in mutants if re.fullmatch(rule, m.rule.split(":", 1)[1]) or re.fullmatch(rule, m.rule)]
+    if sample is not None and sample < len(mutants):
+        mutants = sorted(random.Random(seed).sample(mutants, sample), key=lambda m: m.index)
+    return mutants
+
+
 def run(folder: str, tests: list[str] | None = None, project: str | None = None, sample: int | None = None,
         seed: int = 0, jobs: int = 1, rule: str | None = None, timeout: float = 900.0, progress=None) -> dict:
     """Mutate every rule (or a sample), run the tests against each mutant; the results and the score."""
@@ -468,12 +477,9 @@ def run(folder: str, tests: list[str] | None = None, project: str | None = None,
     try:
         pristine = snapshot(path, scratch)
         shown = str(folder) if not Path(folder).is_file() else str(Path(folder).parent)
-        every = mutants = find_mutants(str(pristine), shown)  # placed in the ruleset given, not in the snapshot
-        if rule:
-            mutants = [m for m in mutants if re.fullmatch(rule, m.rule.split(":", 1)[1]) or re.fullmatch(rule, m.rule)]
-        total = len(mutants)
-        if sample is not None and sample < len(mutants):
-            mutants = sorted(random.Random(seed).sample(mutants, sample), key=lambda m: m.index)
+        every = find_mutants(str(pristine), shown)  # placed in the ruleset given, not in the snapshot
+        total = len(select(every, rule))
+        mutants = select(every, rule, sample, seed)
         known = equivalents(pristine)
         equivalent = [m for m in mutants if any(_matches(e, m) for e in known)]
         stale = [e for e in known if not any(_matches(e, m) for m in every)]
