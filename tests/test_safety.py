@@ -234,6 +234,17 @@ def test_work_and_sizes_in_the_rules_are_bounded(game, attack, column, words):
     assert time.monotonic() - started < 30
 
 
+def test_a_consistency_check_doing_endless_work_is_stopped(game, capsys):
+    """A `checks:` entry runs when the ruleset loads: validate itself must stay bounded."""
+    path = game / "game" / "ruleset.yaml"
+    path.write_text(path.read_text() + "\nchecks:\n  - id: huge\n"
+                    "    check: count([a for a in range(100000) for b in range(100000)]) > 0\n")
+    line = len(path.read_text().splitlines())
+    run = expect(leges(capsys, "validate", "game"), f"{RULES}:{line}:12", "consistency check 'huge' could not be evaluated",
+                 "(limits.max_work)")
+    assert run.hint and "limits.max_work" in run.hint
+
+
 def test_max_work_lowers_the_budget(game, capsys):
     """The bound is the ruleset's limits.max_work: a tenth of a default-sized loop then fails."""
     edit(game / "game" / "ruleset.yaml", MOVE, MOVE + "\n      let n = count([a for a in range(3000)])")

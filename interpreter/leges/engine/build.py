@@ -524,12 +524,15 @@ def run_checks(game: Game, checks: list, errors: Collector) -> None:
         n = decl.players or game.max_players
         try:
             st = game.new_initial_state(players=n, seed=0, run=False)
+            game.work = game.max_work
             ok = fn(st, {"me": None})
         except LegesError as exc:
             errors.extend(exc.diagnostics)
             continue
-        except Exception:
-            errors.error(decl.at.child("check").position(), f"consistency check '{decl.id}' could not be evaluated")
+        except Exception as exc:
+            from .flow import _describe, _hint
+            errors.error(decl.at.child("check").position(),
+                         f"consistency check '{decl.id}' could not be evaluated: {_describe(exc)}", _hint(exc))
             continue
         if not ok:
             compared = "; ".join(decl.compares)
