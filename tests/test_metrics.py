@@ -92,3 +92,14 @@ def test_simulate_draws_a_plot(tmp_path, capsys):
     assert "<svg" in target.read_text()
     assert main(["simulate", TICTACTOE, "-g", "2", "-q", "-j", "1", "--plot", str(tmp_path / "x.pdf")]) == 2
     assert "neither .svg nor .png" in capsys.readouterr().err
+
+
+def test_an_interval_never_reaches_values_the_metric_cannot_take():
+    """A t interval of few games can run below 0 for a count or above 1 for a share; the true mean
+    cannot, so the interval is cut there (infinite ends, of a single game, are left as they are)."""
+    from leges.metrics import metric
+    wide = stats.mean([0, 0, 9])
+    assert wide.low < 0 and wide.within(0, None).low == 0 and wide.within(0, None).high == wide.high
+    assert stats.mean([0.9, 1.0, 0.2]).within(0, 1).high == 1
+    assert stats.mean([4]).within(0, None).low == -math.inf
+    assert metric("lead_changes").low == 0 and metric("decisiveness").high == 1 and metric("score.x").low is None

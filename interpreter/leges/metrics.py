@@ -19,19 +19,22 @@ class Metric:
     kind: str  # rate (Wilson), mean (t), auto (Wilson if every value is 0 or 1, else t), balance (bootstrap)
     description: str
     ludii: str = ""
+    low: float | None = None  # the values a game can give lie in [low, high]: the interval is cut to them
+    high: float | None = None
 
 
 FIXED = {
-    "duration": Metric("mean", "decisions in a game (the engine takes one-option decisions by itself)", "Duration Moves"),
-    "duration_turns": Metric("mean", "turns in a game", "Duration Turns"),
-    "branching_factor": Metric("mean", "legal moves at a decision, on average over a game's decisions", "Branching Factor"),
-    "forced_moves": Metric("mean", "share of moves that had one option (taken by the engine at once)", "Forced Moves"),
+    "duration": Metric("mean", "decisions in a game (the engine takes one-option decisions by itself)", "Duration Moves", 0),
+    "duration_turns": Metric("mean", "turns in a game", "Duration Turns", 0),
+    "branching_factor": Metric("mean", "legal moves at a decision, on average over a game's decisions", "Branching Factor", 0),
+    "forced_moves": Metric("mean", "share of moves that had one option (taken by the engine at once)", "Forced Moves",
+                           0, 1),
     "completion": Metric("rate", "share of games that end with a sole winner", "Completion"),
     "drawishness": Metric("rate", "share of games that end with the first place shared (a draw)", "Drawishness"),
     "timeouts": Metric("rate", "share of games stopped by the turn limit (limits.max_turns)", "Timeouts"),
     "decisiveness": Metric("mean", "share of a game's decisions played after its sole winner took the lead for good "
-                                   "(high: decided early)", "Decisiveness Moves"),
-    "lead_changes": Metric("mean", "times the sole leader changed, looked at after every turn", "Lead Change"),
+                                   "(high: decided early)", "Decisiveness Moves", 0, 1),
+    "lead_changes": Metric("mean", "times the sole leader changed, looked at after every turn", "Lead Change", 0),
     "balance": Metric("balance", "1 - the widest gap between two seats' win rates (1: every seat wins as often)",
                       "Balance"),
 }
@@ -152,6 +155,7 @@ def summarise(results: Sequence[PlayResult], seats: Sequence[str]) -> dict[str, 
             out[name] = stats.rate_or_mean(values)
         else:
             out[name] = stats.mean(values)
+        out[name] = out[name].within(metric(name).low, metric(name).high)
     return out
 
 

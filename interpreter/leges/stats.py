@@ -41,6 +41,16 @@ class Interval:
     def to_json(self) -> dict:
         return {"value": self.value, "low": self.low, "high": self.high}
 
+    def within(self, low: float | None, high: float | None) -> "Interval":
+        """The interval cut to the values the quantity can take (a count is never negative, a share
+        never above 1): a t interval of few games reaches past them, and the true mean cannot."""
+        lo, hi = self.low, self.high
+        if low is not None and math.isfinite(lo):
+            lo = max(lo, low)
+        if high is not None and math.isfinite(hi):
+            hi = min(hi, high)
+        return Interval(self.value, lo, hi)
+
 
 def t_quantile(df: int) -> float:
     """The 97.5 % quantile of Student's t (table to 30 degrees of freedom, Cornish-Fisher beyond)."""
