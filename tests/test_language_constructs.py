@@ -55,7 +55,7 @@ def test_the_grammar_has_no_conflicts():
     """LALR conflicts are resolved silently by Lark (shift wins): a new construct must add none, or
     some text would parse as something else than it says (`let x = a in b` as `let x = (a in b)`)."""
     from lark import Lark, logger
-    from leges.lang.parser import _GRAMMAR, _Indenter
+    from leges.lang.parser import _Indenter, grammar_text
     messages = []
 
     class Catch(logging.Handler):
@@ -65,7 +65,7 @@ def test_the_grammar_has_no_conflicts():
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     try:
-        Lark(open(_GRAMMAR, encoding="utf-8").read(), parser="lalr", postlex=_Indenter(),
+        Lark(grammar_text(), parser="lalr", postlex=_Indenter(),
              start=["program", "expression"], debug=True)
     finally:
         logger.removeHandler(handler)
