@@ -33,7 +33,7 @@ class PlayResult:
     agents: list = field(default_factory=list)  # the spec in each seat
     turns: int = 0
     options: int = 0  # summed over the decisions: the branching factor is options / length
-    forced: int | None = None  # decisions with one option, taken by the engine (if it counts them)
+    forced: int | None = None  # decisions with one option the engine took by itself (state.forced)
     leaders: list = field(default_factory=list)  # [(decision, sole leader or None)] after every turn
     statistics: dict = field(default_factory=dict)
 
