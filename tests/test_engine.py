@@ -167,3 +167,36 @@ def test_interpreter_names_no_game():
                 if words.search(line):
                     offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+def _tictactoe_with(tmp_path, old: str, new: str):
+    import shutil
+    shutil.copytree(ROOT / "rulesets" / "tictactoe", tmp_path / "t")
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    path = tmp_path / "t" / "ruleset.yaml"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+    return leges.load(str(tmp_path / "t"))
+
+
+def test_a_require_that_names_no_parameter_is_tested_before_the_options(tmp_path):
+    """`require: turn_number < 3 and ...`: from the third turn nothing is offered, and the domain
+    (which would fail there: the 9th square of an 8-long list) is not even computed."""
+    game = _tictactoe_with(tmp_path, '      square: "[s for s in spaces if count(s) == 0]"\n',
+                           '      square: "[s for s in spaces if count(s) == 0 and [1, 2][turn_number] > 0]"\n'
+                           '    require: turn_number < 2 and square != none\n')
+    st = game.new_initial_state(players=2)
+    st.apply_action("place square=r0c0")
+    st.apply_action("place square=r1c1")
+    assert st.is_terminal()  # no option: the game ends, and no rule failed on [1, 2][2]
+
+
+def test_an_early_test_that_fails_to_evaluate_changes_nothing(tmp_path):
+    """The part of `require` naming no parameter cannot be evaluated (the top of an empty square
+    has no owner) where there are no options either: as before, no error, no option."""
+    game = _tictactoe_with(tmp_path, '      square: "[s for s in spaces if count(s) == 0]"\n',
+                           '      square: "[s for s in spaces if count(s) == 0 and count(r2c2) > 0]"\n'
+                           '    require: top(r2c2).owner != none\n')
+    st = game.new_initial_state(players=2)
+    assert st.is_terminal() and not st.history

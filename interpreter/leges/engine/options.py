@@ -3,12 +3,20 @@
 The list of a player's choices of an action depends on what its parameters' domains and its
 `require` read, found while they compile (lang/memo.py): until the state changes there, the list
 is looked up, not rebuilt — a secret share-out among hundreds of splits is listed once a game.
+
+The parts of `require` (its `and`-ed conditions) that name no parameter are tested once, before
+the loops: an action not allowed now (a build once the turn's other kind of action began) lists
+nothing without first computing the domain of every parameter. Such a test that fails to evaluate
+counts as passed, and the whole `require` is still tested innermost, so the choices listed —
+and the errors a rule raises where there are choices — are the same.
 """
 from __future__ import annotations
 
-from ..lang import memo
+from ..errors import LegesError
+from ..lang import ast, memo
 from ..lang import types as T
 from ..lang.compiler import Compiler
+from ..lang.parser import parse_expression
 from ..lang.formatting import text_source
 from ..lang.scope import Scope
 
@@ -22,11 +30,15 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
     """
     scope = Scope(dict(args_types), me=True, me_code="me")
     lines = ["def {body}(st, me, args):", "    env = args", "    out = []"]
+    outer_reads, c.reads = c.reads, set()
+    early = _early_test(c, require, scope, [name for name, _ in params]) if params else None
+    if early is not None:
+        lines += ["    try:", f"        allowed = {early}", "    except H.RULE_FAILED:  # the test innermost says so",
+                  "        allowed = True", "    if not allowed:", "        return out"]
     indent = "    "
     text = repr(action_id)
     names = []
     types = {}
-    outer_reads, c.reads = c.reads, set()
     for i, (name, ptext) in enumerate(params):
         ty, code = c.parse_code(ptext, scope)
         elem = T.iter_elem(ty)
@@ -62,3 +74,26 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
               "    return value"]
     c.define("\n".join(lines).replace("{body}", f"{name}_body", 1) + "\n", f"options:{action_id}")
     return c.namespace[name], types
+
+
+def _conjuncts(node) -> list:
+    if isinstance(node, ast.BoolOp) and node.op == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _early_test(c: Compiler, require, scope: Scope, names: list) -> str | None:
+    """Python source of the `and` of the parts of `require` that name no parameter, or None."""
+    if require is None:
+        return None
+    try:
+        node = parse_expression(require.text, require.at.origin())
+    except LegesError:
+        return None  # reported where the whole condition compiles
+    parts = [p for p in _conjuncts(node) if not any(isinstance(n, ast.Name) and n.id in names for n in p.walk())]
+    if not parts:
+        return None
+    errors = len(c.errors.diagnostics)
+    codes = [c.code(p, scope, require.at.origin())[1] for p in parts]
+    del c.errors.diagnostics[errors:]  # the whole condition reports them
+    return " and ".join(f"({code})" for code in codes)

@@ -13,6 +13,9 @@ MAX_CHARS = 1_000_000  # characters of a string
 MAX_INT = 2 ** 53 - 1  # the largest integer JSON readers (JavaScript among them) keep exactly
 
 
+RULE_FAILED = Exception  # what generated code may catch of a rule that fails (its namespace has no builtins to name)
+
+
 class LimitExceeded(Exception):
     """A rule did more work, or built a larger value, than the limits allow: reported at the rule."""
 
