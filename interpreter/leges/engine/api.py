@@ -309,12 +309,15 @@ class StateAPI:
             raise
         except Exception as exc:
             from .flow import _describe, _hint
-            raise LegesError(Diagnostic(Position(self.game.ruleset_file), f"heuristic '{name}' failed: {_describe(exc)}",
+            raise LegesError(Diagnostic(self._where(f"heuristic:{name}"), f"heuristic '{name}' failed: {_describe(exc)}",
                                         _hint(exc))) from None
         if self.terminal and not self.unfinished:
             bonus = 1_000_000.0
             values = [v + bonus * r for v, r in zip(values, self.returns())]
         return values
+
+    def _where(self, key: str) -> Position:
+        return self.game.positions.get(key) or Position(self.game.ruleset_file)
 
     def statistics(self) -> dict:
         """The ruleset's `statistics:` measured now: {id: value} or {id: [value per player]}."""
@@ -330,11 +333,11 @@ class StateAPI:
                 raise
             except Exception as exc:
                 from .flow import _describe, _hint
-                raise LegesError(Diagnostic(Position(self.game.ruleset_file),
+                raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),
                                             f"statistic '{sid}' failed: {_describe(exc)}", _hint(exc))) from None
             for value in out[sid] if per_player else [out[sid]]:
                 if value.__class__ not in (int, float):
-                    raise LegesError(Diagnostic(Position(self.game.ruleset_file),
+                    raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),
                                                 f"statistic '{sid}' gave {_kind(value)}, not a number",
                                                 "a statistic is a number or a truth value in every position"))
         return out

@@ -429,12 +429,14 @@ class Builder:
         player_scope = Scope({"p": T.PLAYER}, me=False)
         for h in self._unique(rs.heuristics, "heuristic").values():
             game.heuristics[h.id] = c.parse_expr(h.value, player_scope, T.INT)[1]
+            game.positions[f"heuristic:{h.id}"] = h.at.child("value").position()
         for stat in self._unique(rs.statistics, "statistic").values():
             scope = player_scope if stat.per_player else Scope(me=False)
             ty, fn = c.parse_expr(stat.value, scope)
             if not (T.numeric(ty) or T.compatible(ty, T.BOOL)):
                 self.error(stat.at.child("value"), f"statistic '{stat.id}' must be a number or a truth value, not {ty}")
             game.statistics.append((stat.id, stat.per_player, fn))
+            game.positions[f"statistic:{stat.id}"] = stat.at.child("value").position()
         # procedures and functions never called are still checked
         for proc in sym.procedures.values():
             if not any(k.startswith(f"procedure:{proc.id}(") for k in progs.codes):
