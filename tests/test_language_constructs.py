@@ -55,7 +55,7 @@ def test_the_grammar_has_no_conflicts():
     """LALR conflicts are resolved silently by Lark (shift wins): a new construct must add none, or
     some text would parse as something else than it says (`let x = a in b` as `let x = (a in b)`)."""
     from lark import Lark, logger
-    from leges.lang.parser import _Indenter, grammar_text
+    from leges.lang.parser import RuleIndenter, grammar_text
     messages = []
 
     class Catch(logging.Handler):
@@ -65,7 +65,7 @@ def test_the_grammar_has_no_conflicts():
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
     try:
-        Lark(grammar_text(), parser="lalr", postlex=_Indenter(),
+        Lark(grammar_text(), parser="lalr", postlex=RuleIndenter(),
              start=["program", "expression"], debug=True)
     finally:
         logger.removeHandler(handler)

@@ -64,46 +64,15 @@ class Result:
 @lru_cache(maxsize=1)
 def _parser():
     from lark import Lark
-    from lark.indenter import Indenter
-
-    class _Indent(Indenter):
-        NL_type = "_NL"
-        OPEN_PAREN_types = ["LPAR", "LSQB"]
-        CLOSE_PAREN_types = ["RPAR", "RSQB"]
-        INDENT_type = "_INDENT"
-        DEDENT_type = "_DEDENT"
-        tab_len = 8
-
-    from .lang.parser import grammar_text
-    return Lark(grammar_text(), parser="lalr", postlex=_Indent(), start=["program", "expression"],
+    from .lang.parser import RuleIndenter, grammar_text
+    return Lark(grammar_text(), parser="lalr", postlex=RuleIndenter(), start=["program", "expression"],
                 propagate_positions=True, maybe_placeholders=False, keep_all_tokens=True)
 
 
 def _flat(text: str) -> str:
     """An expression as the parser reads it: comments blanked, line breaks as spaces, every character in place."""
-    out, quote = [], None
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            out.append(ch)
-            if ch == "\\" and i + 1 < len(text):
-                out.append(text[i + 1])
-                i += 1
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-            out.append(ch)
-        elif ch == "#":
-            while i < len(text) and text[i] != "\n":
-                out.append(" ")
-                i += 1
-            continue
-        else:
-            out.append(" " if ch in "\r\n" else ch)
-        i += 1
-    return "".join(out)
+    from .lang.parser import without_comments
+    return without_comments(text).replace("\r", " ").replace("\n", " ")
 
 
 def _edits(text: str, program: bool) -> list[tuple[str, int, int, str]]:

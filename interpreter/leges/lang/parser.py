@@ -30,7 +30,8 @@ def grammar_text() -> str:
     return files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
-class _Indenter(Indenter):
+class RuleIndenter(Indenter):
+    """The rule language's indentation: blocks by indent, none inside brackets (also used by leges mutate)."""
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
     CLOSE_PAREN_types = ["RPAR", "RSQB"]
@@ -41,7 +42,7 @@ class _Indenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(grammar_text(), parser="lalr", postlex=_Indenter(), start=["program", "expression"],
+    return Lark(grammar_text(), parser="lalr", postlex=RuleIndenter(), start=["program", "expression"],
                 propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
@@ -537,7 +538,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _without_comments(text: str) -> str:
+def without_comments(text: str) -> str:
     """Blank out `# ...` comments (outside strings), keeping every other character where it was."""
     out, quote, i = [], None, 0
     while i < len(text):
@@ -571,7 +572,7 @@ def parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
 
 def _parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
     original = text.rstrip()
-    flat = _without_comments(original).replace("\r", " ").replace("\n", " ")
+    flat = without_comments(original).replace("\r", " ").replace("\n", " ")
     try:
         tree = _lark().parse(flat, start="expression")
         _check_depth(tree, original, origin)
@@ -635,7 +636,7 @@ def labels(text: str, program: bool, origin: TextOrigin) -> list[Label]:
         except UnexpectedInput as exc:
             raise _syntax_error(exc, source, origin, "program") from None
     else:
-        source = _without_comments(text.rstrip()).replace("\r", " ").replace("\n", " ")
+        source = without_comments(text.rstrip()).replace("\r", " ").replace("\n", " ")
         try:
             tree = _lark().parse(source, start="expression")
         except UnexpectedInput as exc:
