@@ -108,31 +108,16 @@ def history(st, seat: int | None) -> list[str]:
 
 def labelled(st, name: str, value):
     """A variable's value as a player reads it: components by their labels, not their ids."""
-    symbols = st.game.compiler.symbols if st.game.compiler is not None else None
-    info = symbols.variables.get(name) if symbols is not None else None
-    if info is None:
-        return value
-    ty = info.type
-    depth = 0
-    while ty is not None and ty.kind == "list":
-        ty, depth = ty.elem, depth + 1
-    if ty is None or ty.kind != "component":
-        return value
-    if info.per_player and isinstance(value, list) and len(value) == st.n:
-        return [_label(st, v, depth) for v in value]
-    return _label(st, value, depth)
-
-
-def _label(st, value, depth: int):
-    if depth > 0 and isinstance(value, list):
-        return [_label(st, v, depth - 1) for v in value]
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(st.setup.clabel):
-        return st.setup.clabel[value]
-    return value
+    return _shown(st, name, value, "component", lambda v: st.setup.clabel[v] if 0 <= v < len(st.setup.clabel) else v)
 
 
 def named(st, name: str, value):
     """A variable's value with seats by name (a variable of players, or lists of them)."""
+    return _shown(st, name, value, "player", lambda v: st.setup.seat_names[v] if 0 <= v < st.n else v)
+
+
+def _shown(st, name: str, value, kind: str, show):
+    """`value` of variable `name` with every id of `kind` (at the depth its type says) shown by `show`."""
     symbols = st.game.compiler.symbols if st.game.compiler is not None else None
     info = symbols.variables.get(name) if symbols is not None else None
     if info is None or info.type is None:
@@ -140,19 +125,16 @@ def named(st, name: str, value):
     ty, depth = info.type, 0
     while ty is not None and ty.kind == "list":
         ty, depth = ty.elem, depth + 1
-    if ty is None or ty.kind != "player":
+    if ty is None or ty.kind != kind:
         return value
+
+    def one(v, depth: int):
+        if depth > 0 and isinstance(v, list):
+            return [one(x, depth - 1) for x in v]
+        return show(v) if isinstance(v, int) and not isinstance(v, bool) else v
     if info.per_player and isinstance(value, list) and len(value) == st.n:
-        return [_seat(st, v, depth) for v in value]
-    return _seat(st, value, depth)
-
-
-def _seat(st, value, depth: int):
-    if depth > 0 and isinstance(value, list):
-        return [_seat(st, v, depth - 1) for v in value]
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < st.n:
-        return st.setup.seat_names[value]
-    return value
+        return [one(v, depth) for v in value]
+    return one(value, depth)
 
 
 def _pieces(st, items: list[int], keep_order: bool) -> list[Piece]:
