@@ -15,44 +15,32 @@ from .model.sections import citations
 
 
 def _cite(item) -> str:
-    parts = []
-    for _, c in citations(item):
-        if "book" in c:
-            text = f"{c['book']} § {c['section']}"
-            if c.get("quote"):
-                text += f" — “{c['quote']}”"
-            parts.append(text)
-        if c.get("reading"):
-            parts.append(f"reading `{c['reading']}`")
-        if c.get("provenance"):
-            p = c["provenance"]
-            parts.append(f"{p['status']}" + (f" ({p['confidence']})" if p.get("confidence") else "")
-                         + (f": {p['note']}" if p.get("note") else ""))
-        if c.get("note"):
-            parts.append(c["note"])
+    parts = [part for _, c in citations(item) for part in _parts(c)]
     return "; ".join(parts) if parts else "(no citation)"
 
 
 def _cite_source(src) -> str:
     """One citation (a `source` mapping) as text."""
-    class _Item:
-        source = src
-        at = None
     if not isinstance(src, dict):
         return "(no citation)"
-    parts = []
-    for c in [src] + [c for c in src.get("also", []) if isinstance(c, dict)]:
-        if "book" in c:
-            parts.append(f"{c['book']} § {c['section']}" + (f" — “{c['quote']}”" if c.get("quote") else ""))
-        if c.get("reading"):
-            parts.append(f"reading `{c['reading']}`")
-        if c.get("provenance"):
-            p = c["provenance"]
-            parts.append(f"{p['status']}" + (f" ({p['confidence']})" if p.get("confidence") else "")
-                         + (f": {p['note']}" if p.get("note") else ""))
-        if c.get("note"):
-            parts.append(c["note"])
+    parts = [part for c in [src] + [c for c in src.get("also", []) if isinstance(c, dict)] for part in _parts(c)]
     return "; ".join(parts) if parts else "(no citation)"
+
+
+def _parts(c: dict) -> list[str]:
+    """The pieces of one citation: book § section — “quote”, the reading, the provenance, a note."""
+    parts = []
+    if "book" in c:
+        parts.append(f"{c['book']} § {c['section']}" + (f" — “{c['quote']}”" if c.get("quote") else ""))
+    if c.get("reading"):
+        parts.append(f"reading `{c['reading']}`")
+    if c.get("provenance"):
+        p = c["provenance"]
+        parts.append(f"{p['status']}" + (f" ({p['confidence']})" if p.get("confidence") else "")
+                     + (f": {p['note']}" if p.get("note") else ""))
+    if c.get("note"):
+        parts.append(c["note"])
+    return parts
 
 
 class _Variants:

@@ -46,13 +46,14 @@ def read_record(path: str) -> dict:
     return record
 
 
-def replay(game, record: dict, path: str = "record"):
-    """Re-run a record; every action must be legal when it is applied. Returns the final state."""
+def replay(game, record: dict, path: str = "record", upto: int | None = None):
+    """Re-run a record (its first `upto` actions, or all); every action must be legal when it is
+    applied. Returns the state reached."""
     if record["ruleset"] != game.id:
         raise LegesError(Diagnostic(Position(path), f"the record is of '{record['ruleset']}', not '{game.id}'"))
     st = game.new_initial_state(players=record["players"], seed=record["seed"],
-                                explicit_chance=record.get("explicit_chance", False))
-    for i, text in enumerate(record["actions"]):
+                                explicit_chance=bool(record.get("explicit_chance", False)))
+    for i, text in enumerate(record["actions"][:upto]):
         try:
             st.apply_action(text)
         except LegesError as exc:

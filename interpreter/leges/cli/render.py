@@ -35,21 +35,14 @@ def load_board_file(path: str):
 
 def replay_to(game, record: dict, step: int | None, path: str):
     """The state after the first `step` actions of a record (all of them when None)."""
+    from ..records import replay
     actions = record["actions"]
     if step is None:
         step = len(actions)
     if step < 0 or step > len(actions):
         raise LegesError(Diagnostic(Position(path), f"the record has {len(actions)} actions; there is no step {step}",
                                     f"give --step between 0 and {len(actions)}"))
-    st = game.new_initial_state(players=record["players"], seed=record["seed"],
-                                explicit_chance=bool(record.get("explicit_chance", False)))
-    for i, text in enumerate(actions[:step]):
-        try:
-            st.apply_action(text)
-        except LegesError as exc:
-            d = exc.diagnostics[0]
-            raise LegesError(Diagnostic(Position(path), f"action {i + 1} of the record: {d.message}", d.hint)) from None
-    return st
+    return replay(game, record, path, upto=step)
 
 
 def position_of(args):
