@@ -462,12 +462,7 @@ class StatementCompiler:
                 options.append(["pass", "pass", {}, {}])
             if not options:
                 return pc + 1
-            if len(options) == 1 and not st.forced_moves:
-                st.forced += 1
-                env["$answer"] = options[0]
-                return pc
-            st.suspend(player, "act", options)
-            return SUSPEND
+            return _ask(st, env, player, options, pc)
 
         key = f"$a{self.here}"  # actions taken so far by this `act ... until pass`
 
@@ -493,12 +488,7 @@ class StatementCompiler:
             if at_least is None or taken >= at_least(st, env):
                 options.append(["pass", "pass", {}, {}])
             env[key] = taken
-            if len(options) == 1 and not st.forced_moves:
-                st.forced += 1
-                env["$answer"] = options[0]
-                return pc
-            st.suspend(player, "act", options)
-            return SUSPEND
+            return _ask(st, env, player, options, pc)
         instruction = act_until_pass if node.until_pass else act
         instruction.actions = tuple(aid for aid, _ in items)  # what it offers, for explanations (engine/explain.py)
         self.emit(instruction, node)
@@ -751,3 +741,14 @@ class StatementCompiler:
         self.block(node.body, scope)
         self._jump(node, [head])
         end[0] = self.here
+
+
+def _ask(st, env: dict, player: int, options: list, pc: int) -> int:
+    """An `act`'s decision: asked of `player`, or a lone option taken at once (and counted) unless
+    the state asks forced moves too; then the instruction runs again with the answer."""
+    if len(options) == 1 and not st.forced_moves:
+        st.forced += 1
+        env["$answer"] = options[0]
+        return pc
+    st.suspend(player, "act", options)
+    return SUSPEND
