@@ -52,6 +52,7 @@ class Summary:
     commands: int = 0
     statuses: Counter = field(default_factory=Counter)  # "validate 0", "simulate 2", ...
     without_line: int = 0  # status 2 whose messages name a file but no line (e.g. a missing file)
+    without_line_seen: list = field(default_factory=list)  # a few of their first lines, distinct, to look at
     slowest: dict = field(default_factory=dict)  # command → seconds
     findings: list[Finding] = field(default_factory=list)
 
@@ -183,6 +184,9 @@ class Runner:
                 return finding("unlocated", err[-800:])
             if not any(m.group("at") for m in located):
                 self.summary.without_line += 1
+                first = err.strip().splitlines()[0][:160] if err.strip() else ""
+                if first not in self.summary.without_line_seen and len(self.summary.without_line_seen) < 8:
+                    self.summary.without_line_seen.append(first)
         cpu = answer.get("cpu", seconds)  # processor time: a busy shared machine does not make a case slow
         if name in SLOW and cpu > SLOW[name] and not (name == "validate" and status == 0):
             return finding("slow", f"{cpu:.2f} s of processor time, {seconds:.2f} s in all "
@@ -203,7 +207,8 @@ class Runner:
 def report(summary: Summary, seconds: float) -> str:
     lines = [f"{summary.cases} cases, {summary.commands} commands in {seconds:.0f} s",
              "exit statuses: " + ", ".join(f"{k}: {v}" for k, v in sorted(summary.statuses.items())),
-             f"rejections located at a file only (no line): {summary.without_line}",
+             f"rejections located at a file only (no line): {summary.without_line}"
+             + "".join(f"\n    e.g. {line}" for line in summary.without_line_seen),
              "slowest (processor time): " + ", ".join(f"{k} {v:.2f} s" for k, v in sorted(summary.slowest.items())),
              f"findings: {len(summary.findings)}"]
     kinds = Counter(f.kind for f in summary.findings)
