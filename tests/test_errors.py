@@ -1108,3 +1108,16 @@ def test_a_number_where_a_name_belongs_gets_a_hint_not_a_crash():
     from leges.errors import did_you_mean
     assert did_you_mean(-1000, ["hu", "ru"]) is None
     assert did_you_mean(12, ["12a", 7]) == "did you mean '12a'?"
+
+
+def test_a_dedent_to_no_open_block_is_located():
+    """Found by the fuzzing campaign: lark's DedentError escaped as an internal error."""
+    from leges.errors import LegesError
+    from leges.lang.parser import parse_program
+    from leges.source import TextOrigin
+    text = "for c in xs:\n     log text(c)\n    log text(c)\n"
+    with pytest.raises(LegesError) as caught:
+        parse_program(text, TextOrigin("rules.yaml", 10, 5))
+    d = caught.value.diagnostics[0]
+    assert "indented to a column no enclosing block starts at" in d.message
+    assert (d.position.line, d.position.col) == (12, 5)  # the third line, at its first character

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from .. import cache
 from ..errors import Diagnostic, LegesError
@@ -531,6 +531,30 @@ def _parse_program(text: str, origin: TextOrigin) -> ast.Program:
         raise _syntax_error(exc, source, origin, "program") from None
     except VisitError as exc:  # a literal the transformer could not read
         raise LegesError(Diagnostic(origin.locate(1, 1), f"syntax error: {exc.orig_exc}")) from None
+    except DedentError:
+        line, col = _bad_dedent(source)
+        raise LegesError(Diagnostic(origin.locate(line, col), "syntax error: this line is indented to a column no "
+                                    "enclosing block starts at", "indent it as the block it belongs to")) from None
+
+
+def _bad_dedent(source: str) -> tuple[int, int]:
+    """Where a line goes back to an indentation that no open block has (line, column), as the
+    indenter sees lines: blank lines, comments and lines inside brackets do not count."""
+    levels = [0]
+    depth = 0
+    for number, line in enumerate(without_comments(source).split("\n"), 1):
+        stripped = line.strip()
+        if stripped and depth == 0:
+            indent = len(line) - len(line.lstrip(" \t"))
+            if indent > levels[-1]:
+                levels.append(indent)
+            else:
+                while indent < levels[-1]:
+                    levels.pop()
+                if indent != levels[-1]:
+                    return number, indent + 1
+        depth = max(0, depth + sum(line.count(c) for c in "([") - sum(line.count(c) for c in ")]"))
+    return 1, 1
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
