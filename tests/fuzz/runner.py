@@ -187,11 +187,22 @@ class Runner:
                 first = err.strip().splitlines()[0][:160] if err.strip() else ""
                 if first not in self.summary.without_line_seen and len(self.summary.without_line_seen) < 8:
                     self.summary.without_line_seen.append(first)
+                    self.keep_unlocated(case, command, err)
         cpu = answer.get("cpu", seconds)  # processor time: a busy shared machine does not make a case slow
         if name in SLOW and cpu > SLOW[name] and not (name == "validate" and status == 0):
             return finding("slow", f"{cpu:.2f} s of processor time, {seconds:.2f} s in all "
                                    f"(the promise: {SLOW[name]:.0f} s)")
         return None
+
+    def keep_unlocated(self, case: Case, command: str, err: str) -> None:
+        """A rejection naming a file but no line is not a finding, but its message may be poor: keep
+        the case (the first of each distinct message) to look at."""
+        if self.findings_dir is None:
+            return
+        target = self.findings_dir / f"file-only-{len(self.summary.without_line_seen):02d}"
+        case.write(target)
+        (target / "MESSAGE.txt").write_text(f"mutations: {'; '.join(case.mutations)}\n\n{err}\n\nrun again: cd "
+                                            f"{target} && leges {command}\n", encoding="utf-8")
 
     def keep(self, case: Case, finding: Finding) -> None:
         if self.findings_dir is None:
