@@ -148,7 +148,6 @@ ATTEMPTS = 5  # worlds drawn, at most, to find one where the next action can be 
 def _world(st, player: int, rng: random.Random):
     """A world `player` cannot tell from `st`, its values and its pending decision computed afresh."""
     other = st.resample(player, rng)
-    other.forget_cached()  # values memoised in the real game may not hold for traded identities
     _reask(other)
     return other
 

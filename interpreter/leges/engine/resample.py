@@ -87,7 +87,7 @@ class Resampler:
             other = st.pending is not None and st.pending["player"] != self.player
             _redeal(st, self.player, rng, st.pending["player"] if other and attempt >= ATTEMPTS else None)
             st.rng = R.seed_state(rng.getrandbits(63))
-            st = st.copy()  # a fresh copy forgets every cached value computed before the re-deal
+            st.forget_cached(identities_changed=True)  # values computed before the re-deal may not hold
             st.seed = -1  # the real seed would let the real hidden state be replayed
             if not other or attempt == 2 * ATTEMPTS:
                 return st

@@ -46,6 +46,10 @@ class State(StateAPI):
             memo[i] = {}
         if board and slots[2]:
             self._forget_near(slots[2], source, zone)
+        zone_read, key_slots = self.setup.zone_read, self.game.key_slots
+        for key in (zone_read.get(source), zone_read.get(zone)):
+            for i in key_slots.get(key, ()):
+                memo[i] = {}
         old = self.zones[source]
         if old and old[-1] == c:
             old.pop()
@@ -63,6 +67,8 @@ class State(StateAPI):
             return
         items = self.zones[source]
         self.moved({self.setup.ctype[c] for c in items}, source in self.setup.spaces or dest in self.setup.spaces)
+        self.changed(self.setup.zone_read.get(source))
+        self.changed(self.setup.zone_read.get(dest))
         if bottom:
             self.zones[dest][0:0] = items
         else:
@@ -126,10 +132,11 @@ class State(StateAPI):
             self._forget_near(near, space)
         self.sprops.setdefault(space, {})[name] = value
 
-    def forget_cached(self) -> None:
+    def forget_cached(self, identities_changed: bool = False) -> None:
         """Forget every memoised value (after the state was changed from outside the rules); values of
-        functions that read nothing changing are kept, shared by all states of the game."""
-        shared = self.game.shared_slots(self.n)
+        functions that read nothing changing are kept, shared by all states of the game — unless
+        components traded identities (a resampled world): then even those may differ here."""
+        shared = {} if identities_changed else self.game.shared_slots(self.n)
         self.memo = [shared[i] if i in shared else {} for i in range(self.game.memo_size)]
         self.private = set(range(self.game.memo_size))
 
@@ -180,6 +187,7 @@ class State(StateAPI):
         items = self.zones[zone]
         # the order of these types' items changes
         self.moved({self.setup.ctype[c] for c in items[lo:hi]}, zone in self.setup.spaces)
+        self.changed(self.setup.zone_read.get(zone))
         if not self.explicit_chance:
             for i in range(hi - 1, lo, -1):
                 j = lo + self.rand_below(i - lo + 1)
