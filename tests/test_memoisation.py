@@ -7,6 +7,8 @@ board; any move touching a space forgets them.
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import leges
@@ -64,6 +66,27 @@ def test_a_move_off_the_board_keeps_values_that_only_look_at_the_board(attika):
     assert st.memo[slot] == {}
 
 
+def test_a_function_reading_a_named_zone_forgets_its_values_only_when_that_zone_changes(attika):
+    """kinds(p) reads the hands: a building moving between a player's stacks and board keeps its
+    values; a card entering or leaving any hand, or a hand shuffled, forgets them."""
+    assert _reads(attika, "kinds") == {"zone:hand"}
+    st = attika.new_initial_state(players=2, seed=0)
+    slot = _slot(attika, "kinds")
+    st.memo[slot] = {0: "probe"}
+    st.place(st.zones["main_stack.athens"][-1], "board.athens", None)
+    assert st.memo[slot] == {0: "probe"}
+    st.place(st.zones["draw_pile"][-1], "hand.corinth", None)  # another player's hand
+    assert st.memo[slot] == {}
+    st.memo[slot] = {0: "probe"}
+    st.place(st.zones["hand.corinth"][-1], "discards", None)
+    assert st.memo[slot] == {}
+    st.memo[slot] = {0: "probe"}
+    st.stack("discards", "draw_pile", bottom=True)
+    assert st.memo[slot] == {0: "probe"}
+    st.shuffle_range([0, 0, {}], "k", "hand.athens", 0, len(st.zones["hand.athens"]))
+    assert st.memo[slot] == {}
+
+
 def test_an_assignment_forgets_the_functions_that_read_the_variable():
     pompeii = leges.load(str(ROOT / "rulesets" / "pompeii"))
     st = pompeii.new_initial_state(players=3, seed=0)
@@ -86,9 +109,10 @@ def test_a_copy_shares_values_until_either_changes(attika):
     assert copy.memo[slot] == {} and "probe" in st.memo[slot]
 
 
-def _stale_values(game, st) -> list[str]:
-    """Every value the state's memo would serve now, compared with the function computed afresh."""
-    fresh = game.state_from_json(st.to_json())
+def _stale_values(game, st, fresh=None) -> list[str]:
+    """Every value the state's memo would serve now, compared with the function computed afresh
+    (on `fresh`, the same state without cached values: by default read back from its JSON)."""
+    fresh = fresh if fresh is not None else game.state_from_json(st.to_json())
     namespace = game.compiler.namespace
     wrong = []
     for slot, values in enumerate(st.memo):
@@ -130,6 +154,30 @@ def test_cached_values_equal_freshly_computed_ones(ruleset, players, seed):
 
     play_random(game, players, seed=seed, until=no_stale_value)
     assert checked >= 60 and served > 100  # the check looked at real values
+
+
+@pytest.mark.parametrize("ruleset, players", [("attika", 2), ("pompeii", 3)])
+def test_a_resampled_world_serves_no_value_of_the_real_one(ruleset, players):
+    """Hidden components trade identities in a resampled world: a value cached in the real game (a
+    hand's kinds, a card's number — even from a function reading nothing that changes) would be
+    stale there, and would tell a searching agent what it may not know."""
+    game = leges.load(str(ROOT / "rulesets" / ruleset))
+    rng = random.Random(5)
+    checked = 0
+
+    def worlds_serve_fresh_values(st):
+        nonlocal checked
+        if st.pending is not None and len(st.history) % 4 == 0:
+            for player in range(players):
+                world = st.resample(player, rng)
+                fresh = world.copy()
+                fresh.memo, fresh.private = [{} for _ in fresh.memo], set(range(len(fresh.memo)))
+                assert _stale_values(game, world, fresh) == []
+                checked += 1
+        return len(st.history) >= 80
+
+    play_random(game, players, seed=2, until=worlds_serve_fresh_values)
+    assert checked >= 20
 
 
 def test_a_near_slot_shared_with_a_copy_is_copied_before_it_changes(attika):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import Collector, Diagnostic, LegesError, did_you_mean
+from ..lang import memo
 from ..lang import types as T
 from ..lang.compiler import BUILTIN_EVENTS, Compiler
 from ..lang.scope import Scope
@@ -258,6 +259,7 @@ class Builder:
                     setup.zone_kind[key] = zone.kind
                     setup.zone_visibility[key] = zone.visibility
                     setup.zone_order.append(key)
+                    setup.zone_read[key] = memo.zone(zone.id)
             if board is not None:
                 setup.spaces = frozenset(board.spaces)
                 for s in board.spaces:

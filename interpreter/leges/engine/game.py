@@ -60,6 +60,7 @@ class Setup:
     zone_kind: dict[str, str] = field(default_factory=dict)
     zone_visibility: dict[str, str] = field(default_factory=dict)
     zone_order: list[str] = field(default_factory=list)
+    zone_read: dict[str, str] = field(default_factory=dict)  # zone → its read key (lang/memo.py: zone:NAME)
     initial: dict[str, list[int]] = field(default_factory=dict)
     by_type: dict[str, list[int]] = field(default_factory=dict)
     by_owner: dict[tuple, list[int]] = field(default_factory=dict)  # (type, owner) → components

@@ -206,7 +206,7 @@ class Compiler:
                 self.err(node, origin, f"zone '{name}' is per player: write {name}(p)")
             elif zone.count:
                 self.err(node, origin, f"zone '{name}' is a row of zones: write {name}(i)")
-            return T.ZONE, repr(name)
+            return T.zone(name), repr(name)
         if name in sym.seats:
             return T.PLAYER, repr(sym.seats.index(name))
         if name in sym.space_ids:
@@ -350,11 +350,11 @@ class Compiler:
             if zone.per_player:
                 if not T.compatible(ty, T.PLAYER):
                     self.err(node.args[0], origin, f"'{name}' is per player: give a player, not {ty}")
-                return T.ZONE, f"st.setup.zkeys[{name!r}][{arg}]"
+                return T.zone(name), f"st.setup.zkeys[{name!r}][{arg}]"
             if zone.count:
                 if not T.compatible(ty, T.INT):
                     self.err(node.args[0], origin, f"'{name}' is a row of zones: give a number, not {ty}")
-                return T.ZONE, f"st.setup.zkeys[{name!r}][{arg}]"
+                return T.zone(name), f"st.setup.zkeys[{name!r}][{arg}]"
             self.err(node, origin, f"zone '{name}' is a single zone: write {name} without arguments")
             return T.ZONE, repr(name)
         if name in sym.functions:
@@ -396,6 +396,8 @@ class Compiler:
             self.read_where({ctype}, on_spaces=space)
         elif space:
             self.read(memo.on_spaces(None))
+        elif ty.kind == "zone" and ty.sub:  # declared zones, known by name: a move elsewhere keeps the value
+            self.read(*(memo.zone(name) for name in ty.sub))
         else:
             self.read(memo.ZONES)
         return f"st.zones[{code}]"

@@ -10,7 +10,8 @@ built-in reads, every part of the state it depends on, as *read keys*:
                move of T forgets only the values for spaces P near where it moved from or to
     near:@NAME:P:R  the changing property NAME of the spaces at most R steps from P: setting it
                on a space forgets only the values for spaces P near it
-    zones      the contents of a zone not known to be a board space, of any type
+    zone:NAME  the contents of the zones declared as NAME (one zone, a player's, or a row of them)
+    zones      the contents of a zone not known to be a board space, of any type, nor which it is
     var:NAME   a game variable;  cprop:NAME / sprop:NAME  a component's / space's changing property
     turn       the phase, whose turn it is, the turn number
     me         the acting player (then the cache key includes it)
@@ -31,6 +32,10 @@ ANY_TYPE = "*"
 
 def where(ctype: str | None) -> str:
     return f"where:{ctype or ANY_TYPE}"
+
+
+def zone(name: str) -> str:
+    return f"zone:{name}"
 
 
 def on_spaces(ctype: str | None) -> str:
@@ -60,7 +65,7 @@ def parse_near(key: str) -> tuple[str, str, int] | None:
 
 def broad(key: str) -> bool:
     """A read that any move of some type anywhere may change."""
-    return key.startswith(("where:", "spaces:")) or key == ZONES
+    return key.startswith(("where:", "spaces:", "zone:")) or key == ZONES
 
 
 def var(name: str) -> str:

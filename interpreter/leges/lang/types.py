@@ -16,7 +16,7 @@ from dataclasses import dataclass
 class Ty:
     kind: str  # int bool str none any player component space area zone list tuple table
     elem: "Ty | None" = None  # element type of a list, value type of a table
-    sub: frozenset | None = None  # component types, or area kinds, the value may be
+    sub: frozenset | None = None  # component types, area kinds, or declared zones the value may be
     items: tuple | None = None  # item types of a tuple
     key: "Ty | None" = None  # key type of a table
 
@@ -67,6 +67,11 @@ def key_of(t: Ty) -> Ty:
 
 def component(*types: str) -> Ty:
     return Ty("component", None, frozenset(types) if types else None)
+
+
+def zone(name: str) -> Ty:
+    """A zone known to be one declared as `name` (what is read of it is then that zone's contents only)."""
+    return Ty("zone", None, frozenset((name,)))
 
 
 def area(*kinds: str) -> Ty:
@@ -123,10 +128,10 @@ def join(a: Ty, b: Ty) -> Ty:
         if a.sub is None or b.sub is None:
             return COMPONENT
         return Ty("component", None, a.sub | b.sub)
-    if a.kind == b.kind == "area":
+    if a.kind == b.kind and a.kind in ("area", "zone"):
         if a.sub is None or b.sub is None:
-            return AREA
-        return Ty("area", None, a.sub | b.sub)
+            return Ty(a.kind)
+        return Ty(a.kind, None, a.sub | b.sub)
     if a.kind == b.kind == "list":
         return list_of(join(a.elem or ANY, b.elem or ANY))
     if a.kind == b.kind == "tuple" and len(a.items) == len(b.items):
