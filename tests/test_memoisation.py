@@ -46,9 +46,10 @@ def test_a_move_forgets_near_values_only_around_it(attika):
     slot = _slot(attika, "arrow_free")
     far, near = "h0_0", "h7_11"
     assert near in attika.board.neighbors["h7_10"] and far not in attika.board.within("h7_10", 1)
-    st.memo[slot] = {(0, far): "kept", (0, near): "forgotten"}
+    assert attika.compiler.memo.by_space[slot] == "s"  # filed by hex: arrow_free(b, s) is memo[slot][s][b]
+    st.memo[slot] = {far: {0: "kept"}, near: {0: "forgotten"}}
     st.place(st.zones["board.athens"][-1], "h7_10", None)
-    assert st.memo[slot] == {(0, far): "kept"}
+    assert st.memo[slot] == {far: {0: "kept"}}
 
 
 def _slot(game, name: str) -> int:
@@ -126,15 +127,26 @@ def _stale_values(game, st, fresh=None) -> list[str]:
                 if body(fresh, me, args) != value:
                     wrong.append(f"{fname}({me}, {args})")
             continue
-        for key, value in values.items():
-            parts = list(key) if len(layout) > 1 else [key] if layout else []
-            parts = parts[:game.compiler.memo.arities[slot]]  # hoisted calls' values follow the arguments
+        by_space = game.compiler.memo.by_space[slot]
+        arity = game.compiler.memo.arities[slot]
+        for space, key, value in _filed(values, by_space is not None):
+            full = list(key) if len(layout) - (by_space is not None) > 1 else [key]
+            if by_space is not None:  # filed by space: put the space back among the key's parts
+                full.insert(layout.index(by_space), space)
+            parts = full[:arity]  # hoisted calls' values follow the arguments
             me = parts.pop(0) if layout[:1] == ("me",) else None
             if key_of is not None and key_of(fresh, me, *parts) != key:
                 continue  # not served: a hoisted call's value has changed
             if body(fresh, me, *parts) != value:
                 wrong.append(f"{fname}{tuple(parts)}")
     return wrong
+
+
+def _filed(values: dict, by_space: bool):
+    """(space or None, key, value) of each value of a slot (filed by space, or not)."""
+    if by_space:
+        return [(space, key, value) for space, filed in values.items() for key, value in filed.items()]
+    return [(None, key, value) for key, value in values.items()]
 
 
 @pytest.mark.parametrize("ruleset, players, seed", [("attika", 2, 1), ("alexander", 3, 2), ("pompeii", 3, 3)])
@@ -183,11 +195,11 @@ def test_a_resampled_world_serves_no_value_of_the_real_one(ruleset, players):
 def test_a_near_slot_shared_with_a_copy_is_copied_before_it_changes(attika):
     st = attika.new_initial_state(players=2, seed=0)
     slot = _slot(attika, "arrow_free")
-    st.memo[slot] = {(0, "h7_11"): "near", (0, "h0_0"): "far"}
+    st.memo[slot] = {"h7_11": {0: "near"}, "h0_0": {0: "far"}}
     copy = st.copy()
     copy.place(copy.zones["board.athens"][-1], "h7_10", None)
-    assert copy.memo[slot] == {(0, "h0_0"): "far"}
-    assert st.memo[slot] == {(0, "h7_11"): "near", (0, "h0_0"): "far"}  # the original keeps its values
+    assert copy.memo[slot] == {"h0_0": {0: "far"}}
+    assert st.memo[slot] == {"h7_11": {0: "near"}, "h0_0": {0: "far"}}  # the original keeps its values
 
 
 def test_setting_a_space_property_forgets_values_only_around_it(attika):

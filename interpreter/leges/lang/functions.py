@@ -100,9 +100,10 @@ class Functions:
         if memoised:
             uses_me = memo.ME in reads
             layout = memo.key_layout(decl.params, uses_me, hoisted)
-            slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me)
+            by_space = memo.nesting_space(slot_reads, layout)
+            slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me, by_space)
             frozen = {p for p, t in zip(decl.params, arg_types) if t.kind in ("list", "table")}
-            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen)
+            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen, by_space)
         else:
             source = memo.plain_source(name, decl.params, body)
         c.define(source, decl.id)

@@ -88,13 +88,23 @@ class MemoTable:
     names: list[str] = field(default_factory=list)  # slot → generated function name (for tests)
     layouts: list[tuple[str, ...]] = field(default_factory=list)  # slot → what its cache keys hold
     arities: list[int] = field(default_factory=list)  # slot → how many of those are the function's arguments
+    # slot → the space parameter its values are filed under (space → other key parts → value), or None:
+    # a move then forgets a few spaces' values at once instead of looking through all of them
+    by_space: list[str | None] = field(default_factory=list)
 
-    def add(self, name: str, keys: frozenset, layout: tuple[str, ...], arity: int) -> int:
+    def add(self, name: str, keys: frozenset, layout: tuple[str, ...], arity: int, by_space: str | None = None) -> int:
         self.keys.append(keys)
         self.names.append(name)
         self.layouts.append(layout)
         self.arities.append(arity)
+        self.by_space.append(by_space)
         return len(self.keys) - 1
+
+    def space_index(self, slot: int, param: str) -> int | None:
+        """Where the space `param` sits in the slot's cache keys: None when the key is the space
+        itself (at the top level of the slot), else its place in the tuple."""
+        layout = self.layouts[slot]
+        return None if len(layout) == 1 or self.by_space[slot] == param else layout.index(param)
 
     def slots_reading(self, *keys: str) -> tuple[int, ...]:
         wanted = set(keys)
@@ -115,9 +125,7 @@ class MemoTable:
                 for key in keys:
                     parsed = parse_near(key)
                     if parsed is not None and parsed[0] in (t, ANY_TYPE):
-                        layout = self.layouts[slot]
-                        index = None if len(layout) == 1 else layout.index(parsed[1])
-                        near_slots.append((slot, index, parsed[2]))
+                        near_slots.append((slot, self.space_index(slot, parsed[1]), parsed[2]))
             out[t] = (off, on, tuple(near_slots))
         return out
 
@@ -129,8 +137,7 @@ class MemoTable:
             for key in keys:
                 parsed = parse_near(key)
                 if parsed is not None and parsed[0] == what:
-                    layout = self.layouts[slot]
-                    found.append((slot, None if len(layout) == 1 else layout.index(parsed[1]), parsed[2]))
+                    found.append((slot, self.space_index(slot, parsed[1]), parsed[2]))
         return tuple(found)
 
 
@@ -140,18 +147,26 @@ def key_layout(params: list[str], uses_me: bool, hoisted: list[str]) -> tuple[st
     return (("me",) if uses_me else ()) + tuple(params) + tuple(f"hoisted{i}" for i in range(len(hoisted)))
 
 
+def nesting_space(keys, layout: tuple[str, ...]) -> str | None:
+    """The space parameter to file a slot's values under: the one its near reads are around, when
+    there is exactly one and the cache key holds more than the space."""
+    params = {parsed[1] for parsed in map(parse_near, keys) if parsed is not None}
+    return next(iter(params)) if len(params) == 1 and len(layout) > 1 else None
+
+
 def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me: bool,
-                   hoisted: list[str] = (), frozen: set[str] = frozenset()) -> str:
+                   hoisted: list[str] = (), frozen: set[str] = frozenset(), by_space: str | None = None) -> str:
     """A memoised function: the body, and a wrapper looking its value up in `st.memo[slot]`.
 
     `hoisted`: calls of the body whose values join the key instead of their reads joining the
     function's (an early cut-off: a change that leaves their values as they were keeps this
     function's values). `frozen`: parameters holding lists, frozen into the key (`H.freeze`); an
-    argument that cannot be a key though its type did not say so is simply computed.
+    argument that cannot be a key though its type did not say so is simply computed. `by_space`: the
+    values are filed under that space parameter first (MemoTable.by_space).
     """
     args = "".join(f", v_{p}" for p in params)
-    parts = (["me"] if uses_me else []) + [f"H.freeze(v_{p})" if p in frozen else f"v_{p}" for p in params] \
-        + list(hoisted)
+    parts = (["me"] if uses_me else []) + [f"H.freeze(v_{p})" if p in frozen else f"v_{p}" for p in params
+                                           if p != by_space] + list(hoisted)
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")" if parts else "None"
     head = f"def {fname}_body(st, me{args}):\n    return {body}\n" f"def {fname}(st, me{args}):\n"
     if hoisted or frozen:  # a hoisted call the body would not have made may fail: then no cache
@@ -160,8 +175,17 @@ def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me:
                  f"        return {fname}_body(st, me{args})\n")
         key = "key"
     # `get` rather than `[]` and KeyError: a miss then costs a comparison, not an exception
+    if by_space is not None:  # the space's own dict, made empty where there is none yet
+        head += (f"    outer = st.memo[{slot}]\n"
+                 f"    try:\n"
+                 f"        cache = outer.get(v_{by_space})\n"
+                 f"    except TypeError:\n"
+                 f"        return {fname}_body(st, me{args})\n"
+                 f"    if cache is None:\n"
+                 f"        cache = outer[v_{by_space}] = {{}}\n")
+    else:
+        head += f"    cache = st.memo[{slot}]\n"
     return (head +
-            f"    cache = st.memo[{slot}]\n"
             f"    try:\n"
             f"        value = cache.get({key}, H.MISSING)\n"
             f"    except TypeError:\n"
