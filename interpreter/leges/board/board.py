@@ -96,7 +96,7 @@ class Board:
     def groups(self, members: Iterable[str]) -> list[list[str]]:
         """Connected groups among the given spaces, in board order."""
         pool = set(members)
-        order = {s: i for i, s in enumerate(self.spaces)}
+        order = self.order()
         result = []
         for start in sorted(pool, key=lambda s: order.get(s, 0)):
             if start not in pool:
@@ -113,6 +113,13 @@ class Board:
             group.sort(key=lambda s: order.get(s, 0))
             result.append(group)
         return result
+
+    def order(self) -> dict[str, int]:
+        """Each space's place in the board's order (made once: groups() sorts by it on every call)."""
+        order = self.__dict__.get("_order")
+        if order is None:
+            order = self.__dict__["_order"] = {s: i for i, s in enumerate(self.spaces)}
+        return order
 
     def lines(self, length: int) -> list[list[str]]:
         """Every straight line of `length` spaces, each direction once, along the board's declared adjacency:
