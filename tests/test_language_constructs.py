@@ -11,6 +11,8 @@ import json
 import logging
 import textwrap
 
+from types import SimpleNamespace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
@@ -171,6 +173,7 @@ def test_top_of_a_list_points_to_last_and_take(sample):
 
 # ------------------------------------------------------------------ payments
 WAYS = hs.lists(hs.sampled_from("abcw"), max_size=6)
+UNBOUNDED = SimpleNamespace(game=SimpleNamespace(work=10 ** 9, max_work=10 ** 9))  # a state, for its work budget
 
 
 @settings(max_examples=300, deadline=None)
@@ -179,7 +182,7 @@ WAYS = hs.lists(hs.sampled_from("abcw"), max_size=6)
 def test_payable_is_whether_payments_finds_a_way(pool, need, rate, per_kind, wild):
     substitute = (lambda k: {"a": rate, "b": 1, "c": 0}.get(k, 2)) if per_kind else rate
     w = "w" if wild else None
-    assert runtime.payable(pool, need, "*", substitute, w) == bool(runtime.payments(pool, need, "*", substitute, w))
+    assert runtime.payable(UNBOUNDED, pool, need, "*", substitute, w) == bool(runtime.payments(pool, need, "*", substitute, w))
 
 
 def test_payments_with_a_wild_item_and_a_rate_per_kind(sample):
@@ -193,7 +196,7 @@ def test_a_rule_that_ran_cards_needed_by_hand_agrees_with_payable():
     cards_needed = lambda pool, need: len(need) + len(runtime.without([x for x in need if x != "any"], pool))
     for pool in (["hill"], ["hill", "water", "water"], ["forest"] * 5, []):
         for need in (["hill"], ["water", "water"], ["any"] * 5, ["hill", "mountain", "any"]):
-            assert runtime.payable(pool, need, "any", 2) == (cards_needed(pool, need) <= len(pool))
+            assert runtime.payable(UNBOUNDED, pool, need, "any", 2) == (cards_needed(pool, need) <= len(pool))
 
 
 # ------------------------------------------------------------------ declarations

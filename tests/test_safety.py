@@ -219,6 +219,8 @@ WORK_ATTACKS = [
     ("      let n = count([a for a in range(100000) for b in range(100000)])", 7, "more than 10000000 items for one action"),
     ("      let n = count(range(10000000000))", 7, "range of 10000000000 numbers is more than 1000000"),
     ("      let n = any(range(100000), a => any(range(100000), b => a + b < 0))", 7, "more than 10000000 items"),
+    # payable's answers are kept by value, but a long list is charged even when the answer is known
+    ("      let n = count([a for a in range(100000) if payable(range(1000), [1])])", 7, "more than 10000000 items"),
 ]
 
 

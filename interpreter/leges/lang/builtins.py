@@ -34,9 +34,11 @@ def builtin(signature: str, doc: str, example: str):
     return register
 
 
-def listy(cx, i, filtered_by=None):
+def listy(cx, i, filtered_by=None, charged=True):
     """Argument i as (element type, Python source of a list); `filtered_by`: the argument holding the
-    predicate that filters it (a predicate keeping one component type makes the read narrower)."""
+    predicate that filters it (a predicate keeping one component type makes the read narrower).
+    `charged=False`: the built-in does not go through the items (its length, its first item), or
+    charges the work it does itself: the list is not charged to the work budget here."""
     node = cx.arg_node(i)
     if node is None:
         return T.ANY, "[]"
@@ -44,7 +46,7 @@ def listy(cx, i, filtered_by=None):
     pred = cx.arg_node(filtered_by) if filtered_by is not None else None
     if isinstance(pred, ast.Lambda):
         typed = cx.c.type_filter(pred.body, pred.param)
-    elem, code = cx.c.iterable(node, cx.scope, cx.origin, typed)
+    elem, code = cx.c.iterable(node, cx.scope, cx.origin, typed, charged)
     return elem, code
 
 
@@ -62,7 +64,7 @@ def pred_of(cx, key, elem, required=False):
          "count([1, 2, 3], x => x > 1) == 2")
 def _count(cx):
     cx.arity(1, 2)
-    elem, xs = listy(cx, 0, filtered_by=1)
+    elem, xs = listy(cx, 0, filtered_by=1, charged=cx.nargs() == 2)  # a length costs nothing to take
     pred = pred_of(cx, 1, elem)
     if pred is None:
         return T.INT, f"len({xs})"
@@ -204,7 +206,7 @@ def _first(cx):
     cx.arity(1, 2)
     if cx.nargs() == 2:
         return _find(cx, "first")
-    elem, xs = listy(cx, 0)
+    elem, xs = listy(cx, 0, charged=False)
     return elem, f"H.first({xs})"
 
 
@@ -214,7 +216,7 @@ def _last(cx):
     cx.arity(1, 2)
     if cx.nargs() == 2:
         return _find(cx, "last")
-    elem, xs = listy(cx, 0)
+    elem, xs = listy(cx, 0, charged=False)
     return elem, f"H.last({xs})"
 
 
@@ -261,11 +263,11 @@ def _without(cx):
     return T.list_of(elem), f"H.without({xs}, {ys})"
 
 
-def _payment_args(cx):
+def _payment_args(cx, charged=True):
     """(pool, need, wildcard, substitute, wild) sources of payments() and payable()."""
     cx.arity(2, 2, kw=("wildcard", "substitute", "wild"))
-    elem, pool = listy(cx, 0)
-    need_elem, need = listy(cx, 1)
+    elem, pool = listy(cx, 0, charged=charged)
+    need_elem, need = listy(cx, 1, charged=charged)
     wildcard = cx.code("wildcard")[1] if cx.arg_node("wildcard") is not None else "None"
     wild = cx.code("wild")[1] if cx.arg_node("wild") is not None else "None"
     substitute = "0"
@@ -293,8 +295,8 @@ def _payments(cx):
          "Whether payments() with the same arguments finds a way: computed without listing them.",
          "payable([1, 2], [1, 3], substitute=1) and not payable([1, 2], [3, 3], substitute=2)")
 def _payable(cx):
-    _, pool, need, wildcard, substitute, wild = _payment_args(cx)
-    return T.BOOL, f"H.payable({pool}, {need}, {wildcard}, {substitute}, {wild})"
+    _, pool, need, wildcard, substitute, wild = _payment_args(cx, charged=False)  # charged once worked out
+    return T.BOOL, f"H.payable(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
 
 
 TABLE_KEYS = ("player", "space", "area", "zone", "str", "any")

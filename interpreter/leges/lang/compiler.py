@@ -442,8 +442,9 @@ class Compiler:
             elem = T.join(elem, ty)
         return T.list_of(elem if elem != T.NONE else T.ANY), "[" + ", ".join(c for _, c in compiled) + "]"
 
-    def iterable(self, node, scope, origin, typed: str | None = None) -> tuple[T.Ty, str]:
-        """Element type and Python source of something to go through (a list, or a zone's contents).
+    def iterable(self, node, scope, origin, typed: str | None = None, charged: bool = True) -> tuple[T.Ty, str]:
+        """Element type and Python source of something to go through (a list, or a zone's contents),
+        its items charged to the work budget (`H.each`) unless not `charged`.
 
         `typed`: the caller keeps only components of this type, so what it reads of the zone
         changes only when such components move (see `contents`).
@@ -453,12 +454,13 @@ class Compiler:
         if elem is None:
             self.err(node, origin, f"cannot go through {ty}: a list or a zone is needed")
             return T.ANY, "[]"
+        charge = (lambda items: f"H.each(st, {items})") if charged else (lambda items: items)
         if ty.kind in ("zone", "space"):
-            return elem, f"H.each(st, {self.contents(ty, code, typed, node, scope)})"
+            return elem, charge(self.contents(ty, code, typed, node, scope))
         self.heavy()
         if ty.kind == "table" and T.key_of(ty).kind == "player":  # a list by seat: its keys are the seats
             return elem, f"range(len({code}))"
-        return elem, f"H.each(st, {code})"
+        return elem, charge(code)
 
     @staticmethod
     def type_filter(condition, var: str) -> str | None:

@@ -13,6 +13,8 @@ MAX_CHARS = 1_000_000  # characters of a string
 MAX_INT = 2 ** 53 - 1  # the largest integer JSON readers (JavaScript among them) keep exactly
 
 
+FREE_ITEMS = 64  # a built-in going through at most this many items is not charged: its work is bounded by the caller's
+
 RULE_FAILED = Exception  # what generated code may catch of a rule that fails (its namespace has no builtins to name)
 
 
@@ -275,7 +277,12 @@ _PAYABLE: dict = {}  # answers of payable() by value: a filter asks the same of 
 _PAYABLE_SIZE = 4096
 
 
-def payable(pool, need, wildcard, substitute, wild=None):
+def payable(st, pool, need, wildcard, substitute, wild=None):
+    """The built-in `payable`, its answers kept by value. Its lists are charged to the work budget
+    only when long: on short ones it does a bounded amount of work for each time the rule asking
+    is charged (a step, or a loop's item)."""
+    if len(pool) + len(need) > FREE_ITEMS:
+        each(st, pool), each(st, need)
     if callable(substitute):
         return _payable(pool, need, wildcard, substitute, wild)
     try:
