@@ -457,7 +457,8 @@ class Compiler:
         charge = (lambda items: f"H.each(st, {items})") if charged else (lambda items: items)
         if ty.kind in ("zone", "space"):
             return elem, charge(self.contents(ty, code, typed, node, scope))
-        self.heavy()
+        if charged:  # gone through: worth memoising (a length, or a lookup by value, is not)
+            self.heavy()
         if ty.kind == "table" and T.key_of(ty).kind == "player":  # a list by seat: its keys are the seats
             return elem, f"range(len({code}))"
         return elem, charge(code)
