@@ -146,3 +146,13 @@ def test_set_text_error_is_located_in_the_variant(ruleset):
     d = err.value.diagnostics[0]
     assert d.position.file.endswith("typo.yaml") and (d.position.line, d.position.col) == (12, 16)
     assert "unknown name 'mee'" in d.message and "did you mean 'me'" in d.hint
+
+
+def test_a_variants_source_is_checked_as_a_rules_source(ruleset):
+    """A variant's own citation has a rule's form: a rulebook's id is a name, not a list (found by
+    fuzzing: it used to reach the citation check unvalidated and fail there)."""
+    variant(ruleset, "cited", "source:\n  book:\n  - hu\n  section: Somewhere\npatch: []\n")
+    with pytest.raises(leges.LegesError) as err:
+        leges.load(str(ruleset), variants=["cited"])
+    d = err.value.diagnostics[0]
+    assert d.position.file.endswith("cited.yaml") and d.position.line == 7 and "expected string" in d.message

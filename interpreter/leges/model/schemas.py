@@ -39,29 +39,30 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
 
 @lru_cache(maxsize=None)
 def inlined(name: str) -> dict:
-    """The schema with every local `$ref` replaced by what it names (our schemas have no cycles).
+    """The schema with every `$ref` replaced by what it names (our schemas have no cycles): a local
+    one (`#/$defs/X`), or one into a sibling schema (`ruleset.schema.json#/$defs/X`).
 
     Following a `$ref` costs jsonschema a registry lookup each time; a ruleset of thousands of
     items made validation take seconds. Inlined, the same checks run several times faster and
     report the same errors.
     """
-    root = schema(name)
-
-    def walk(node, depth: int = 0):
+    def walk(node, root: dict, depth: int = 0):
         if depth > 64:  # a cycle after all: leave the reference to jsonschema
             return node
         if isinstance(node, dict):
             ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                target = walk(root["$defs"][ref[len("#/$defs/"):]], depth + 1)
-                rest = {k: walk(v, depth + 1) for k, v in node.items() if k != "$ref"}
+            if isinstance(ref, str) and "#/$defs/" in ref:
+                other, definition = ref.split("#/$defs/", 1)
+                home = schema(other.removesuffix(".schema.json")) if other else root
+                target = walk(home["$defs"][definition], home, depth + 1)
+                rest = {k: walk(v, root, depth + 1) for k, v in node.items() if k != "$ref"}
                 return dict(target, **rest) if not set(rest) & set(target) else {"allOf": [target], **rest}
-            return {k: (v if k == "$defs" else walk(v, depth + 1)) for k, v in node.items()}
+            return {k: (v if k == "$defs" else walk(v, root, depth + 1)) for k, v in node.items()}
         if isinstance(node, list):
-            return [walk(v, depth + 1) for v in node]
+            return [walk(v, root, depth + 1) for v in node]
         return node
 
-    return walk(root)
+    return walk(schema(name), schema(name))
 
 
 _TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
