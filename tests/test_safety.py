@@ -330,3 +330,18 @@ def test_play_never_shows_another_seats_sealed_choice(monkeypatch, capsys):
     first_prompt = out.split("  1. ")[0]
     assert "red: (sealed)" in first_prompt and "red: share " not in first_prompt
     assert "revealed: red: share " in out  # once the phase is over
+
+
+@pytest.mark.parametrize("statement, words", [("end turn", "`end turn` used outside a turn"),
+                                              ("end phase", "`end phase` used in setup"),
+                                              ("goto play", "`goto` used in setup")])
+def test_ending_a_turn_or_phase_in_setup_is_located_at_the_statement(game, capsys, statement, words):
+    """Setup runs before any phase: ending a turn or a phase there is an error at the statement
+    (found by fuzzing: it was reported at the ruleset file, or as a phase named None)."""
+    path = game / "game" / "ruleset.yaml"
+    path.write_text(path.read_text() + "\nsetup:\n  - id: early\n"
+                    "    source: {book: folk, section: Play, quote: \"x begins\"}\n"
+                    f"    effect: |\n      {statement}\n")
+    line = len(path.read_text().splitlines())
+    expect(leges(capsys, "simulate", "game", "-g", "1", "-j", "1", "-q"), f"{RULES}:{line}:7", words,
+           hint="a phase's turn" if statement == "end turn" else "setup")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import Diagnostic, LegesError, Position, RuleError
 from ..lang.memo import TURN
-from ..lang.runtime import LimitExceeded
+from ..lang.runtime import RuleMisuse
 from .constants import SUSPEND
 
 MAX_FRAMES = 2000
@@ -222,7 +222,7 @@ class Flow:
 
 
 def _hint(exc: Exception) -> str | None:
-    if isinstance(exc, LimitExceeded):
+    if isinstance(exc, RuleMisuse):
         return exc.hint
     if isinstance(exc, MemoryError):
         return "a value grew too large for memory (lists or strings built in a loop?)"
@@ -232,7 +232,7 @@ def _hint(exc: Exception) -> str | None:
 
 
 def _describe(exc: Exception) -> str:
-    if isinstance(exc, LimitExceeded):
+    if isinstance(exc, RuleMisuse):
         return str(exc)
     if isinstance(exc, MemoryError):
         return "out of memory"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import Diagnostic, Position, RuleError
 from ..lang.memo import TURN
+from ..lang.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
@@ -234,6 +234,7 @@ class State(StateAPI):
 
     # ------------------------------------------------------------ flow control
     def goto(self, phase: str) -> None:
+        self._not_in_setup("goto")
         self.frames.clear()
         self.next_phase = phase
         if self.flow != "end":
@@ -244,13 +245,20 @@ class State(StateAPI):
             self.frames.clear()
             self.game.flow.finish(self)
         elif what == "phase":
+            self._not_in_setup("end phase")
             self.frames.clear()
             if self.flow != "end":
                 self.game.flow.end_phase(self)
         else:
             if self.flow != "turn":
-                raise RuleError(Diagnostic(Position(self.game.ruleset_file), "`end turn` used outside a turn"))
+                raise RuleMisuse("`end turn` used outside a turn",
+                                 "end turn belongs in a phase's turn, or in what runs during one (an action, a trigger)")
             self.frames.clear()
+
+    def _not_in_setup(self, statement: str) -> None:
+        if self.flow == "setup":
+            raise RuleMisuse(f"`{statement}` used in setup, before the first phase began",
+                             "setup prepares the game; the phases follow it in the order declared")
 
     # ----------------------------------------------------------- serialisation
     def copy(self) -> "State":

@@ -18,12 +18,17 @@ FREE_ITEMS = 64  # a built-in going through at most this many items is not charg
 RULE_FAILED = Exception  # what generated code may catch of a rule that fails (its namespace has no builtins to name)
 
 
-class LimitExceeded(Exception):
-    """A rule did more work, or built a larger value, than the limits allow: reported at the rule."""
+class RuleMisuse(Exception):
+    """A rule did what cannot be done where it ran (`end turn` outside a turn, ...): reported at
+    the rule, with this message and hint."""
 
     def __init__(self, message: str, hint: str):
         super().__init__(message)
         self.hint = hint
+
+
+class LimitExceeded(RuleMisuse):
+    """A rule did more work, or built a larger value, than the limits allow."""
 
 
 def each(st, items):
