@@ -7,11 +7,13 @@ board; any move touching a space forgets them.
 """
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 import leges
+from leges.lang import runtime
 from helpers import ROOT, play_random
 
 
@@ -39,6 +41,34 @@ def test_a_call_whose_value_depends_on_the_whole_board_joins_the_key(attika):
     slot = _slot(attika, "need")
     assert attika.compiler.memo.layouts[slot] == ("b", "s", "hoisted0")
     assert not any(k.startswith("spaces:building") for k in attika.compiler.memo.keys[slot])
+
+
+def test_a_component_read_only_for_fixed_properties_is_keyed_by_them(attika):
+    """founds(b, s) reads only whose b is: every building of a player shares its values; a
+    function comparing or moving the component itself is keyed by the component."""
+    slot = _slot(attika, "founds")
+    assert attika.compiler.memo.projected[slot] == {"b": ("owner",)}
+    assert attika.compiler.memo.projected[_slot(attika, "arrow_free")] == {"b": ("after", "name", "owner")}
+    assert attika.compiler.memo.projected[_slot(attika, "need")] == {}  # passes b on to other functions
+    st = attika.new_initial_state(players=2, seed=0)
+    founds = attika.compiler.namespace[attika.compiler.memo.names[slot]]
+    first, second = st.zones["board.athens"][-2:]
+    founds(st, None, first, "h7_10")
+    st.memo[slot]["h7_10"][0] = "served"  # (athens is seat 0)
+    assert founds(st, None, second, "h7_10") == "served"
+
+
+@pytest.mark.parametrize("text, uses", [
+    ("b.owner == p and b.name != 'x'", {"owner", "name"}),
+    ("any(xs, b => b == 1) and b.owner == 0", {"owner"}),  # the lambda's b is another
+    ("[b for b in xs] + [b.cost]", {"cost"}),
+    ("let b = 1 in b + 1", set()),
+    ("b == c", None), ("f(b)", None), ("b.space != none", None), ("[x for x in b]", None)])
+def test_which_properties_of_a_component_a_body_reads(text, uses):
+    from leges.lang.functions import component_uses
+    from leges.lang.parser import parse_expression
+    from leges.source import TextOrigin
+    assert component_uses(parse_expression(text, TextOrigin("<test>", 1, 1)), "b") == uses
 
 
 def test_a_move_forgets_near_values_only_around_it(attika):
@@ -129,17 +159,40 @@ def _stale_values(game, st, fresh=None) -> list[str]:
             continue
         by_space = game.compiler.memo.by_space[slot]
         arity = game.compiler.memo.arities[slot]
+        projected = game.compiler.memo.projected[slot]
         for space, key, value in _filed(values, by_space is not None):
             full = list(key) if len(layout) - (by_space is not None) > 1 else [key]
             if by_space is not None:  # filed by space: put the space back among the key's parts
                 full.insert(layout.index(by_space), space)
             parts = full[:arity]  # hoisted calls' values follow the arguments
             me = parts.pop(0) if layout[:1] == ("me",) else None
-            if key_of is not None and key_of(fresh, me, *parts) != key:
-                continue  # not served: a hoisted call's value has changed
-            if body(fresh, me, *parts) != value:
-                wrong.append(f"{fname}{tuple(parts)}")
+            for args in _arguments(fresh, layout[(me is not None):arity], parts, projected):
+                if key_of is not None and key_of(fresh, me, *args) != key:
+                    continue  # not served: a hoisted call's value has changed
+                if body(fresh, me, *args) != value:
+                    wrong.append(f"{fname}{tuple(args)}")
     return wrong
+
+
+def _arguments(st, params, parts, projected) -> list[list]:
+    """The arguments a cached key stands for: a component parameter keyed by its fixed properties
+    stands for every component alike in them (a few are tried: each must give the cached value)."""
+    if not projected:
+        return [parts]
+    choices = []
+    for param, part in zip(params, parts):
+        if param not in projected:
+            choices.append([part])
+            continue
+        alike = [c for c in range(len(st.setup.ctype)) if _projection(st, c, projected[param]) == part]
+        choices.append(alike[:1] + alike[len(alike) // 2:][:1] + alike[-1:] if alike else [])
+    return [list(args) for args in itertools.product(*choices)]
+
+
+def _projection(st, c: int, props: tuple):
+    values = [st.setup.cowner[c] if x == "owner" else st.setup.ctype[c] if x == "type"
+              else runtime.freeze(st.setup.cstatic[c].get(x)) for x in props]
+    return values[0] if len(values) == 1 else tuple(values)
 
 
 def _filed(values: dict, by_space: bool):

@@ -8,7 +8,11 @@ values alive where a per-type dependency would forget them all:
   keeps its values (a cost to build on a hex, a neighbourhood test);
 - *hoisted calls*: such a function calling another one on its own arguments whose value depends
   on the whole board (a count of a player's groups on the board, say) takes that value into its cache
-  key instead of its reads — the change of a far space then matters only if it changes that value.
+  key instead of its reads — the change of a far space then matters only if it changes that value;
+- *projected components*: a component parameter the body reads only fixed properties of (its
+  owner, its type, declared properties no rule sets) is keyed by those values, so every component
+  alike in them shares one value (whether a building on a hex founds a settlement depends only on
+  whose it is).
 """
 from __future__ import annotations
 
@@ -16,7 +20,9 @@ from dataclasses import dataclass, field
 
 from . import ast, memo
 from . import types as T
+from ..errors import LegesError
 from .call import NOTHING
+from .parser import parse_expression
 from .scope import Scope
 
 CHEAP_SOURCE = 300  # a body shorter than this that does not loop is cheaper to compute than to look up
@@ -93,6 +99,7 @@ class Functions:
         own, searches, loops, frame = frozenset(c.reads), c.searches, c.zone_loops, self.body
         c.reads, c.searches, c.zone_loops, self.body = outer
         hoisted = list(frame.hoisted) if any(memo.parse_near(k) for k in own) else []
+        projected = self._projections(decl, arg_types)
         slot_reads = own if hoisted else own | frame.hoisted_reads
         reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
         c.function_reads[name] = reads
@@ -101,14 +108,46 @@ class Functions:
             uses_me = memo.ME in reads
             layout = memo.key_layout(decl.params, uses_me, hoisted)
             by_space = memo.nesting_space(slot_reads, layout)
-            slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me, by_space)
+            slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me, by_space,
+                              {p: props for p, (props, _) in projected.items()})
             frozen = {p for p, t in zip(decl.params, arg_types) if t.kind in ("list", "table")}
-            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen, by_space)
+            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen, by_space,
+                                         {p: code for p, (_, code) in projected.items()})
         else:
             source = memo.plain_source(name, decl.params, body)
         c.define(source, decl.id)
         self.busy.discard(key)
         return Compiled(name, ty, list(decl.params), reads, memoised)
+
+    def _projections(self, decl, arg_types: list[T.Ty]) -> dict[str, tuple[tuple[str, ...], str]]:
+        """Component parameters the body reads only fixed properties of: parameter → (those
+        properties, Python source of the key standing for the component)."""
+        c = self.c
+        sym = c.symbols
+        out = {}
+        node = None
+        for p, t in zip(decl.params, arg_types):
+            if t.kind != "component":
+                continue
+            if node is None:
+                try:
+                    node = parse_expression(decl.body.text, decl.body.at.origin())
+                except LegesError:
+                    return {}
+            props = component_uses(node, p)
+            if not props or not all(x in ("owner", "type") or x not in sym.dynamic_component_props for x in props):
+                continue  # (a declared property some types lack reads as none, in the body and in the key alike)
+            parts = []
+            for x in sorted(props):
+                if x == "owner":
+                    parts.append(f"st.setup.cowner[v_{p}]")
+                elif x == "type":
+                    parts.append(f"st.setup.ctype[v_{p}]")
+                else:  # a declared property: lists frozen, so that they can be part of a key
+                    parts.append(f"H.freeze(st.setup.cstatic[v_{p}].get({x!r}))")
+            code = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+            out[p] = (tuple(sorted(props)), code)
+        return out
 
     # ------------------------------------------------------------ reads at a call
     def _reads_at_call(self, fn: Compiled, args: list, scope: Scope) -> set[str]:
@@ -136,6 +175,40 @@ class Functions:
             return False
         params = set(self.body.params)
         return all(free_names(a) & scope.py.keys() <= params for a in args)
+
+
+def component_uses(node: ast.Node, name: str) -> set[str] | None:
+    """The properties an expression reads of `name` (free in it, as `name.prop`), or None if it
+    uses `name` otherwise (compares it, passes it on, reads where it is ...)."""
+    props: set[str] = set()
+
+    def walk(n: ast.Node, bound: frozenset) -> bool:
+        if isinstance(n, ast.Attr) and isinstance(n.obj, ast.Name) and n.obj.id == name and name not in bound:
+            props.add(n.name)
+            return n.name not in ("zone", "space")
+        if isinstance(n, ast.Name):
+            return n.id != name or name in bound
+        if isinstance(n, ast.Lambda):
+            return walk(n.body, bound | {n.param})
+        if isinstance(n, ast.Comprehension):
+            inner = bound
+            for clause in n.clauses:
+                if not walk(clause.iterable, inner):
+                    return False
+                inner = inner | set(clause.names)
+                if clause.condition is not None and not walk(clause.condition, inner):
+                    return False
+            return walk(n.element, inner)
+        if isinstance(n, ast.LetExpr):
+            inner = bound
+            for binding in n.bindings:
+                if not walk(binding.value, inner):
+                    return False
+                inner = inner | {binding.name}
+            return walk(n.body, inner)
+        return all(walk(child, bound) for child in n.children())
+
+    return props if walk(node, frozenset()) else None
 
 
 def free_names(node: ast.Node) -> set[str]:

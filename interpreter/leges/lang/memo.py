@@ -91,13 +91,17 @@ class MemoTable:
     # slot → the space parameter its values are filed under (space → other key parts → value), or None:
     # a move then forgets a few spaces' values at once instead of looking through all of them
     by_space: list[str | None] = field(default_factory=list)
+    # slot → component parameters keyed by fixed properties instead of themselves (functions.py)
+    projected: list[dict[str, tuple[str, ...]]] = field(default_factory=list)
 
-    def add(self, name: str, keys: frozenset, layout: tuple[str, ...], arity: int, by_space: str | None = None) -> int:
+    def add(self, name: str, keys: frozenset, layout: tuple[str, ...], arity: int, by_space: str | None = None,
+            projected: dict[str, tuple[str, ...]] | None = None) -> int:
         self.keys.append(keys)
         self.names.append(name)
         self.layouts.append(layout)
         self.arities.append(arity)
         self.by_space.append(by_space)
+        self.projected.append(projected or {})
         return len(self.keys) - 1
 
     def space_index(self, slot: int, param: str) -> int | None:
@@ -155,21 +159,24 @@ def nesting_space(keys, layout: tuple[str, ...]) -> str | None:
 
 
 def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me: bool,
-                   hoisted: list[str] = (), frozen: set[str] = frozenset(), by_space: str | None = None) -> str:
+                   hoisted: list[str] = (), frozen: set[str] = frozenset(), by_space: str | None = None,
+                   projected: dict[str, str] | None = None) -> str:
     """A memoised function: the body, and a wrapper looking its value up in `st.memo[slot]`.
 
     `hoisted`: calls of the body whose values join the key instead of their reads joining the
     function's (an early cut-off: a change that leaves their values as they were keeps this
     function's values). `frozen`: parameters holding lists, frozen into the key (`H.freeze`); an
     argument that cannot be a key though its type did not say so is simply computed. `by_space`: the
-    values are filed under that space parameter first (MemoTable.by_space).
+    values are filed under that space parameter first (MemoTable.by_space). `projected`: component
+    parameters keyed by the source given (their fixed properties the body reads).
     """
+    projected = projected or {}
     args = "".join(f", v_{p}" for p in params)
-    parts = (["me"] if uses_me else []) + [f"H.freeze(v_{p})" if p in frozen else f"v_{p}" for p in params
-                                           if p != by_space] + list(hoisted)
+    parts = (["me"] if uses_me else []) + [projected[p] if p in projected else f"H.freeze(v_{p})" if p in frozen
+                                           else f"v_{p}" for p in params if p != by_space] + list(hoisted)
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")" if parts else "None"
     head = f"def {fname}_body(st, me{args}):\n    return {body}\n" f"def {fname}(st, me{args}):\n"
-    if hoisted or frozen:  # a hoisted call the body would not have made may fail: then no cache
+    if hoisted or frozen or projected:  # a hoisted call the body would not have made may fail: then no cache
         head = f"def {fname}_key(st, me{args}):\n    return {key}\n" + head  # (for tests: which key is served)
         head += (f"    try:\n        key = {key}\n    except Exception:\n"
                  f"        return {fname}_body(st, me{args})\n")
