@@ -11,8 +11,8 @@ values alive where a per-type dependency would forget them all:
   key instead of its reads — the change of a far space then matters only if it changes that value;
 - *projected components*: a component parameter the body reads only fixed properties of (its
   owner, its type, declared properties no rule sets) is keyed by those values, so every component
-  alike in them shares one value (whether a building on a hex founds a settlement depends only on
-  whose it is).
+  alike in them shares one value (a test of the pieces around a space that asks only whose the
+  piece is holds for all of that player's pieces).
 """
 from __future__ import annotations
 
