@@ -99,7 +99,6 @@ class Functions:
         own, searches, loops, frame = frozenset(c.reads), c.searches, c.zone_loops, self.body
         c.reads, c.searches, c.zone_loops, self.body = outer
         hoisted = list(frame.hoisted) if any(memo.parse_near(k) for k in own) else []
-        projected = self._projections(decl, arg_types)
         slot_reads = own if hoisted else own | frame.hoisted_reads
         reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
         c.function_reads[name] = reads
@@ -108,6 +107,7 @@ class Functions:
             uses_me = memo.ME in reads
             layout = memo.key_layout(decl.params, uses_me, hoisted)
             by_space = memo.nesting_space(slot_reads, layout)
+            projected = self._projections(decl, arg_types)
             slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me, by_space,
                               {p: props for p, (props, _) in projected.items()})
             frozen = {p for p, t in zip(decl.params, arg_types) if t.kind in ("list", "table")}
