@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from test_errors import BASE, MAP, MOVE, RULES, SCENARIO, expect, leges, no_traceback
+import leges as leges_api
+from test_errors import BASE, MAP, MOVE, RULES, SCENARIO, TURN, expect, leges, no_traceback
 
 SECRET = "root:x:0:0:SECRET-CONTENT"
 
@@ -182,7 +183,7 @@ def test_a_number_of_thousands_of_digits_is_located(game, capsys):
 
 # ------------------------------------------------------------------ limits: located, named
 @pytest.mark.parametrize("limit, value", [("max_steps", 10**9), ("max_loop", 10**8), ("max_turns", 10**7),
-                                          ("max_work", 10**9)])
+                                          ("max_work", 10**9), ("max_decisions", 10**8)])
 def test_every_limit_has_a_maximum_that_names_it(game, capsys, limit, value):
     edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", f"map: tictactoe\nlimits: {{{limit}: {value}}}\n")
     expect(leges(capsys, "validate", "game"), f"{RULES}:16:{10 + len(limit) + 2}", "more than the maximum",
@@ -206,6 +207,21 @@ def test_a_game_that_never_ends_stops_at_the_default_turn_cap(game, capsys):
          '    end_if: "false"')
     run = leges(capsys, "simulate", "game", "-g", "1")
     assert run.status == 0 and "unfinished" in run.out, run.err
+
+
+def test_a_turn_that_never_ends_stops_at_the_decision_cap(game, capsys):
+    """A turn may ask again and again (`act ... until pass` with a move that changes nothing): the
+    turn cap never comes, the decision cap does (found by fuzzing: a build that did nothing made
+    Attika's turns go on for hundreds of decisions, its games for hours)."""
+    edit(game / "game" / "ruleset.yaml", TURN, "    turn: |\n      act place until pass")
+    edit(game / "game" / "ruleset.yaml", MOVE, "      log \"nothing\"")
+    edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", "map: tictactoe\nlimits: {max_decisions: 40}\n")
+    run = leges(capsys, "simulate", "game", "-g", "2", "-j", "1")
+    assert run.status == 0 and "unfinished (turn or decision limit): 2" in run.out and "40 decisions" in run.out, run.out
+    st = leges_api.load(str(game / "game")).new_initial_state(players=2, seed=0)
+    while not st.is_terminal():
+        st.apply_option(len(st.pending["options"]) - 1 if len(st.history) % 7 == 6 else 0)
+    assert st.end_reason == {"kind": "max_decisions", "decisions": 40} and st.returns() == [0, 0]
 
 
 # Work and sizes inside the rule language: each attack runs after the move, so the first action

@@ -63,7 +63,7 @@ def register(ruleset, *, name: str | None = None, variants=(), num_distinct_acti
         provides_observation_string=True,
         provides_observation_tensor=False,
         parameter_specification={"players": game.min_players, "seed": 0})
-    length = max_game_length or (game.max_turns or 10_000) * 100
+    length = max_game_length or game.max_decisions or (game.max_turns or 10_000) * 100
 
     class LegesGame(_Game):
         pass

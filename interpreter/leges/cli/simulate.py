@@ -166,7 +166,7 @@ def cmd_simulate(args) -> int:
     if not args.quiet:
         for r in summary.results:
             ranking = " > ".join(" = ".join(group) for group in r.ranking)
-            status = " (unfinished: turn limit reached)" if r.unfinished else ""
+            status = " (unfinished: turn or decision limit reached)" if r.unfinished else ""
             who = "" if all(a == "random" for a in r.agents) else f" [{', '.join(r.agents)}]"
             print(f"seed {r.seed}{who}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
     n = len(results)
@@ -184,7 +184,7 @@ def cmd_simulate(args) -> int:
         print("  agent win rate: " + ", ".join(f"{k.split('.', 1)[1]} {interval_text(measured[k], True)}" for k in agents)
               + f" (fair share {1 / players:.1%})")
     if unfinished:
-        print(f"  unfinished (turn limit): {unfinished}")
+        print(f"  unfinished (turn or decision limit): {unfinished}")
     if args.check:
         print(f"  invariants held after every action: {', '.join(i for i, _, _ in game.invariants) or 'none declared'}")
     print("  metrics (value [95 % interval]):")

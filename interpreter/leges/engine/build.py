@@ -23,6 +23,7 @@ DEFAULT_MAX_STEPS = 1_000_000
 DEFAULT_MAX_LOOP = 10_000
 DEFAULT_MAX_WORK = 10_000_000
 DEFAULT_MAX_TURNS = 10_000  # a game still running then ends unfinished: no ruleset runs for ever
+DEFAULT_MAX_DECISIONS = 100_000  # the same for decisions (a turn may go on and on)
 
 
 def _count_for(count: Any, n: int) -> int | None:
@@ -519,6 +520,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
     game.max_steps = rs.limits.get("max_steps", DEFAULT_MAX_STEPS)
     game.max_loop = rs.limits.get("max_loop", DEFAULT_MAX_LOOP)
     game.max_turns = rs.limits.get("max_turns", DEFAULT_MAX_TURNS)
+    game.max_decisions = rs.limits.get("max_decisions", DEFAULT_MAX_DECISIONS)
     game.max_work = game.work = rs.limits.get("max_work", DEFAULT_MAX_WORK)
     if board is not None:
         game.approximations = list(board.approximations)

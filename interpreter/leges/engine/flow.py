@@ -35,6 +35,7 @@ class Flow:
                 st.pending = None
                 return
             if st.pending is not None:
+                self.cap_decisions(st)
                 return
             if not frames:
                 if until_empty:
@@ -74,8 +75,17 @@ class Flow:
                                            "a loop that never ends? limits.max_steps raises the bound"))
             if r == SUSPEND:
                 fr[1] = pc
+                self.cap_decisions(st)
                 return
             # PUSHED: the instruction stored where this frame resumes; UNWIND: the stack was replaced
+
+    def cap_decisions(self, st) -> None:
+        """A decision is asked for: past `limits.max_decisions` the game ends unfinished instead, as
+        at the turn limit (a turn may ask again and again and never end)."""
+        if st.pending is not None and self.game.max_decisions and len(st.history) >= self.game.max_decisions:
+            st.unfinished = True
+            st.ending = {"kind": "max_decisions", "decisions": len(st.history)}
+            self.finish(st)
 
     # ---------------------------------------------------------------- flow
     def advance_checked(self, st) -> None:

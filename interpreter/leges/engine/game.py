@@ -97,6 +97,7 @@ class Game:
         self.max_steps = 1_000_000
         self.max_loop = 10_000
         self.max_turns = 0
+        self.max_decisions = 0
         self.max_work = 10_000_000
         self.work = self.max_work  # what is left of the current action's work budget (lang/runtime.each)
         self.flow = Flow(self)

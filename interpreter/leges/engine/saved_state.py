@@ -231,6 +231,8 @@ class _Checker:
                 self.error(("dropped", i), f"player {p} in a game of {self.n}")
         if data["turn_count"] > self.game.max_turns > 0:
             self.error(("turn_count",), f"{data['turn_count']} turns: more than the game's limit of {self.game.max_turns}")
+        if len(data["history"]) > self.game.max_decisions > 0:
+            self.error(("history",), f"{len(data['history'])} decisions: more than the game's limit of {self.game.max_decisions}")
         terminal = data["terminal"]
         if terminal != (flow == "over"):
             self.error(("terminal",), "a game is over exactly when its flow is 'over'")
