@@ -187,17 +187,12 @@ class Builder:
     def _check_sources(self, books: set) -> None:
         for item in self._all_decls():
             for at, src in citations(item):
-                for key, known, what, where in (("book", books, "rulebook", "rulebooks"),
-                                                ("reading", self.readings, "reading", "readings")):
-                    if key not in src:
-                        continue
-                    name = src[key]
-                    if not isinstance(name, str):  # a variant file's source is checked here only
-                        self.error(at.child(key), f"a source's {key} is the id of a {what}, not {type_of_value(name)}",
-                                   f"write the id of one declared under `{where}`")
-                    elif name not in known:
-                        self.error(at.child(key), f"no {what} '{name}' is declared",
-                                   did_you_mean(name, known) or f"declare it under `{where}`")
+                if "book" in src and src["book"] not in books:
+                    self.error(at.child("book"), f"no rulebook '{src['book']}' is declared",
+                               did_you_mean(src["book"], books) or "declare it under `rulebooks`")
+                if "reading" in src and src["reading"] not in self.readings:
+                    self.error(at.child("reading"), f"no reading '{src['reading']}' is declared",
+                               did_you_mean(src["reading"], self.readings) or "declare it under `readings`")
 
     def _all_decls(self):
         return declarations(self.rs)
