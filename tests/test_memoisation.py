@@ -22,6 +22,46 @@ def attika():
     return leges.load(str(ROOT / "rulesets" / "attika"))
 
 
+SCANNING = {  # Attika's cost rules as first written: each building looks around the hex itself
+    "arrow_free": """any(neighbors(s), n => any(n, x => x.type == "building" and x.owner == b.owner
+          and (b.after != none and x.name == b.after or b.name == "street" and x.name == "street")))""",
+    "founds": """not any(neighbors(s), n => any(n, x => x.type == "building" and x.owner == b.owner))""",
+    "need": """(if arrow_free(b, s) then []
+       else if b.name == "street" then drop(b.cost, count(discount(s)))
+       else without(b.cost, discount(s)))
+      + (if founds(b, s) then map(range(settlements(b.owner)), i => "any") else [])""",
+}
+
+
+@pytest.fixture(scope="module")
+def attika_scanning(tmp_path_factory):
+    """Attika with the cost rules written the first way: the shapes of memoisation they gave (a
+    hoisted call in a key, components keyed by their properties) are tested on them, and the
+    bundled rules must list the same options at every decision."""
+    import shutil
+    import yaml
+    folder = tmp_path_factory.mktemp("rulesets") / "attika"
+    shutil.copytree(ROOT / "rulesets" / "attika", folder)
+    path = folder / "building.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for fn in doc["functions"]:
+        if fn["id"] in SCANNING:
+            fn["body"] = SCANNING[fn["id"]]
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return leges.load(str(folder))
+
+
+def test_the_cost_rules_written_either_way_offer_the_same_options(attika, attika_scanning):
+    rng = random.Random(4)
+    for seed in range(3):
+        st, other = attika.new_initial_state(players=2, seed=seed), attika_scanning.new_initial_state(players=2, seed=seed)
+        while not st.is_terminal():
+            options = [o[0] for o in st.pending["options"]]
+            assert options == [o[0] for o in other.pending["options"]]
+            i = rng.randrange(len(options))
+            st.apply_option(i), other.apply_option(i)
+
+
 def _reads(game, name: str) -> frozenset:
     """The read keys of the (first compiled) function `name`."""
     return next(keys for fname, keys in game.compiler.function_reads.items() if fname.split("_", 1)[1] == name)
@@ -35,17 +75,19 @@ def test_what_a_function_reads_comes_from_its_syntax_tree(attika):
     assert _reads(attika, "arrow_free") == {"near:building:s:1"}
 
 
-def test_a_call_whose_value_depends_on_the_whole_board_joins_the_key(attika):
+def test_a_call_whose_value_depends_on_the_whole_board_joins_the_key(attika_scanning):
     """need(b, s) looks around s, but the founding cost counts all of a player's settlements: that
     count is part of its cache key, so a building far away forgets nothing unless it changes it."""
+    attika = attika_scanning
     slot = _slot(attika, "need")
     assert attika.compiler.memo.layouts[slot] == ("b", "s", "hoisted0")
     assert not any(k.startswith("spaces:building") for k in attika.compiler.memo.keys[slot])
 
 
-def test_a_component_read_only_for_fixed_properties_is_keyed_by_them(attika):
+def test_a_component_read_only_for_fixed_properties_is_keyed_by_them(attika_scanning):
     """founds(b, s) reads only whose b is: every building of a player shares its values; a
     function comparing or moving the component itself is keyed by the component."""
+    attika = attika_scanning
     slot = _slot(attika, "founds")
     assert attika.compiler.memo.projected[slot] == {"b": ("owner",)}
     assert attika.compiler.memo.projected[_slot(attika, "arrow_free")] == {"b": ("after", "name", "owner")}
@@ -73,10 +115,10 @@ def test_which_properties_of_a_component_a_body_reads(text, uses):
 
 def test_a_move_forgets_near_values_only_around_it(attika):
     st = attika.new_initial_state(players=2, seed=0)
-    slot = _slot(attika, "arrow_free")
+    slot = _slot(attika, "built_around")
     far, near = "h0_0", "h7_11"
     assert near in attika.board.neighbors["h7_10"] and far not in attika.board.within("h7_10", 1)
-    assert attika.compiler.memo.by_space[slot] == "s"  # filed by hex: arrow_free(b, s) is memo[slot][s][b]
+    assert attika.compiler.memo.by_space[slot] == "s"  # filed by hex: built_around(p, s) is memo[slot][s][p]
     st.memo[slot] = {far: {0: "kept"}, near: {0: "forgotten"}}
     st.place(st.zones["board.athens"][-1], "h7_10", None)
     assert st.memo[slot] == {far: {0: "kept"}}
@@ -247,7 +289,7 @@ def test_a_resampled_world_serves_no_value_of_the_real_one(ruleset, players):
 
 def test_a_near_slot_shared_with_a_copy_is_copied_before_it_changes(attika):
     st = attika.new_initial_state(players=2, seed=0)
-    slot = _slot(attika, "arrow_free")
+    slot = _slot(attika, "built_around")
     st.memo[slot] = {"h7_11": {0: "near"}, "h0_0": {0: "far"}}
     copy = st.copy()
     copy.place(copy.zones["board.athens"][-1], "h7_10", None)

@@ -191,11 +191,13 @@ class Recorder:
     def _instrument_functions(self, game) -> None:
         hits, done = self._seen[game]
         namespace = game.compiler.namespace
+        inlined = game.compiler.functions.inlined  # functions compiled into another's body run with it
         for fname, fid in _generated_functions(game).items():
             if ("fn", fname) in done or fname not in namespace or ("function", fid) not in hits:
                 continue
             done.add(("fn", fname))
-            namespace[fname] = self._noting(namespace, fname, namespace[fname], hits[("function", fid)])
+            names = hits[("function", fid)].union(*(hits.get(("function", f), ()) for f in inlined.get(fname, ())))
+            namespace[fname] = self._noting(namespace, fname, namespace[fname], names)
 
     def _noting(self, namespace: dict, fname: str, original, names: frozenset):
         ran = self.ran

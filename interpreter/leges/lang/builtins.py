@@ -296,6 +296,11 @@ def _payments(cx):
          "payable([1, 2], [1, 3], substitute=1) and not payable([1, 2], [3, 3], substitute=2)")
 def _payable(cx):
     _, pool, need, wildcard, substitute, wild = _payment_args(cx, charged=False)  # charged once worked out
+    hoisting = cx.c.hoist
+    if (hoisting is not None and id(cx.node) in hoisting.reached and not substitute.startswith("lambda")
+            and all(hoisting.invariant(n, cx.scope.py) for n in [cx.arg_node(0), *cx.node.kwargs.values()])):
+        prepared = hoisting.add(f"H.payable_from({pool}, {wildcard}, {substitute}, {wild})")  # (hoist.py)
+        return T.BOOL, f"{prepared}(st, {need})"
     return T.BOOL, f"H.payable(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
 
 

@@ -23,6 +23,7 @@ from .builtins import BUILTINS
 from .call import NOTHING, Call
 from .formatting import formatter
 from .functions import Functions
+from .hoist import Hoisting
 from .loops import LoopFunctions
 from .parser import parse_expression, parse_program
 from .scope import Fn, Scope
@@ -65,6 +66,8 @@ class Compiler:
         self.loops = LoopFunctions(self.define)
         self._trees: dict[tuple, ast.Program | None] = {}
         self.functions = Functions(self)
+        self.hoist: Hoisting | None = None  # the comprehension whose items are being compiled (hoist.py)
+        self.hoistings = 0
 
     # ------------------------------------------------------------ reporting
     def err(self, node, origin: TextOrigin, message: str, hint: str | None = None) -> None:
@@ -512,8 +515,22 @@ class Compiler:
         return scope, ", ".join(f"v_{n}" for n in names)
 
     def _e_Comprehension(self, node, scope, origin):
+        outer_hoist, self.hoist = self.hoist, None
+        try:
+            return self._comprehension(node, scope, origin)
+        finally:
+            self.hoist = outer_hoist
+
+    def _comprehension(self, node, scope, origin):
         parts = []
         inner = scope
+        hoisting = None
+        if len(node.clauses) == 1:  # its loop-invariant calls computed once (hoist.py)
+            self.hoistings += 1
+            bound = {f"v_{n}" for n in node.clauses[0].names}  # (an outer name the loop's shadows is not outer)
+            hoisting = Hoisting(self.hoistings, set(scope.py.values()) - bound, frozenset(self.symbols.functions))
+            clause = node.clauses[0]
+            hoisting.reach(clause.condition if clause.condition is not None else node.element)
         for clause in node.clauses:
             var = clause.names[0] if len(clause.names) == 1 else None
             typed = self.type_filter(clause.condition, var) if clause.condition is not None and var else None
@@ -522,13 +539,22 @@ class Compiler:
             anchor = self.element_anchor(clause.iterable, inner) if var else None
             before = inner
             inner, target = self.bind(clause.names, elem, inner, clause, origin, anchor)
+            self.hoist = hoisting
             part = f"for {target} in {self.iter_safe(items, before)}"
             if clause.condition is not None:
                 _, cond = self.code(clause.condition, inner, origin)
                 part += f" if {cond}"
             parts.append(part)
         ety, element = self.code(node.element, inner, origin)
-        return T.list_of(ety), f"[{element} {' '.join(parts)}]"
+        if hoisting is None or not hoisting.parts:
+            return T.list_of(ety), f"[{element} {' '.join(parts)}]"
+        # [element for xs in [items] if xs for h in [value] ... for target in xs if condition]: the
+        # hoisted values are computed once, after the items, and only when there are items
+        xs = f"x{hoisting.number}"
+        values = " ".join(f"for {name} in [{self.iter_safe(code, before)}]" for name, code in hoisting.parts)
+        condition = f" if {cond}" if clause.condition is not None else ""
+        return T.list_of(ety), (f"[{element} for {xs} in [{self.iter_safe(items, before)}] if {xs} {values} "
+                                f"for {target} in {xs}{condition}]")
 
     def _e_TupleLit(self, node, scope, origin):
         compiled = [self.code(item, scope, origin) for item in node.items]

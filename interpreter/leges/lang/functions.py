@@ -16,6 +16,7 @@ values alive where a per-type dependency would forget them all:
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from . import ast, memo
@@ -51,6 +52,9 @@ class Functions:
         self.c = compiler
         self.compiled: dict[tuple, Compiled] = {}  # (id, argument types, a player acts) → function
         self.busy: set = set()
+        self.trees: dict[str, ast.Expr] = {}  # function → its body's syntax tree, for inlining
+        self.unit: str | None = None  # the generated function being compiled
+        self.inlined: dict[str, set[str]] = {}  # generated function → the functions compiled inline in it
         self.body: Body | None = None
         self.counter = 0
 
@@ -75,6 +79,11 @@ class Functions:
             if memo.ME not in self.compiled[key].reads:  # valid where no player acts too
                 self.compiled.setdefault(key[:2] + (False,), self.compiled[key])
         fn = self.compiled[key]
+        hoisting = c.hoist
+        if hoisting is not None and not fn.memoised and not (id(node) in hoisting.reached and hoisting.invariant(node, scope.py)):
+            inline = self._inline(decl, fn, node, args, scope)
+            if inline is not None:
+                return fn.type, inline
         source = f"{fn.name}(st, {scope.me_code if scope.me else 'None'}{''.join(f', {a}' for _, a in args)})"
         reads = self._reads_at_call(fn, node.args, scope)
         if self._hoistable(fn, node.args, scope, reads):
@@ -82,7 +91,41 @@ class Functions:
             self.body.hoisted_reads |= reads
         else:
             c.reads |= reads
+        if hoisting is not None and id(node) in hoisting.reached and hoisting.invariant(node, scope.py):
+            return fn.type, hoisting.add(source)  # the same for every item of the comprehension (hoist.py)
         return fn.type, source
+
+    def _inline(self, decl, fn: Compiled, node: ast.Call, args: list, scope: Scope) -> str | None:
+        """A plain function's body compiled in place, in a comprehension (hoist.py), its parameters
+        bound to the caller's names: only for a body that binds no name (so none of the caller's can
+        be captured) called with names or constants (so no argument is computed twice), in a user
+        function's body (which then counts as running it: `inlined`), else None."""
+        if self.unit is None or not all(isinstance(a, ast.Literal) or isinstance(a, ast.Name) and a.id in scope.py
+                                        for a in node.args):
+            return None
+        tree = self.trees.get(decl.id)
+        if tree is None:
+            try:
+                tree = self.trees[decl.id] = parse_expression(decl.body.text, decl.body.at.origin())
+            except LegesError:
+                return None
+        if any(isinstance(n, (ast.Lambda, ast.Comprehension, ast.LetExpr)) for n in tree.walk()):
+            return None
+        tree = copy.deepcopy(tree)  # its nodes' ids mark what every item reaches: one copy per call
+        inner = Scope(me=scope.me, me_code=scope.me_code)
+        for p, a, (t, code) in zip(decl.params, node.args, args):
+            inner = inner.with_py(p, t, self.c.anchor_of(a, scope), code)
+            if isinstance(a, ast.Literal):
+                self.c.hoist.outer.add(code)  # a constant: the same for every item
+        if id(node) in self.c.hoist.reached:
+            self.c.hoist.reach(tree)
+        self.inlined.setdefault(self.unit, set()).add(decl.id)
+        outer, self.body = self.body, None  # the caller's key takes no call hoisted from a body not its own
+        try:
+            _, code = self.c.code(tree, inner, decl.body.at.origin())
+        finally:
+            self.body = outer
+        return f"({code})"
 
     # ------------------------------------------------------------ compiling
     def _compile(self, decl, arg_types: list[T.Ty], me: bool, key: tuple) -> Compiled:
@@ -93,11 +136,11 @@ class Functions:
         scope = Scope(me=me, me_code="me")
         for p, t in zip(decl.params, arg_types):
             scope = scope.with_py(p, t, (p, 0) if t.kind == "space" else None)
-        outer = c.reads, c.searches, c.zone_loops, self.body
-        c.reads, c.searches, c.zone_loops, self.body = set(), 0, 0, Body(list(decl.params))
+        outer = c.reads, c.searches, c.zone_loops, self.body, self.unit
+        c.reads, c.searches, c.zone_loops, self.body, self.unit = set(), 0, 0, Body(list(decl.params)), name
         ty, body = c.parse_code(decl.body, scope)
         own, searches, loops, frame = frozenset(c.reads), c.searches, c.zone_loops, self.body
-        c.reads, c.searches, c.zone_loops, self.body = outer
+        c.reads, c.searches, c.zone_loops, self.body, self.unit = outer
         hoisted = list(frame.hoisted) if any(memo.parse_near(k) for k in own) else []
         slot_reads = own if hoisted else own | frame.hoisted_reads
         reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too

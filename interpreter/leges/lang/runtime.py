@@ -57,6 +57,8 @@ def concat(a, b):
         return a + b
     if len(a) + len(b) > MAX_ITEMS:
         raise LimitExceeded(f"a list of more than {MAX_ITEMS} items", "the limit of a list's size (docs/language.md, Bounds)")
+    if a.__class__ is list and b.__class__ is list:
+        return a + b  # a new list: neither operand is shared with the result
     return list(a) + list(b)
 
 
@@ -278,8 +280,8 @@ def payments(pool, need, wildcard, substitute, wild=None, limit: int = MAX_PAYME
     return sorted(([kinds[i] for i in combo] for combo in found), key=lambda p: (len(p), [repr(x) for x in p]))
 
 
-_PAYABLE: dict = {}  # answers of payable() by value: a filter asks the same of many sites
-_PAYABLE_SIZE = 4096
+_PAYABLE: dict = {}  # answers of payable() by value: (pool, wildcard, substitute, wild) → need → answer
+_PAYABLE_POOLS = 1024  # pools kept (each with the needs asked of it) before all are forgotten
 
 
 def payable(st, pool, need, wildcard, substitute, wild=None):
@@ -291,15 +293,52 @@ def payable(st, pool, need, wildcard, substitute, wild=None):
     if callable(substitute):
         return _payable(pool, need, wildcard, substitute, wild)
     try:
-        key = (tuple(pool), tuple(need), wildcard, substitute, wild)
-        answer = _PAYABLE.get(key)
+        answers = _answers(tuple(pool), wildcard, substitute, wild)
+        key = tuple(need)
+        answer = answers.get(key)
     except TypeError:  # items that are lists: not worth a key
         return _payable(pool, need, wildcard, substitute, wild)
     if answer is None:
-        if len(_PAYABLE) >= _PAYABLE_SIZE:
-            _PAYABLE.clear()
-        answer = _PAYABLE[key] = _payable(pool, need, wildcard, substitute, wild)
+        answer = answers[key] = _payable(pool, need, wildcard, substitute, wild)
     return answer
+
+
+def _answers(pool: tuple, wildcard, substitute, wild) -> dict:
+    """The answers kept for a pool: a filter asks the same of many sites, and a listing of every
+    building's sites asks it of one hand."""
+    key = (pool, wildcard, substitute, wild)
+    answers = _PAYABLE.get(key)
+    if answers is None:
+        if len(_PAYABLE) >= _PAYABLE_POOLS:
+            _PAYABLE.clear()
+        answers = _PAYABLE[key] = {}
+    return answers
+
+
+def payable_from(pool, wildcard, substitute, wild=None):
+    """`payable` from one pool, for a comprehension whose items all ask it of that pool (hoist.py):
+    a check of a needed list, looking up the pool's answers once. Charged as `payable` is, on
+    every call."""
+    size = len(pool)
+    try:
+        answers = _answers(tuple(pool), wildcard, substitute, wild)
+    except TypeError:  # items that are lists
+        answers = None
+
+    def check(st, need) -> bool:
+        if size + len(need) > FREE_ITEMS:
+            each(st, pool), each(st, need)
+        if answers is None:
+            return _payable(pool, need, wildcard, substitute, wild)
+        try:
+            key = tuple(need)
+            answer = answers.get(key)
+        except TypeError:
+            return _payable(pool, need, wildcard, substitute, wild)
+        if answer is None:
+            answer = answers[key] = _payable(pool, need, wildcard, substitute, wild)
+        return answer
+    return check
 
 
 def _payable(pool, need, wildcard, substitute, wild=None):

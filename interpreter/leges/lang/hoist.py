@@ -1,0 +1,67 @@
+"""Loop-invariant code of a comprehension: computed once for the whole list, not once per item.
+
+A listing such as `[s for s in free_hexes() if affordable(b, s)]`, where `affordable(b, s)` is
+`payable(kinds(b.owner), need(b, s), ...)`, asked the owner's hand again for every hex and paid
+for a fresh lookup of the same payment question each time — most of the cost of listing every
+building × every free hex. Three moves, made while the comprehension compiles:
+
+- a small plain user function called in it (no loop, no `let`, no function argument: nothing in
+  its body binds a name) is compiled in place, its parameters bound to the caller's names, so
+  that the calls inside it are seen where the items are;
+- a call of a user function whose arguments do not depend on the items, at a place that every
+  item's evaluation reaches (not behind `and`, `or` or `if`, not inside a function given to a
+  built-in), is computed once before the first item — and not at all for an empty list, so a
+  rule that would fail on it fails exactly as before (rules are pure: the value is the same);
+- `payable(pool, need, ...)` whose pool does not depend on the items becomes a prepared check
+  (`runtime.payable_from`) that keeps its answers by the needed list, for the items alike in it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import ast
+from .functions import free_names
+
+EAGER_BUILTINS = frozenset({"payable"})  # built-ins whose arguments are all computed on every call
+
+
+@dataclass
+class Hoisting:
+    """The comprehension being compiled: the Python names bound outside it (its invariants), the
+    syntax nodes every item reaches (by id), and the values hoisted so far, in order."""
+
+    number: int  # of this comprehension in the game: its hoisted values are h{number}_{i}
+    outer: set[str]  # (and constants a parameter of an inlined function stands for)
+    functions: frozenset[str]  # user function names: their arguments are computed on every call
+    reached: set[int] = field(default_factory=set)
+    parts: list[tuple[str, str]] = field(default_factory=list)  # (Python name, source)
+
+    def reach(self, node: ast.Node) -> None:
+        """`node`, and what evaluating it always evaluates, are reached on every item."""
+        self.reached.add(id(node))
+        if isinstance(node, ast.Call):
+            if node.func in self.functions or node.func in EAGER_BUILTINS:
+                for arg in [*node.args, *node.kwargs.values()]:
+                    if not isinstance(arg, ast.Lambda):
+                        self.reach(arg)
+        elif isinstance(node, (ast.BinOp, ast.Compare)):
+            self.reach(node.left)
+            self.reach(node.right)
+        elif isinstance(node, ast.BoolOp):
+            self.reach(node.left)
+        elif isinstance(node, (ast.Not, ast.Neg)):
+            self.reach(node.operand)
+        elif isinstance(node, ast.Attr):
+            self.reach(node.obj)
+        elif isinstance(node, ast.IfExpr):
+            self.reach(node.condition)
+
+    def invariant(self, node: ast.Node, py: dict[str, str]) -> bool:
+        """Whether `node` (compiled where `py` maps names to Python locals) reads no name bound in
+        the comprehension: its parameters' and lets' Python names must all come from outside."""
+        return all(py[name] in self.outer for name in free_names(node) if name in py)
+
+    def add(self, source: str) -> str:
+        name = f"h{self.number}_{len(self.parts)}"
+        self.parts.append((name, source))
+        return name

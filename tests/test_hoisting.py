@@ -1,0 +1,140 @@
+"""Loop-invariant code of comprehensions (lang/hoist.py): computed once per list, and only where
+computing it per item would have computed it too."""
+from __future__ import annotations
+
+import random
+import textwrap
+
+import pytest
+
+import leges
+from helpers import expr
+from leges.lang import runtime
+
+GAME = """\
+    leges: 1
+    id: t
+    title: t
+    rulebooks: [{id: r, file: r}]
+    players: {min: 2, max: 2}
+    variables:
+      - {id: xs, type: list of int, initial: [1, 2, 3, 4, 5]}
+      - {id: zero, initial: 0}
+    functions:
+      - id: base
+        description: loops, hence memoised
+        params: [n]
+        body: sum([x for x in xs if x <= n])
+      - id: over
+        description: plain, small, binds nothing — inlined into a comprehension
+        params: [limit, x]
+        body: x > base(limit)
+      - id: ratio
+        params: [n]
+        body: 10 / n
+      - id: pays
+        params: [pool, x]
+        body: payable(pool, [x, x], substitute=2)
+      - id: listed
+        body: '[x for x in xs + xs if over(2, x)]'
+      - id: per_item
+        body: '[x for x in xs if over(x, 9)]'
+      - id: nested
+        body: '[[x for x in xs if over(x, 4)] for x in [1]]'
+      - id: let_bound
+        body: 'let n = 3 in [x for x in xs if over(n, x)]'
+      - id: paid
+        body: '[x for x in xs if pays(range(100), x)]'
+    phases:
+      - {id: p, source: {book: r, section: s}}
+    """
+
+
+@pytest.fixture
+def game(tmp_path):
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text(textwrap.dedent(GAME))
+    return leges.load(str(folder))
+
+
+def _counting(game, name: str) -> list:
+    """Counts the calls of the generated function of user function `name` (reassigned in the
+    namespace the generated code looks it up in)."""
+    ns = game.compiler.namespace
+    fname = next(k for k in ns if k.startswith("F") and k.split("_", 1)[1] == name)
+    calls = []
+    inner = ns[fname]
+    ns[fname] = lambda *args: calls.append(args[2:]) or inner(*args)
+    return calls
+
+
+def test_a_call_that_does_not_depend_on_the_item_is_computed_once(game):
+    st = game.new_initial_state(players=2, seed=0)
+    expr(game, st, "count(listed()) + count(per_item())")  # compiled
+    st = game.new_initial_state(players=2, seed=0)
+    calls = _counting(game, "base")
+    assert expr(game, st, "listed()") == [4, 5, 4, 5]  # over(2, x) compiled inline: base(2) seen
+    assert calls == [(2,)]  # once, where each of the ten items asked it before
+    calls.clear()
+    assert expr(game, st, "per_item()") == [1, 2, 3]  # base(x) depends on the item
+    assert len(calls) == 5
+
+
+def test_nothing_is_hoisted_that_an_item_might_not_have_computed(game):
+    st = game.new_initial_state(players=2, seed=0)
+    assert expr(game, st, "[x for x in [] if ratio(zero) > x]") == []  # no item: never computed
+    with pytest.raises(Exception):
+        expr(game, st, "[x for x in xs if ratio(zero) > x]")
+    # behind `and`, `or`, `if`, or in a function given to a built-in: computed only when reached
+    assert expr(game, st, "[x for x in xs if x > 9 and ratio(zero) > x]") == []
+    assert expr(game, st, "[x for x in xs if x < 9 or ratio(zero) > x]") == [1, 2, 3, 4, 5]
+    assert expr(game, st, "[x for x in xs if (if x > 9 then ratio(zero) > 0 else true)]") == [1, 2, 3, 4, 5]
+    assert expr(game, st, "[x for x in xs if any([], y => ratio(zero) > y)] + [1]") == [1]
+
+
+def test_a_name_the_comprehension_binds_is_never_taken_for_an_outer_one(game):
+    st = game.new_initial_state(players=2, seed=0)
+    # the inner x shadows the outer: over(x, 4) depends on the inner one
+    assert expr(game, st, "nested()") == [[1, 2]]
+    assert expr(game, st, "let_bound()") == []
+
+
+def test_payable_from_one_pool_answers_as_payable_does():
+    rng = random.Random(5)
+    kinds = ["a", "b", "c", "any"]
+    for _ in range(300):
+        pool = [rng.choice(kinds[:3]) for _ in range(rng.randrange(7))]
+        check = runtime.payable_from(pool, "any", 2)
+        for _ in range(5):
+            need = [rng.choice(kinds) for _ in range(rng.randrange(5))]
+            assert check(UNBOUNDED, need) == runtime.payable(UNBOUNDED, pool, need, "any", 2)
+
+
+def test_a_hoisted_pool_is_still_charged_for_long_lists(game):
+    st = game.new_initial_state(players=2, seed=0)
+    st.game.work = 10**9
+    before = st.game.work
+    expr(game, st, "paid()")
+    assert before - st.game.work >= 5 * 100  # each item's payable went through the long pool
+
+
+def test_a_function_compiled_inline_counts_as_run_when_its_caller_runs(tmp_path):
+    from leges.rule_coverage import Recorder
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text(textwrap.dedent(GAME))
+    recorder = Recorder()
+    game = recorder.instrument(leges.load(str(folder)))
+    expr(game, game.new_initial_state(players=2, seed=0), "listed()")
+    assert "over" in game.compiler.functions.inlined[next(f for f in game.compiler.functions.inlined if f.endswith("_listed"))]
+    assert {"t:function:listed", "t:function:over", "t:function:base"} <= recorder.ran
+
+
+class _Unbounded:
+    class game:
+        work = 10**12
+        max_work = 10**12
+
+
+UNBOUNDED = _Unbounded()
