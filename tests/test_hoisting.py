@@ -138,3 +138,18 @@ class _Unbounded:
 
 
 UNBOUNDED = _Unbounded()
+
+
+@pytest.mark.parametrize("ruleset, players", [("alexander", 3), ("attika", 2), ("pompeii", 3)])
+def test_every_bundled_heuristic_evaluates_along_a_game(ruleset, players):
+    """A function given to a built-in inside a comprehension becomes a function of its own: nothing
+    computed once for the comprehension may be used there (Alexander's heuristic does this)."""
+    from helpers import ROOT, play_random
+    game = leges.load(str(ROOT / "rulesets" / ruleset))
+    seen = []
+
+    def evaluate(st):
+        seen.append(st.heuristic())
+        return len(st.history) >= 40
+    play_random(game, players, seed=1, until=evaluate)
+    assert len(seen) >= 40 and all(len(values) == players for values in seen)

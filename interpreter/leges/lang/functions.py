@@ -36,6 +36,7 @@ class Compiled:
     params: list[str]
     reads: frozenset  # for callers: what its value depends on, near reads relative to `params`
     memoised: bool
+    filed: tuple[int, str] | None = None  # (memo slot, space parameter) of values filed by space under plain keys
 
 
 @dataclass
@@ -93,7 +94,32 @@ class Functions:
             c.reads |= reads
         if hoisting is not None and id(node) in hoisting.reached and hoisting.invariant(node, scope.py):
             return fn.type, hoisting.add(source)  # the same for every item of the comprehension (hoist.py)
+        if hoisting is not None and fn.filed is not None:
+            return fn.type, self._looked_up(fn, node, args, scope, source) or source
         return fn.type, source
+
+    def _looked_up(self, fn: Compiled, node: ast.Call, args: list, scope: Scope, source: str) -> str | None:
+        """A call of a function whose values are filed by space, in a comprehension whose items are the
+        spaces: its table and key taken once (hoist.py), each item a lookup in place, the call itself
+        only where the value is missing. The space must be a name (it is used twice); the other
+        arguments must not depend on the items, and be names unless every item reaches the call."""
+        hoisting = self.c.hoist
+        slot, space = fn.filed
+        at_node = node.args[fn.params.index(space)]
+        if not (isinstance(at_node, ast.Name) and at_node.id in scope.py):
+            return None
+        others = [(a, code) for p, a, (_, code) in zip(fn.params, node.args, args) if p != space]
+        reached = id(node) in hoisting.reached
+        if not all(hoisting.invariant(a, scope.py) and (reached or isinstance(a, (ast.Name, ast.Literal)))
+                   for a, _ in others):
+            return None
+        at = args[fn.params.index(space)][1]
+        table, missing = hoisting.add(f"st.memo[{slot}]"), hoisting.add("H.MISSING")
+        key = others[0][1] if len(others) == 1 else "(" + ", ".join(code for _, code in others) + ")"
+        key = key if key.isidentifier() else hoisting.add(key)
+        row, value = hoisting.temporary(), hoisting.temporary()
+        return (f"({value} if ({row} := {table}.get({at})) is not None and ({value} := {row}.get({key}, {missing}))"
+                f" is not {missing} else {source})")
 
     def _inline(self, decl, fn: Compiled, node: ast.Call, args: list, scope: Scope) -> str | None:
         """A plain function's body compiled in place, in a comprehension (hoist.py), its parameters
@@ -136,16 +162,18 @@ class Functions:
         scope = Scope(me=me, me_code="me")
         for p, t in zip(decl.params, arg_types):
             scope = scope.with_py(p, t, (p, 0) if t.kind == "space" else None)
-        outer = c.reads, c.searches, c.zone_loops, self.body, self.unit
-        c.reads, c.searches, c.zone_loops, self.body, self.unit = set(), 0, 0, Body(list(decl.params)), name
+        outer = c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist
+        # (compiled where a caller's comprehension is being compiled: none of its hoisting applies here)
+        c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist = set(), 0, 0, Body(list(decl.params)), name, None
         ty, body = c.parse_code(decl.body, scope)
         own, searches, loops, frame = frozenset(c.reads), c.searches, c.zone_loops, self.body
-        c.reads, c.searches, c.zone_loops, self.body, self.unit = outer
+        c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist = outer
         hoisted = list(frame.hoisted) if any(memo.parse_near(k) for k in own) else []
         slot_reads = own if hoisted else own | frame.hoisted_reads
         reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
         c.function_reads[name] = reads
         memoised = searches > 0 or loops > 0 or len(body) >= CHEAP_SOURCE
+        filed = None
         if memoised:
             uses_me = memo.ME in reads
             layout = memo.key_layout(decl.params, uses_me, hoisted)
@@ -156,11 +184,13 @@ class Functions:
             frozen = {p for p, t in zip(decl.params, arg_types) if t.kind in ("list", "table")}
             source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen, by_space,
                                          {p: code for p, (_, code) in projected.items()})
+            if by_space is not None and not (uses_me or hoisted or frozen or projected) and len(decl.params) > 1:
+                filed = (slot, by_space)  # memo[slot][space][the other arguments]: looked up in place (hoist.py)
         else:
             source = memo.plain_source(name, decl.params, body)
         c.define(source, decl.id)
         self.busy.discard(key)
-        return Compiled(name, ty, list(decl.params), reads, memoised)
+        return Compiled(name, ty, list(decl.params), reads, memoised, filed)
 
     def _projections(self, decl, arg_types: list[T.Ty]) -> dict[str, tuple[tuple[str, ...], str]]:
         """Component parameters the body reads only fixed properties of: parameter → (those

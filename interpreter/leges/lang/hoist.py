@@ -3,7 +3,7 @@
 A listing such as `[s for s in free_hexes() if affordable(b, s)]`, where `affordable(b, s)` is
 `payable(kinds(b.owner), need(b, s), ...)`, asked the owner's hand again for every hex and paid
 for a fresh lookup of the same payment question each time — most of the cost of listing every
-building × every free hex. Three moves, made while the comprehension compiles:
+building × every free hex. Four moves, made while the comprehension compiles:
 
 - a small plain user function called in it (no loop, no `let`, no function argument: nothing in
   its body binds a name) is compiled in place, its parameters bound to the caller's names, so
@@ -12,6 +12,9 @@ building × every free hex. Three moves, made while the comprehension compiles:
   item's evaluation reaches (not behind `and`, `or` or `if`, not inside a function given to a
   built-in), is computed once before the first item — and not at all for an empty list, so a
   rule that would fail on it fails exactly as before (rules are pure: the value is the same);
+- a memoised function filed by space (memo.py), called with an item as its space and other
+  arguments that do not depend on the items, is looked up in place: its table and key are taken
+  once, and only a missing value calls it;
 - `payable(pool, need, ...)` whose pool does not depend on the items becomes a prepared check
   (`runtime.payable_from`) that keeps its answers by the needed list, for the items alike in it.
 """
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 from . import ast
 from .functions import free_names
 
-EAGER_BUILTINS = frozenset({"payable"})  # built-ins whose arguments are all computed on every call
+EAGER_BUILTINS = frozenset({"payable", "count", "without", "drop"})  # their arguments are computed on every call
 
 
 @dataclass
@@ -61,7 +64,18 @@ class Hoisting:
         the comprehension: its parameters' and lets' Python names must all come from outside."""
         return all(py[name] in self.outer for name in free_names(node) if name in py)
 
+    temporaries: int = 0
+
     def add(self, source: str) -> str:
+        """The name of a value computed once (the same source twice: one name)."""
+        for name, known in self.parts:
+            if known == source:
+                return name
         name = f"h{self.number}_{len(self.parts)}"
         self.parts.append((name, source))
         return name
+
+    def temporary(self) -> str:
+        """A name an item's evaluation may assign (`:=`), used nowhere else."""
+        self.temporaries += 1
+        return f"t{self.number}_{self.temporaries}"
