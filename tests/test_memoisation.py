@@ -73,6 +73,10 @@ def test_what_a_function_reads_comes_from_its_syntax_tree(attika):
     # a typed read of the contents of the function's own hex, and of the hexes around it
     assert _reads(attika, "free_hex") >= {"near:building:s:0", "near:shrine:s:0"}
     assert _reads(attika, "arrow_free") == {"near:building:s:1"}
+    # the hexes a user function gives around a hex (`flower(centre)`: [centre] + ring(centre)) are
+    # near it too: a tile's fit looks two hexes around its centre at most, whatever else moves
+    assert _reads(attika, "tile_fits") == {"near:*:centre:1", "near:@land:centre:1", "near:@land:centre:2",
+                                          "near:shrine:centre:2"}
 
 
 def test_a_call_whose_value_depends_on_the_whole_board_joins_the_key(attika_scanning):

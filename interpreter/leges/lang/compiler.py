@@ -415,13 +415,21 @@ class Compiler:
 
     def element_anchor(self, node, scope: Scope) -> tuple[str, int] | None:
         """The anchor of every item of the list `node`: the spaces around an anchored space, or some
-        of them (a comprehension or `filter` keeping its items as they are)."""
-        if isinstance(node, ast.Call) and node.func not in self.symbols.functions and node.args:
+        of them (a comprehension or `filter` keeping its items as they are), a list of anchored
+        spaces, two such lists joined, or what a user function gives that is one of these."""
+        if isinstance(node, ast.Call) and node.func in self.symbols.functions:
+            return self.functions.element_anchor(node, scope)
+        if isinstance(node, ast.Call) and node.args:
             if node.func in self.NEAR_QUERIES and len(node.args) == 1:
                 inner = self.anchor_of(node.args[0], scope)
                 return (inner[0], inner[1] + 1) if inner is not None else None
             if node.func == "filter":
                 return self.element_anchor(node.args[0], scope)
+        if isinstance(node, ast.ListLit) and node.items:
+            anchors = [self.anchor_of(item, scope) for item in node.items]
+            return _farthest(anchors)
+        if isinstance(node, ast.BinOp) and node.op == "+":
+            return _farthest([self.element_anchor(node.left, scope), self.element_anchor(node.right, scope)])
         if isinstance(node, ast.Comprehension) and len(node.clauses) == 1 and node.clauses[0].names == [
                 getattr(node.element, "id", None)] and isinstance(node.element, ast.Name):
             return self.element_anchor(node.clauses[0].iterable, scope)
@@ -669,3 +677,10 @@ class Compiler:
         if not T.compatible(at, bt):
             self.err(node, origin, f"the two branches give {at} and {bt}")
         return T.join(at, bt), f"({a} if {cond} else {b})"
+
+
+def _farthest(anchors: list) -> tuple[str, int] | None:
+    """The anchor of items each near one of `anchors`: the same space, at the greatest distance."""
+    if not anchors or any(a is None for a in anchors) or len({a[0] for a in anchors}) != 1:
+        return None
+    return anchors[0][0], max(a[1] for a in anchors)

@@ -121,6 +121,33 @@ class Functions:
         return (f"({value} if ({row} := {table}.get({at})) is not None and ({value} := {row}.get({key}, {missing}))"
                 f" is not {missing} else {source})")
 
+    def element_anchor(self, node: ast.Call, scope: Scope) -> tuple[str, int] | None:
+        """The anchor of every item a user function's list holds (compiler.element_anchor): its body's,
+        relative to a parameter given an anchored space, moved to that space's anchor."""
+        decl = self.c.symbols.functions[node.func]
+        if len(node.args) != len(decl.params) or node.kwargs:
+            return None
+        tree = self._tree(decl)
+        given = {p: self.c.anchor_of(a, scope) for p, a in zip(decl.params, node.args)}
+        inner = Scope(me=scope.me, me_code=scope.me_code)
+        for p, anchor in given.items():
+            inner = inner.with_py(p, T.ANY, (p, 0) if anchor is not None else None)
+        found = self.c.element_anchor(tree, inner) if tree is not None else None
+        if found is None:
+            return None
+        outer = given[found[0]]
+        return outer[0], outer[1] + found[1]
+
+    def _tree(self, decl) -> ast.Expr | None:
+        """A function body's syntax tree (parsed once), or None if it does not parse."""
+        tree = self.trees.get(decl.id)
+        if tree is None:
+            try:
+                tree = self.trees[decl.id] = parse_expression(decl.body.text, decl.body.at.origin())
+            except LegesError:
+                return None
+        return tree
+
     def _inline(self, decl, fn: Compiled, node: ast.Call, args: list, scope: Scope) -> str | None:
         """A plain function's body compiled in place, in a comprehension (hoist.py), its parameters
         bound to the caller's names: only for a body that binds no name (so none of the caller's can
@@ -129,13 +156,8 @@ class Functions:
         if self.unit is None or not all(isinstance(a, ast.Literal) or isinstance(a, ast.Name) and a.id in scope.py
                                         for a in node.args):
             return None
-        tree = self.trees.get(decl.id)
-        if tree is None:
-            try:
-                tree = self.trees[decl.id] = parse_expression(decl.body.text, decl.body.at.origin())
-            except LegesError:
-                return None
-        if any(isinstance(n, (ast.Lambda, ast.Comprehension, ast.LetExpr)) for n in tree.walk()):
+        tree = self._tree(decl)
+        if tree is None or any(isinstance(n, (ast.Lambda, ast.Comprehension, ast.LetExpr)) for n in tree.walk()):
             return None
         tree = copy.deepcopy(tree)  # its nodes' ids mark what every item reaches: one copy per call
         inner = Scope(me=scope.me, me_code=scope.me_code)
