@@ -23,7 +23,7 @@ from .builtins import BUILTINS
 from .call import NOTHING, Call
 from .formatting import formatter
 from .functions import Functions
-from .hoist import Hoisting
+from .hoist import Hoisting, keeps_inline
 from .loops import LoopFunctions
 from .parser import parse_expression, parse_program
 from .scope import Fn, Scope
@@ -363,7 +363,13 @@ class Compiler:
         if name in sym.functions:
             return self.functions.call(node, scope, origin)
         if name in BUILTINS:
-            return BUILTINS[name].compile(Call(self, node, scope, origin))
+            if self.hoist is None or keeps_inline(node):
+                return BUILTINS[name].compile(Call(self, node, scope, origin))
+            hoisting, self.hoist = self.hoist, None  # its arguments may move into a function of their own
+            try:
+                return BUILTINS[name].compile(Call(self, node, scope, origin))
+            finally:
+                self.hoist = hoisting
         if name in sym.procedures:
             self.err(node, origin, f"'{name}' is a procedure: call it as a statement, not inside an expression")
             return NOTHING

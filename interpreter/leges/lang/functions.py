@@ -37,6 +37,7 @@ class Compiled:
     reads: frozenset  # for callers: what its value depends on, near reads relative to `params`
     memoised: bool
     filed: tuple[int, str] | None = None  # (memo slot, space parameter) of values filed by space under plain keys
+    flat: int | None = None  # memo slot of values kept under their arguments alone (one, or a tuple of them)
 
 
 @dataclass
@@ -96,7 +97,21 @@ class Functions:
             return fn.type, hoisting.add(source)  # the same for every item of the comprehension (hoist.py)
         if hoisting is not None and fn.filed is not None:
             return fn.type, self._looked_up(fn, node, args, scope, source) or source
+        if hoisting is not None and fn.flat is not None and hoisting.invariant(node, scope.py):
+            return fn.type, self._prefetched(fn, args, source)
         return fn.type, source
+
+    def _prefetched(self, fn: Compiled, args: list, source: str) -> str:
+        """A call not every item reaches, of arguments that do not depend on the items: its cached
+        value, if any, is taken once for the comprehension (a key that fails to compute is taken as
+        no value: the call itself then fails as it would have); an item calls it only if there was
+        none."""
+        hoisting = self.c.hoist
+        codes = [code for _, code in args]
+        key = codes[0] if len(codes) == 1 else "(" + ", ".join(codes) + ")"
+        missing = hoisting.add("H.MISSING")
+        value = hoisting.add(f"H.prefetched(st.memo[{fn.flat}], lambda: {key})")
+        return f"({value} if {value} is not {missing} else {source})"
 
     def _looked_up(self, fn: Compiled, node: ast.Call, args: list, scope: Scope, source: str) -> str | None:
         """A call of a function whose values are filed by space, in a comprehension whose items are the
@@ -195,7 +210,7 @@ class Functions:
         reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
         c.function_reads[name] = reads
         memoised = searches > 0 or loops > 0 or len(body) >= CHEAP_SOURCE
-        filed = None
+        filed = flat = None
         if memoised:
             uses_me = memo.ME in reads
             layout = memo.key_layout(decl.params, uses_me, hoisted)
@@ -206,13 +221,16 @@ class Functions:
             frozen = {p for p, t in zip(decl.params, arg_types) if t.kind in ("list", "table")}
             source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen, by_space,
                                          {p: code for p, (_, code) in projected.items()})
-            if by_space is not None and not (uses_me or hoisted or frozen or projected) and len(decl.params) > 1:
+            plain_key = not (uses_me or hoisted or frozen or projected)
+            if by_space is not None and plain_key and len(decl.params) > 1:
                 filed = (slot, by_space)  # memo[slot][space][the other arguments]: looked up in place (hoist.py)
+            elif by_space is None and plain_key and decl.params:
+                flat = slot  # memo[slot][the arguments]: looked up once for a comprehension (hoist.py)
         else:
             source = memo.plain_source(name, decl.params, body)
         c.define(source, decl.id)
         self.busy.discard(key)
-        return Compiled(name, ty, list(decl.params), reads, memoised, filed)
+        return Compiled(name, ty, list(decl.params), reads, memoised, filed, flat)
 
     def _projections(self, decl, arg_types: list[T.Ty]) -> dict[str, tuple[tuple[str, ...], str]]:
         """Component parameters the body reads only fixed properties of: parameter → (those

@@ -3,7 +3,7 @@
 A listing such as `[s for s in free_hexes() if affordable(b, s)]`, where `affordable(b, s)` is
 `payable(kinds(b.owner), need(b, s), ...)`, asked the owner's hand again for every hex and paid
 for a fresh lookup of the same payment question each time — most of the cost of listing every
-building × every free hex. Four moves, made while the comprehension compiles:
+building × every free hex. Five moves, made while the comprehension compiles:
 
 - a small plain user function called in it (no loop, no `let`, no function argument: nothing in
   its body binds a name) is compiled in place, its parameters bound to the caller's names, so
@@ -15,6 +15,8 @@ building × every free hex. Four moves, made while the comprehension compiles:
 - a memoised function filed by space (memo.py), called with an item as its space and other
   arguments that do not depend on the items, is looked up in place: its table and key are taken
   once, and only a missing value calls it;
+- a memoised call with such arguments that not every item reaches has its cached value, if
+  any, taken once: an item calls it only when there was none;
 - `payable(pool, need, ...)` whose pool does not depend on the items becomes a prepared check
   (`runtime.payable_from`) that keeps its answers by the needed list, for the items alike in it.
 """
@@ -25,7 +27,13 @@ from dataclasses import dataclass, field
 from . import ast
 from .functions import free_names
 
-EAGER_BUILTINS = frozenset({"payable", "count", "without", "drop"})  # their arguments are computed on every call
+INLINE_BUILTINS = frozenset({"payable", "without", "drop"})  # compiled in place, every argument computed
+
+
+def keeps_inline(node: ast.Call) -> bool:
+    """Whether a built-in's call is compiled in place with all its arguments computed: others may
+    move an argument into a generated function of its own (a loop), where nothing hoisted is seen."""
+    return node.func in INLINE_BUILTINS or node.func == "count" and len(node.args) == 1 and not node.kwargs
 
 
 @dataclass
@@ -43,7 +51,7 @@ class Hoisting:
         """`node`, and what evaluating it always evaluates, are reached on every item."""
         self.reached.add(id(node))
         if isinstance(node, ast.Call):
-            if node.func in self.functions or node.func in EAGER_BUILTINS:
+            if node.func in self.functions or keeps_inline(node):
                 for arg in [*node.args, *node.kwargs.values()]:
                     if not isinstance(arg, ast.Lambda):
                         self.reach(arg)

@@ -315,6 +315,14 @@ def _answers(pool: tuple, wildcard, substitute, wild) -> dict:
     return answers
 
 
+def prefetched(table: dict, key):
+    """The value kept in a memo table under `key()`, or MISSING (none kept, or no key: see hoist.py)."""
+    try:
+        return table.get(key(), MISSING)
+    except Exception:  # a key that cannot be computed: the call will say why, if it is made
+        return MISSING
+
+
 def payable_from(pool, wildcard, substitute, wild=None):
     """`payable` from one pool, for a comprehension whose items all ask it of that pool (hoist.py):
     a check of a needed list, looking up the pool's answers once. Charged as `payable` is, on
