@@ -26,6 +26,7 @@ from .call import NOTHING
 from .parser import parse_expression
 from .scope import Scope
 
+HASHABLE = ("space", "component", "player", "int", "str", "bool")  # kinds of values a lookup in place may key by
 CHEAP_SOURCE = 300  # a body shorter than this that does not loop is cheaper to compute than to look up
 
 
@@ -97,8 +98,14 @@ class Functions:
             return fn.type, hoisting.add(source)  # the same for every item of the comprehension (hoist.py)
         if hoisting is not None and fn.filed is not None:
             return fn.type, self._looked_up(fn, node, args, scope, source) or source
-        if hoisting is not None and fn.flat is not None and hoisting.invariant(node, scope.py):
-            return fn.type, self._prefetched(fn, args, source)
+        if hoisting is not None and fn.flat is not None:
+            if hoisting.invariant(node, scope.py):
+                return fn.type, self._prefetched(fn, args, source)
+            if (len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in scope.py
+                    and args[0][0].kind in HASHABLE):
+                table, missing = hoisting.add(f"st.memo[{fn.flat}]"), hoisting.add("H.MISSING")
+                value = hoisting.temporary()  # a function of the item alone: looked up in place
+                return fn.type, f"({value} if ({value} := {table}.get({args[0][1]}, {missing})) is not {missing} else {source})"
         return fn.type, source
 
     def _prefetched(self, fn: Compiled, args: list, source: str) -> str:
@@ -126,7 +133,7 @@ class Functions:
         others = [(a, code) for p, a, (_, code) in zip(fn.params, node.args, args) if p != space]
         reached = id(node) in hoisting.reached
         if not all(hoisting.invariant(a, scope.py) and (reached or isinstance(a, (ast.Name, ast.Literal)))
-                   for a, _ in others):
+                   for a, _ in others) or not all(t.kind in HASHABLE for t, _ in args):
             return None
         at = args[fn.params.index(space)][1]
         table, missing = hoisting.add(f"st.memo[{slot}]"), hoisting.add("H.MISSING")
