@@ -179,3 +179,18 @@ def test_every_bundled_heuristic_evaluates_along_a_game(ruleset, players):
         return len(st.history) >= 40
     play_random(game, players, seed=1, until=evaluate)
     assert len(seen) >= 40 and all(len(values) == players for values in seen)
+
+
+def test_a_key_that_cannot_be_computed_fails_only_where_an_item_computes_it():
+    """`built_around(p, s)` is filed by hex: a comprehension over hexes looks it up in place, its
+    key (the owner of a building in an empty zone: none has none) taken once if it can be."""
+    from helpers import ROOT
+    attika = leges.load(str(ROOT / "rulesets" / "attika"))
+    st = attika.new_initial_state(players=2, seed=0)
+    owner_of_nothing = "top(revealing(first(players))).owner"
+    assert expr(attika, st, f"[s for s in free_hexes() if count(s) > 0 and built_around({owner_of_nothing}, s) == []]") == []
+    with pytest.raises(Exception):
+        expr(attika, st, f"[s for s in free_hexes() if count(s) == 0 and built_around({owner_of_nothing}, s) == []]")
+    mine = "first(players)"
+    assert expr(attika, st, f"[s for s in free_hexes() if count(s) == 0 and built_around({mine}, s) == []]") == \
+        expr(attika, st, "free_hexes()")

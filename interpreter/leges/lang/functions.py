@@ -124,24 +124,28 @@ class Functions:
         """A call of a function whose values are filed by space, in a comprehension whose items are the
         spaces: its table and key taken once (hoist.py), each item a lookup in place, the call itself
         only where the value is missing. The space must be a name (it is used twice); the other
-        arguments must not depend on the items, and be names unless every item reaches the call."""
+        arguments must not depend on the items. A key that not every item would compute is taken
+        only if it can be (else each item makes the call, which fails as it would have)."""
         hoisting = self.c.hoist
         slot, space = fn.filed
         at_node = node.args[fn.params.index(space)]
         if not (isinstance(at_node, ast.Name) and at_node.id in scope.py):
             return None
         others = [(a, code) for p, a, (_, code) in zip(fn.params, node.args, args) if p != space]
-        reached = id(node) in hoisting.reached
-        if not all(hoisting.invariant(a, scope.py) and (reached or isinstance(a, (ast.Name, ast.Literal)))
-                   for a, _ in others) or not all(t.kind in HASHABLE for t, _ in args):
+        if not all(hoisting.invariant(a, scope.py) for a, _ in others) or not all(t.kind in HASHABLE for t, _ in args):
             return None
         at = args[fn.params.index(space)][1]
         table, missing = hoisting.add(f"st.memo[{slot}]"), hoisting.add("H.MISSING")
         key = others[0][1] if len(others) == 1 else "(" + ", ".join(code for _, code in others) + ")"
-        key = key if key.isidentifier() else hoisting.add(key)
         row, value = hoisting.temporary(), hoisting.temporary()
-        return (f"({value} if ({row} := {table}.get({at})) is not None and ({value} := {row}.get({key}, {missing}))"
-                f" is not {missing} else {source})")
+        lookup = f"({row} := {table}.get({at})) is not None and ({value} := {row}.get({key}, {missing})) is not {missing}"
+        if not key.isidentifier():
+            safe = id(node) in hoisting.reached or all(isinstance(a, (ast.Name, ast.Literal)) for a, _ in others)
+            key = hoisting.add(key if safe else f"H.attempt(lambda: {key})")
+            lookup = f"({row} := {table}.get({at})) is not None and ({value} := {row}.get({key}, {missing})) is not {missing}"
+            if not safe:
+                lookup = f"{key} is not {missing} and {lookup}"
+        return f"({value} if {lookup} else {source})"
 
     def element_anchor(self, node: ast.Call, scope: Scope) -> tuple[str, int] | None:
         """The anchor of every item a user function's list holds (compiler.element_anchor): its body's,

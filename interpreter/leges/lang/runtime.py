@@ -315,11 +315,21 @@ def _answers(pool: tuple, wildcard, substitute, wild) -> dict:
     return answers
 
 
+def attempt(value):
+    """`value()`, or MISSING if it cannot be computed (a key taken once for a comprehension whose
+    items might never have computed it: see hoist.py)."""
+    try:
+        return value()
+    except Exception:
+        return MISSING
+
+
 def prefetched(table: dict, key):
     """The value kept in a memo table under `key()`, or MISSING (none kept, or no key: see hoist.py)."""
+    key = attempt(key)  # (a key that cannot be computed: the call will say why, if it is made)
     try:
-        return table.get(key(), MISSING)
-    except Exception:  # a key that cannot be computed: the call will say why, if it is made
+        return MISSING if key is MISSING else table.get(key, MISSING)
+    except TypeError:  # a key that does not hash: the call keys it its own way
         return MISSING
 
 
