@@ -328,3 +328,29 @@ class Repeat(Stmt):
 @dataclass(eq=True)
 class Program(Node):
     body: list = field(default_factory=list)
+
+
+def free_names(node: Node) -> set[str]:
+    """The names an expression uses that it does not bind itself (functions' and comprehensions' variables)."""
+    if isinstance(node, Name):
+        return {node.id}
+    if isinstance(node, Lambda):
+        return free_names(node.body) - {node.param}
+    if isinstance(node, Comprehension):
+        out, bound = set(), set()
+        for clause in node.clauses:
+            out |= free_names(clause.iterable) - bound
+            bound |= set(clause.names)
+            if clause.condition is not None:
+                out |= free_names(clause.condition) - bound
+        return out | (free_names(node.element) - bound)
+    if isinstance(node, LetExpr):
+        out, bound = set(), set()
+        for binding in node.bindings:
+            out |= free_names(binding.value) - bound
+            bound.add(binding.name)
+        return out | (free_names(node.body) - bound)
+    out: set[str] = set()
+    for child in node.children():
+        out |= free_names(child)
+    return out

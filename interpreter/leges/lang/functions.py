@@ -26,7 +26,6 @@ from .call import NOTHING
 from .parser import parse_expression
 from .scope import Scope
 
-HASHABLE = ("space", "component", "player", "int", "str", "bool")  # kinds of values a lookup in place may key by
 CHEAP_SOURCE = 300  # a body shorter than this that does not loop is cheaper to compute than to look up
 
 
@@ -94,58 +93,9 @@ class Functions:
             self.body.hoisted_reads |= reads
         else:
             c.reads |= reads
-        if hoisting is not None and id(node) in hoisting.reached and hoisting.invariant(node, scope.py):
-            return fn.type, hoisting.add(source)  # the same for every item of the comprehension (hoist.py)
-        if hoisting is not None and fn.filed is not None:
-            return fn.type, self._looked_up(fn, node, args, scope, source) or source
-        if hoisting is not None and fn.flat is not None:
-            if hoisting.invariant(node, scope.py):
-                return fn.type, self._prefetched(fn, args, source)
-            if (len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in scope.py
-                    and args[0][0].kind in HASHABLE):
-                table, missing = hoisting.add(f"st.memo[{fn.flat}]"), hoisting.add("H.MISSING")
-                value = hoisting.temporary()  # a function of the item alone: looked up in place
-                return fn.type, f"({value} if ({value} := {table}.get({args[0][1]}, {missing})) is not {missing} else {source})"
+        if hoisting is not None:
+            return fn.type, hoisting.call(fn, node, args, scope.py, source)
         return fn.type, source
-
-    def _prefetched(self, fn: Compiled, args: list, source: str) -> str:
-        """A call not every item reaches, of arguments that do not depend on the items: its cached
-        value, if any, is taken once for the comprehension (a key that fails to compute is taken as
-        no value: the call itself then fails as it would have); an item calls it only if there was
-        none."""
-        hoisting = self.c.hoist
-        codes = [code for _, code in args]
-        key = codes[0] if len(codes) == 1 else "(" + ", ".join(codes) + ")"
-        missing = hoisting.add("H.MISSING")
-        value = hoisting.add(f"H.prefetched(st.memo[{fn.flat}], lambda: {key})")
-        return f"({value} if {value} is not {missing} else {source})"
-
-    def _looked_up(self, fn: Compiled, node: ast.Call, args: list, scope: Scope, source: str) -> str | None:
-        """A call of a function whose values are filed by space, in a comprehension whose items are the
-        spaces: its table and key taken once (hoist.py), each item a lookup in place, the call itself
-        only where the value is missing. The space must be a name (it is used twice); the other
-        arguments must not depend on the items. A key that not every item would compute is taken
-        only if it can be (else each item makes the call, which fails as it would have)."""
-        hoisting = self.c.hoist
-        slot, space = fn.filed
-        at_node = node.args[fn.params.index(space)]
-        if not (isinstance(at_node, ast.Name) and at_node.id in scope.py):
-            return None
-        others = [(a, code) for p, a, (_, code) in zip(fn.params, node.args, args) if p != space]
-        if not all(hoisting.invariant(a, scope.py) for a, _ in others) or not all(t.kind in HASHABLE for t, _ in args):
-            return None
-        at = args[fn.params.index(space)][1]
-        table, missing = hoisting.add(f"st.memo[{slot}]"), hoisting.add("H.MISSING")
-        key = others[0][1] if len(others) == 1 else "(" + ", ".join(code for _, code in others) + ")"
-        row, value = hoisting.temporary(), hoisting.temporary()
-        lookup = f"({row} := {table}.get({at})) is not None and ({value} := {row}.get({key}, {missing})) is not {missing}"
-        if not key.isidentifier():
-            safe = id(node) in hoisting.reached or all(isinstance(a, (ast.Name, ast.Literal)) for a, _ in others)
-            key = hoisting.add(key if safe else f"H.attempt(lambda: {key})")
-            lookup = f"({row} := {table}.get({at})) is not None and ({value} := {row}.get({key}, {missing})) is not {missing}"
-            if not safe:
-                lookup = f"{key} is not {missing} and {lookup}"
-        return f"({value} if {lookup} else {source})"
 
     def element_anchor(self, node: ast.Call, scope: Scope) -> tuple[str, int] | None:
         """The anchor of every item a user function's list holds (compiler.element_anchor): its body's,
@@ -298,7 +248,7 @@ class Functions:
         if self.body is None or not fn.memoised or not any(memo.broad(k) for k in reads):
             return False
         params = set(self.body.params)
-        return all(free_names(a) & scope.py.keys() <= params for a in args)
+        return all(ast.free_names(a) & scope.py.keys() <= params for a in args)
 
 
 def component_uses(node: ast.Node, name: str) -> set[str] | None:
@@ -333,29 +283,3 @@ def component_uses(node: ast.Node, name: str) -> set[str] | None:
         return all(walk(child, bound) for child in n.children())
 
     return props if walk(node, frozenset()) else None
-
-
-def free_names(node: ast.Node) -> set[str]:
-    """The names an expression uses that it does not bind itself (functions' and comprehensions' variables)."""
-    if isinstance(node, ast.Name):
-        return {node.id}
-    if isinstance(node, ast.Lambda):
-        return free_names(node.body) - {node.param}
-    if isinstance(node, ast.Comprehension):
-        out, bound = set(), set()
-        for clause in node.clauses:
-            out |= free_names(clause.iterable) - bound
-            bound |= set(clause.names)
-            if clause.condition is not None:
-                out |= free_names(clause.condition) - bound
-        return out | (free_names(node.element) - bound)
-    if isinstance(node, ast.LetExpr):
-        out, bound = set(), set()
-        for binding in node.bindings:
-            out |= free_names(binding.value) - bound
-            bound.add(binding.name)
-        return out | (free_names(node.body) - bound)
-    out: set[str] = set()
-    for child in node.children():
-        out |= free_names(child)
-    return out

@@ -25,8 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import ast
-from .functions import free_names
 
+HASHABLE = ("space", "component", "player", "int", "str", "bool")  # kinds of values a lookup in place may key by
 INLINE_BUILTINS = frozenset({"payable", "without", "drop"})  # compiled in place, every argument computed
 
 
@@ -70,7 +70,7 @@ class Hoisting:
     def invariant(self, node: ast.Node, py: dict[str, str]) -> bool:
         """Whether `node` (compiled where `py` maps names to Python locals) reads no name bound in
         the comprehension: its parameters' and lets' Python names must all come from outside."""
-        return all(py[name] in self.outer for name in free_names(node) if name in py)
+        return all(py[name] in self.outer for name in ast.free_names(node) if name in py)
 
     temporaries: int = 0
 
@@ -87,3 +87,56 @@ class Hoisting:
         """A name an item's evaluation may assign (`:=`), used nowhere else."""
         self.temporaries += 1
         return f"t{self.number}_{self.temporaries}"
+
+    # ------------------------------------------------------------ a user function's call
+    def call(self, fn, node: ast.Call, args: list, py: dict[str, str], source: str) -> str:
+        """The source standing for `source`, a call of the compiled user function `fn` (functions.py)
+        with `args` (type, source), where `py` maps the names in scope to Python locals."""
+        if id(node) in self.reached and self.invariant(node, py):
+            return self.add(source)  # the same for every item
+        if fn.filed is not None:
+            return self._looked_up(fn, node, args, py, source) or source
+        if fn.flat is not None:
+            if self.invariant(node, py):
+                return self._prefetched(fn, args, source)
+            if (len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in py
+                    and args[0][0].kind in HASHABLE):  # a function of the item alone: looked up in place
+                table, missing = self.add(f"st.memo[{fn.flat}]"), self.add("H.MISSING")
+                value = self.temporary()
+                return f"({value} if ({value} := {table}.get({args[0][1]}, {missing})) is not {missing} else {source})"
+        return source
+
+    def _prefetched(self, fn, args: list, source: str) -> str:
+        """A memoised call not every item reaches, of arguments that do not depend on the items: its
+        cached value, if any, is taken once (a key that fails to compute is taken as no value: the
+        call itself then fails as it would have); an item calls it only if there was none."""
+        codes = [code for _, code in args]
+        key = codes[0] if len(codes) == 1 else "(" + ", ".join(codes) + ")"
+        missing = self.add("H.MISSING")
+        value = self.add(f"H.prefetched(st.memo[{fn.flat}], lambda: {key})")
+        return f"({value} if {value} is not {missing} else {source})"
+
+    def _looked_up(self, fn, node: ast.Call, args: list, py: dict[str, str], source: str) -> str | None:
+        """A call of a function whose values are filed by space, the item being its space: the table
+        and key taken once, each item a lookup in place, the call made only where the value is
+        missing. The space must be a name (it is used twice); the other arguments must not depend
+        on the items. A key not every item would compute is taken only if it can be (else each item
+        makes the call, which fails as it would have)."""
+        slot, space = fn.filed
+        at_node = node.args[fn.params.index(space)]
+        others = [(a, code) for p, a, (_, code) in zip(fn.params, node.args, args) if p != space]
+        if (not (isinstance(at_node, ast.Name) and at_node.id in py) or not all(self.invariant(a, py) for a, _ in others)
+                or not all(t.kind in HASHABLE for t, _ in args)):
+            return None
+        at = args[fn.params.index(space)][1]
+        table, missing = self.add(f"st.memo[{slot}]"), self.add("H.MISSING")
+        key = others[0][1] if len(others) == 1 else "(" + ", ".join(code for _, code in others) + ")"
+        guard = ""
+        if not key.isidentifier():
+            safe = id(node) in self.reached or all(isinstance(a, (ast.Name, ast.Literal)) for a, _ in others)
+            key = self.add(key if safe else f"H.attempt(lambda: {key})")
+            guard = "" if safe else f"{key} is not {missing} and "
+        row, value = self.temporary(), self.temporary()
+        return (f"({value} if {guard}({row} := {table}.get({at})) is not None"
+                f" and ({value} := {row}.get({key}, {missing})) is not {missing} else {source})")
+
