@@ -46,6 +46,7 @@ class Hoisting:
     functions: frozenset[str]  # user function names: their arguments are computed on every call
     reached: set[int] = field(default_factory=set)
     parts: list[tuple[str, str]] = field(default_factory=list)  # (Python name, source)
+    temporaries: int = 0  # names an item's evaluation assigns (t{number}_{i})
 
     def reach(self, node: ast.Node) -> None:
         """`node`, and what evaluating it always evaluates, are reached on every item."""
@@ -71,8 +72,6 @@ class Hoisting:
         """Whether `node` (compiled where `py` maps names to Python locals) reads no name bound in
         the comprehension: its parameters' and lets' Python names must all come from outside."""
         return all(py[name] in self.outer for name in ast.free_names(node) if name in py)
-
-    temporaries: int = 0
 
     def add(self, source: str) -> str:
         """The name of a value computed once (the same source twice: one name)."""
