@@ -66,8 +66,9 @@ class Board:
         return b in self.neighbors.get(a, ())
 
     def distances(self, sources: Iterable[str], blocked=(), limit: int | None = None,
-                  target: str | None = None) -> dict[str, int]:
-        """Breadth-first distances from the sources, never entering blocked spaces (stops at `target`)."""
+                  target: str | None = None, allowed=None) -> dict[str, int]:
+        """Breadth-first distances from the sources, never entering blocked spaces, nor spaces outside
+        `allowed` when it is given (stops at `target`)."""
         dist: dict[str, int] = {}
         frontier = []
         for s in sources:
@@ -85,7 +86,7 @@ class Board:
             reached = []
             for here in frontier:
                 for nxt in neighbors[here]:
-                    if nxt not in dist and nxt not in blocked:
+                    if nxt not in dist and nxt not in blocked and (allowed is None or nxt in allowed):
                         dist[nxt] = d
                         if nxt == target:
                             return dist

@@ -558,11 +558,10 @@ def _connected(cx):
     cx.arity(2, 2, kw=("through",))
     src = _sources(cx, 0)
     _, b = cx.code(1)
-    board = cx.board()
-    everything = cx.const(frozenset(board.spaces) if board else frozenset())
-    through = _space_set(cx, "through") if cx.arg_node("through") is not None else everything
+    cx.board()
+    through = _space_set(cx, "through") if cx.arg_node("through") is not None else "None"
     return T.BOOL, (f"(lambda d, t: any(x in d for x in H.as_list(t)))"
-                    f"({_board(cx)}.distances({src}, {everything} - set({through})), {b})")
+                    f"({_board(cx)}.distances({src}, (), None, None, {through}), {b})")
 
 
 @builtin("lines(n)", "Every straight line of n spaces on a grid or hex board (each direction once), from "
