@@ -137,6 +137,21 @@ def test_payable_from_one_pool_answers_as_payable_does():
             assert check(UNBOUNDED, need) == runtime.payable(UNBOUNDED, pool, need, "any", 2)
 
 
+def test_the_answers_kept_by_value_stay_bounded():
+    """A mod asking payable() of ever new pools and needs must not grow memory without end."""
+    pool = ["a"] * 3
+    for n in range(runtime._PAYABLE_NEEDS + 10):
+        runtime.payable(UNBOUNDED, pool, [f"k{n}"], None, 0)
+    assert 0 < len(runtime._answers(tuple(pool), None, 0, None)) <= runtime._PAYABLE_NEEDS
+    check = runtime.payable_from(["b"], None, 0)
+    for n in range(runtime._PAYABLE_NEEDS + 10):
+        check(UNBOUNDED, [f"k{n}"])
+    assert len(runtime._answers(("b",), None, 0, None)) <= runtime._PAYABLE_NEEDS
+    for n in range(runtime._PAYABLE_POOLS + 10):
+        runtime.payable(UNBOUNDED, [f"p{n}"], [], None, 0)
+    assert len(runtime._PAYABLE) <= runtime._PAYABLE_POOLS
+
+
 def test_a_hoisted_pool_is_still_charged_for_long_lists(game):
     st = game.new_initial_state(players=2, seed=0)
     st.game.work = 10**9

@@ -281,7 +281,8 @@ def payments(pool, need, wildcard, substitute, wild=None, limit: int = MAX_PAYME
 
 
 _PAYABLE: dict = {}  # answers of payable() by value: (pool, wildcard, substitute, wild) → need → answer
-_PAYABLE_POOLS = 1024  # pools kept (each with the needs asked of it) before all are forgotten
+_PAYABLE_POOLS = 1024  # pools kept before all are forgotten
+_PAYABLE_NEEDS = 4096  # answers kept for one pool before its are forgotten
 
 
 def payable(st, pool, need, wildcard, substitute, wild=None):
@@ -299,7 +300,14 @@ def payable(st, pool, need, wildcard, substitute, wild=None):
     except TypeError:  # items that are lists: not worth a key
         return _payable(pool, need, wildcard, substitute, wild)
     if answer is None:
-        answer = answers[key] = _payable(pool, need, wildcard, substitute, wild)
+        answer = _remember(answers, key, _payable(pool, need, wildcard, substitute, wild))
+    return answer
+
+
+def _remember(answers: dict, key: tuple, answer: bool) -> bool:
+    if len(answers) >= _PAYABLE_NEEDS:
+        answers.clear()
+    answers[key] = answer
     return answer
 
 
@@ -354,7 +362,7 @@ def payable_from(pool, wildcard, substitute, wild=None):
         except TypeError:
             return _payable(pool, need, wildcard, substitute, wild)
         if answer is None:
-            answer = answers[key] = _payable(pool, need, wildcard, substitute, wild)
+            answer = _remember(answers, key, _payable(pool, need, wildcard, substitute, wild))
         return answer
     return check
 
