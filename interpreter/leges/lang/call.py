@@ -59,11 +59,8 @@ class Call:
             self.c.err(node, self.origin, f"{self.name}() needs a function here, such as x => x.value")
             return None
         anchor = self.c.element_anchor(self.arg_node(0), self.scope)  # the list the function goes through
-        hoisting, self.c.hoist = self.c.hoist, None  # its body may become a function of its own (lang/hoist.py)
-        try:
+        with self.c.hoisting(None):  # its body may become a function of its own (lang/hoist.py)
             ty, body = self.c.code(node.body, self.scope.with_py(node.param, elem, anchor), self.origin)
-        finally:
-            self.c.hoist = hoisting
         return ty, node.param, body
 
     def error(self, message: str, arg=None, hint: str | None = None) -> None:

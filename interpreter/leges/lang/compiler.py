@@ -12,6 +12,7 @@ Expressions only read the state; programs, which change it, are compiled by the 
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any
 
 from .. import cache
@@ -365,11 +366,8 @@ class Compiler:
         if name in BUILTINS:
             if self.hoist is None or keeps_inline(node):
                 return BUILTINS[name].compile(Call(self, node, scope, origin))
-            hoisting, self.hoist = self.hoist, None  # its arguments may move into a function of their own
-            try:
+            with self.hoisting(None):  # its arguments may move into a function of their own
                 return BUILTINS[name].compile(Call(self, node, scope, origin))
-            finally:
-                self.hoist = hoisting
         if name in sym.procedures:
             self.err(node, origin, f"'{name}' is a procedure: call it as a statement, not inside an expression")
             return NOTHING
@@ -528,12 +526,18 @@ class Compiler:
             scope = scope.with_py(name, ty)
         return scope, ", ".join(f"v_{n}" for n in names)
 
-    def _e_Comprehension(self, node, scope, origin):
-        outer_hoist, self.hoist = self.hoist, None
+    @contextmanager
+    def hoisting(self, hoisting: Hoisting | None):
+        """Compile with `hoisting` as the comprehension whose items are being compiled (hoist.py)."""
+        outer, self.hoist = self.hoist, hoisting
         try:
-            return self._comprehension(node, scope, origin)
+            yield
         finally:
-            self.hoist = outer_hoist
+            self.hoist = outer
+
+    def _e_Comprehension(self, node, scope, origin):
+        with self.hoisting(None):
+            return self._comprehension(node, scope, origin)
 
     def _comprehension(self, node, scope, origin):
         parts = []
