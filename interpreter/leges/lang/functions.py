@@ -199,15 +199,12 @@ class Functions:
         c = self.c
         sym = c.symbols
         out = {}
-        node = None
         for p, t in zip(decl.params, arg_types):
             if t.kind != "component":
                 continue
+            node = self._tree(decl)
             if node is None:
-                try:
-                    node = parse_expression(decl.body.text, decl.body.at.origin())
-                except LegesError:
-                    return {}
+                return {}
             props = component_uses(node, p)
             if not props or not all(x in ("owner", "type") or x not in sym.dynamic_component_props for x in props):
                 continue  # (a declared property some types lack reads as none, in the body and in the key alike)
