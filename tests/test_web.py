@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import time
 import urllib.error
@@ -22,10 +23,10 @@ from leges.web.views import seat_payload  # noqa: E402
 SAMPLE = ROOT / "docs" / "examples" / "sample"
 
 
-def call(server, path, body=None):
+def call(server, path, body=None, headers=None):
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server.url.rstrip("/") + path, data=data,
-                                     headers={"Content-Type": "application/json"} if data else {})
+    sent = {"X-Leges-Token": server.token, **({"Content-Type": "application/json"} if data else {}), **(headers or {})}
+    request = urllib.request.Request(server.url.rstrip("/") + path, data=data, headers=sent)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, json.loads(response.read())
@@ -294,16 +295,18 @@ def test_the_serve_command(tmp_path):
         deadline = time.monotonic() + 60
         while True:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=5) as response:
-                    info = json.loads(response.read())
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    page = response.read().decode()
                 break
             except OSError:
                 assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[1]
                 time.sleep(0.2)
-        assert info["title"] == "Tic-Tac-Toe"
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
-            page = response.read().decode()
         assert "<script src=\"/static/app.js\"></script>" in page
+        token = re.search(r'<meta name="leges-token" content="([^"]+)">', page).group(1)
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/info", headers={"X-Leges-Token": token})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            info = json.loads(response.read())
+        assert info["title"] == "Tic-Tac-Toe"
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)

@@ -212,7 +212,7 @@ def test_a_refused_action_says_why(serving, page):
     page.wait_for_selector("#board svg .hit.target")
     match = page.evaluate("() => state.match")
     request = urllib.request.Request(f"{server.url}api/play/{match}/act", data=b'{"action": "place square=r1c1"}',
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "X-Leges-Token": server.token})
     with urllib.request.urlopen(request, timeout=60) as response:
         assert response.status == 200
     with page.expect_response(lambda r: r.url.endswith("/act") and r.status == 400):

@@ -3,6 +3,10 @@
 `--agents mcts:iterations=200,random,random` gives one spec a seat; a single spec plays every
 seat. A user agent is any class with `choose(view)` (see docs/agents.md); its spec's settings
 are passed to its constructor as keyword arguments (strings, unless it declares `params`).
+
+Naming a user agent imports and runs Python, so only a command line may do it: a spec that came
+from anywhere else (a request to `leges serve`) is parsed with `user_agents=False`, which admits
+the built-in agents alone.
 """
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def seat_specs(text: str | None, players: int) -> list[str]:
+def seat_specs(text: str | None, players: int, user_agents: bool = True) -> list[str]:
     """One spec a seat: the list given, or its single spec for every seat (default: random)."""
     specs = split_specs(text) if text else ["random"]
     if len(specs) == 1:
@@ -39,16 +43,20 @@ def seat_specs(text: str | None, players: int) -> list[str]:
         raise LegesError(Diagnostic(WHERE, f"{len(specs)} agents for {players} players",
                                     "give one agent a seat, or one for all"))
     for spec in specs:
-        parse(spec)  # report a bad spec before any game is played
+        parse(spec, user_agents)  # report a bad spec before any game is played
     return specs
 
 
-def parse(spec: str) -> tuple[type, dict[str, str]]:
-    """The agent class a spec names, and its settings."""
+def parse(spec: str, user_agents: bool = True) -> tuple[type, dict[str, str]]:
+    """The agent class a spec names, and its settings; `user_agents=False` refuses any but the
+    built-in ones without importing anything."""
     parts = spec.split(":")
     head, rest = parts[0], parts[1:]
     if head in BUILTIN:
         cls = BUILTIN[head]
+    elif rest and "=" not in rest[0] and not user_agents:
+        raise LegesError(Diagnostic(WHERE, f"'{head}:{rest[0]}' names Python code, which is not run from here",
+                                    f"built in: {', '.join(BUILTIN)}; your own agent is named on the command line"))
     elif rest and "=" not in rest[0]:
         cls = _user_class(head, rest[0])
         rest = rest[1:]
@@ -65,9 +73,9 @@ def parse(spec: str) -> tuple[type, dict[str, str]]:
     return cls, settings
 
 
-def make(spec: str):
+def make(spec: str, user_agents: bool = True):
     """A fresh agent for a spec."""
-    cls, settings = parse(spec)
+    cls, settings = parse(spec, user_agents)
     try:
         return cls(**settings)
     except LegesError:

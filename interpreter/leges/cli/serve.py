@@ -9,12 +9,24 @@ from .common import EXIT_OK, kind_of, variants_of
 
 def cmd_serve(args) -> int:
     """Run the page's server until interrupted."""
-    from ..web.server import _need_web, create_app
+    from ..web.seating import AgentPolicy
+    from ..web.server import ServeOptions, _need_web, create_app
     _need_web()
     import uvicorn
     if kind_of(args.ruleset) != "ruleset":
         raise LegesError(Diagnostic(Position(args.ruleset, 1, 1), "give a ruleset's folder to serve"))
-    app = create_app(args.ruleset, variants_of(args), getattr(args, "record", None))
+    named = {}
+    for item in args.agent or []:
+        name, eq, spec = item.partition("=")
+        if not eq or not spec:
+            raise LegesError(Diagnostic(Position("--agent"), f"'{item}' is not NAME=SPEC", "e.g. --agent mine=my_agents.py:Clever"))
+        named[name] = spec
+    if not 0 < args.max_seconds < 3600 or args.max_iterations < 1 or args.max_memory < 1:
+        raise LegesError(Diagnostic(Position("leges serve"), "--max-seconds (under an hour), --max-iterations and --max-memory must be positive"))
+    options = ServeOptions(host=args.host, allow_hosts=tuple(args.allow_host or ()),
+                           agents=AgentPolicy(args.max_iterations, args.max_seconds, named),
+                           max_memory=args.max_memory << 20)
+    app = create_app(args.ruleset, variants_of(args), getattr(args, "record", None), options)
     ws = app.state.workspace
     for d in ws.errors:
         print(d["text"], file=sys.stderr)
@@ -29,10 +41,25 @@ def register(sub, variant) -> None:
                        description="Serve a page to play the game against agents (the legal actions that name a space "
                                    "are clicked on the board), to step through a record, and to edit the ruleset: "
                                    "the page reloads the game when a file of the ruleset is saved, or shows the "
-                                   "located errors. The page shows one seat's view, never more. Needs Starlette and "
-                                   "uvicorn: pip install 'leges[web]'.")
+                                   "located errors. The page shows one seat's view, never more. Only the page this "
+                                   "server gives out may use it (a token in the page; other sites and host names are "
+                                   "refused), and a request may seat only the built-in agents, within the budgets "
+                                   "below. Needs Starlette and uvicorn: pip install 'leges[web]'.")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--port", type=int, default=8765, help="the port (default 8765)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="another name the page may be opened by (this machine's name on a network); repeatable")
     p.add_argument("--record", metavar="FILE", help="a game record to step through in the page")
+    p.add_argument("--agent", action="append", metavar="NAME=SPEC",
+                   help="an agent the page may choose by NAME: any spec, your own Python included "
+                        "(e.g. mine=my_agents.py:Clever, strong=mcts:iterations=20000); repeatable. "
+                        "Python is never imported because a request names it")
+    p.add_argument("--max-iterations", type=int, default=2000, metavar="N",
+                   help="the most MCTS iterations a decision that a request may ask for (default 2000)")
+    p.add_argument("--max-seconds", type=float, default=5.0, metavar="S",
+                   help="the longest a built-in agent chosen in the page thinks about one decision (default 5)")
+    p.add_argument("--max-memory", type=int, default=512, metavar="MB",
+                   help="what the games and records kept for all pages may weigh, roughly (default 512 MB); "
+                        "the least recently used are closed first")
     p.set_defaults(run=cmd_serve)

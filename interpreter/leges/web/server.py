@@ -15,17 +15,44 @@ located errors are shown. Every answer about a game is one seat's view (views.py
     POST /api/play/ID/continue  let the agents play on (the seat could have acted out of turn)
     POST /api/replay            {record: text, name} → a record to step through
     GET  /api/replay/ID?step=N&seat=S   the record after N actions, as seat S (default: public) sees it
+
+Anything that can reach the server can send it a request, so nothing in one is trusted: guard.py
+checks who is asking (the Host, the Origin, the token the page got with its HTML, JSON sent as
+JSON, the size) before any route runs; seating.py admits only the built-in agents with capped
+budgets; each game has a lock of its own and its agents stop thinking at a time limit, so one
+long search holds up nobody else; store.py keeps each client's games within a memory bound.
 """
 from __future__ import annotations
 
+import json
+import secrets
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Diagnostic, LegesError, Position
-from .session import Match, Replay, Workspace, new_id, read_record_text
+from .guard import Guard, host_names, read_json, refusal
+from .seating import AgentPolicy
+from .session import Match, Replay, Workspace, _diagnostic, new_id, read_record_text
 from .views import play_view, replay_view
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 8 * 1024 * 1024  # a record uploaded from the page
+MAX_REPLY = 16 * 1024 * 1024
+MAX_ACTION = 2000  # characters of an action's text (the bundled games' longest: 80)
+MAX_NAME = 120
+COOKIE = "leges_client"
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """What the person starting `leges serve` decides for everybody who reaches it."""
+    host: str = "127.0.0.1"
+    allow_hosts: tuple[str, ...] = ()
+    agents: AgentPolicy = field(default_factory=AgentPolicy)
+    request_seconds: float = 20.0  # the agents' moves one request waits for; then the page asks again
+    max_memory: int = 512 << 20  # what the games kept may weigh (an estimate: store.py)
+    games_per_client: int = 8
+    agent_threads: int = 2  # requests whose agents think at once; others wait their turn
 
 
 def _need_web():
@@ -37,86 +64,89 @@ def _need_web():
                                     "install them with: pip install 'leges[web]'")) from None
 
 
-def create_app(path: str, variants=(), record: str | None = None):
+def create_app(path: str, variants=(), record: str | None = None, options: ServeOptions | None = None):
     """The ASGI app serving the ruleset at `path` (and, if given, a record to step through)."""
     _need_web()
+    import anyio
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
     from starlette.requests import Request
-    from starlette.responses import FileResponse, JSONResponse, Response
+    from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
-    ws = Workspace(path, variants)
+    options = options or ServeOptions()
+    policy = options.agents
+    policy.parse_named()
+    token = secrets.token_urlsafe(32)
+    thinkers = anyio.CapacityLimiter(options.agent_threads)
+    ws = Workspace(path, variants, options.max_memory, options.games_per_client)
     preloaded = []
     if record is not None:
         from .. import files
         text = files.read_text(record, files.MAX_JSON_BYTES, record, what="record file")
-        preloaded.append(_add_replay(ws, text, Path(record).name))
+        preloaded.append(_add_replay(ws, "", text, Path(record).name))
 
-    def error(message: str, status: int = 400, diagnostics=None) -> JSONResponse:
-        return JSONResponse({"error": message, "diagnostics": diagnostics or []}, status_code=status)
+    def reply(payload: dict, status: int = 200) -> Response:
+        body = json.dumps(payload, ensure_ascii=False, allow_nan=False).encode()
+        if len(body) > MAX_REPLY:
+            status, payload = refusal(f"the answer would be larger than {MAX_REPLY >> 20} MB", 413)
+            body = json.dumps(payload).encode()
+        return Response(body, status_code=status, media_type="application/json")
 
-    def leges_error(exc: LegesError) -> JSONResponse:
-        from .session import _diagnostic
+    def error(message: str, status: int = 400, diagnostics=None) -> Response:
+        return reply({"error": message, "diagnostics": diagnostics or []}, status)
+
+    def leges_error(exc: LegesError) -> Response:
         ds = [_diagnostic(d) for d in exc.diagnostics]
         why = getattr(exc, "explanation", None)  # an action refused (session.Refused): why, as the seat may be told
         if why:
-            return JSONResponse({"error": why["line"], "diagnostics": ds, "explanation": why}, status_code=400)
+            return reply({"error": why["line"], "diagnostics": ds, "explanation": why}, 400)
         return error(ds[0]["message"] if ds else "error", 400, ds)
 
-    async def body(request: Request) -> dict:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise LegesError(Diagnostic(Position("request"), "the request is too large"))
-        if not raw:
-            return {}
-        import json
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            raise LegesError(Diagnostic(Position("request"), "the request is not JSON")) from None
-        if not isinstance(data, dict):
-            raise LegesError(Diagnostic(Position("request"), "the request is not a JSON object"))
-        return data
-
-    def locked(fn):
-        async def endpoint(request: Request):
+    def route(fn, thinks: bool = False):
+        """An API endpoint: `fn(request, data, client)` run off the event loop, its answer as JSON."""
+        async def endpoint(request: Request) -> Response:
             try:
-                data = await body(request) if request.method == "POST" else {}
-
-                def run():
-                    with ws.lock:
-                        return fn(request, data)
-                result = await run_in_threadpool(run)
+                data = await read_json(request, MAX_BODY) if request.method == "POST" else {}
+                client = request.cookies.get(COOKIE, "")[:64]
+                result = await run_in_threadpool(fn, request, data, client) if not thinks else \
+                    await anyio.to_thread.run_sync(fn, request, data, client, limiter=thinkers)
             except LegesError as exc:
                 return leges_error(exc)
             except Exception as exc:  # a bug of leges, not of the input: said in one line, as the command line does
                 return error(f"internal error: {type(exc).__name__}: {exc}", 500)
-            if isinstance(result, Response):
-                return result
-            return JSONResponse(result)
+            return result if isinstance(result, Response) else reply(result)
         return endpoint
 
-    def page(request):
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+    page_html = (STATIC / "index.html").read_text(encoding="utf-8").replace(
+        '<meta name="leges-token" content="">', f'<meta name="leges-token" content="{token}">')
 
-    def static(request):
+    def page(request: Request) -> Response:
+        response = HTMLResponse(page_html, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY",
+                                                    "Content-Security-Policy": "frame-ancestors 'none'"})
+        if COOKIE not in request.cookies:
+            response.set_cookie(COOKIE, secrets.token_hex(16), httponly=True, samesite="strict")
+        return response
+
+    def static(request: Request) -> Response:
+        from starlette.responses import FileResponse
         name = request.path_params["name"]
-        if name not in {p.name for p in STATIC.iterdir()}:
-            return Response("not found", status_code=404)
+        if name == "index.html" or name not in {p.name for p in STATIC.iterdir()}:
+            return error("not found", 404)
         return FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
 
-    def info(request, data):
+    def info(request, data, client):
         game = ws.game
         out = {"version": ws.version, "errors": ws.errors, "ok": not ws.errors, "replays": preloaded,
-               "agents": _agent_names()}
+               "agents": policy.names()}
         if game is not None:
             out.update({"title": game.title, "ruleset": game.id, "min_players": game.min_players,
                         "max_players": game.max_players,
                         "seats": [s.get("name") for s in game.ruleset.seats] if game.ruleset else []})
         return out
 
-    def watch(request, data):
+    def watch(request, data, client):
         ws.check()
         return ws.status()
 
@@ -125,110 +155,136 @@ def create_app(path: str, variants=(), record: str | None = None):
             raise LegesError(Diagnostic(Position(ws.path), "the ruleset does not load: fix its errors first"))
         return ws.game
 
-    def new_play(request, data):
-        from ..agents import seat_specs
+    def new_play(request, data, client):
         game = game_or_error()
-        players = _int(data.get("players"), game.min_players)
+        players = _int(data.get("players"), game.min_players, "players")
         if not game.min_players <= players <= game.max_players:
             raise LegesError(Diagnostic(Position("players"), f"{game.title} is for {game.min_players} to {game.max_players} players"))
         setup = game.setup_for(players)
-        seat_name = data.get("seat") or setup.seat_names[0]
+        seat_name = _text(data.get("seat"), "seat") or setup.seat_names[0]
         if seat_name not in setup.seat_names:
-            raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name}' in a game of {players}",
+            raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}",
                                         "seats: " + ", ".join(setup.seat_names)))
         seat = setup.seat_names.index(seat_name)
-        specs = seat_specs(str(data.get("agents") or "random"), players - 1)
+        specs = policy.specs(_text(data.get("agents"), "agents") or "random", players - 1)
         specs = specs[:seat] + [""] + specs[seat:]
-        match = Match(new_id(), seat, players, _int(data.get("seed"), 0), specs)
-        match.start(game)
-        match.run()
-        ws.matches[match.id] = match
-        while len(ws.matches) > 20:
-            ws.matches.pop(next(iter(ws.matches)))
-        return play_view(match, ws)
+        match = Match(new_id(), seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make)
+        with match.lock:
+            match.start(game)
+            with ws.lock:
+                ws.matches.add(client, match.id, match)
+            match.run(seconds=options.request_seconds)
+            return play_view(match, ws)
 
     def the_match(request) -> Match:
-        match = ws.matches.get(request.path_params["mid"])
+        with ws.lock:
+            match = ws.matches.get(request.path_params["mid"])
         if match is None:
-            raise LegesError(Diagnostic(Position("game"), "no such game (the server was restarted?)", "start a new game"))
+            raise LegesError(Diagnostic(Position("game"), "no such game: it was closed to make room, or the server restarted",
+                                        "start a new game"))
         return match
 
-    def get_play(request, data):
-        return play_view(the_match(request), ws)
+    def get_play(request, data, client):
+        match = the_match(request)
+        with match.lock:
+            return play_view(match.current(ws.game, options.request_seconds), ws)
 
-    def act(request, data):
+    def act(request, data, client):
         match = the_match(request)
         text = data.get("action")
-        if not isinstance(text, str):
+        if not isinstance(text, str) or not text:
             raise LegesError(Diagnostic(Position("action"), "no action given"))
-        match.act(text)
-        return play_view(match, ws)
+        if len(text) > MAX_ACTION:
+            raise LegesError(Diagnostic(Position("action"), f"the action is longer than {MAX_ACTION} characters",
+                                        "an action is one of the texts the game lists as legal"))
+        with match.lock:
+            match.current(ws.game, options.request_seconds).act(text, options.request_seconds)
+            return play_view(match, ws)
 
-    def carry_on(request, data):
+    def carry_on(request, data, client):
         match = the_match(request)
-        match.run(force=True)
-        return play_view(match, ws)
+        with match.lock:
+            match.current(ws.game, options.request_seconds).run(force=True, seconds=options.request_seconds)
+            return play_view(match, ws)
 
-    def new_replay(request, data):
+    def new_replay(request, data, client):
         game_or_error()
         text = data.get("record")
         if not isinstance(text, str):
             raise LegesError(Diagnostic(Position("record"), "no record given"))
-        entry = _add_replay(ws, text, str(data.get("name") or "record"))
-        return replay_view(ws.replays[entry["id"]], 0, None, ws)
+        entry = _add_replay(ws, client, text, _text(data.get("name"), "name")[:MAX_NAME] or "record")
+        replay = ws.replays.get(entry["id"])
+        with replay.lock:
+            return replay_view(replay, 0, None, ws)
 
-    def get_replay(request, data):
-        replay = ws.replays.get(request.path_params["rid"])
+    def get_replay(request, data, client):
+        with ws.lock:
+            replay = ws.replays.get(request.path_params["rid"])
         if replay is None:
-            raise LegesError(Diagnostic(Position("record"), "no such record (the server was restarted?)"))
-        st0 = replay.checkpoints[0]
-        name = request.query_params.get("seat") or ""
-        seat = None
-        if name and name != "public":
-            if name not in st0.setup.seat_names:
-                raise LegesError(Diagnostic(Position("seat"), f"no seat '{name}'"))
-            seat = st0.setup.seat_names.index(name)
-        return replay_view(replay, _int(request.query_params.get("step"), 0), seat, ws)
+            raise LegesError(Diagnostic(Position("record"), "no such record: it was closed to make room, or the server restarted"))
+        with replay.lock:
+            replay.current(ws.game)
+            st0 = replay.checkpoints[0]
+            name = request.query_params.get("seat") or ""
+            seat = None
+            if name and name != "public":
+                if name not in st0.setup.seat_names:
+                    raise LegesError(Diagnostic(Position("seat"), f"no seat '{name[:MAX_NAME]}'"))
+                seat = st0.setup.seat_names.index(name)
+            return replay_view(replay, _int(request.query_params.get("step"), 0, "step"), seat, ws)
+
+    async def not_found(request: Request, exc: HTTPException) -> Response:
+        return error(exc.detail if isinstance(exc.detail, str) else "not found", exc.status_code)
 
     routes = [
         Route("/", page),
         Route("/static/{name}", static),
-        Route("/api/info", locked(info)),
-        Route("/api/watch", locked(watch)),
-        Route("/api/play", locked(new_play), methods=["POST"]),
-        Route("/api/play/{mid}", locked(get_play)),
-        Route("/api/play/{mid}/act", locked(act), methods=["POST"]),
-        Route("/api/play/{mid}/continue", locked(carry_on), methods=["POST"]),
-        Route("/api/replay", locked(new_replay), methods=["POST"]),
-        Route("/api/replay/{rid}", locked(get_replay)),
+        Route("/api/info", route(info)),
+        Route("/api/watch", route(watch)),
+        Route("/api/play", route(new_play, thinks=True), methods=["POST"]),
+        Route("/api/play/{mid}", route(get_play, thinks=True)),
+        Route("/api/play/{mid}/act", route(act, thinks=True), methods=["POST"]),
+        Route("/api/play/{mid}/continue", route(carry_on, thinks=True), methods=["POST"]),
+        Route("/api/replay", route(new_replay), methods=["POST"]),
+        Route("/api/replay/{rid}", route(get_replay)),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
     app.state.workspace = ws
-    return app
+    app.state.token = token
+    return Guard(app, token, host_names(options.host, options.allow_hosts), MAX_BODY)
 
 
-def _add_replay(ws: Workspace, text: str, name: str) -> dict:
+def _add_replay(ws: Workspace, client: str, text: str, name: str) -> dict:
     record = read_record_text(text, name)
     replay = Replay(new_id(), record, name)
     if ws.game is not None:
         replay.rebuild(ws.game)
-    ws.replays[replay.id] = replay
-    while len(ws.replays) > 20:
-        ws.replays.pop(next(iter(ws.replays)))
+    with ws.lock:
+        ws.replays.add(client, replay.id, replay)
     return {"id": replay.id, "name": name, "steps": replay.steps, "seats": ws.game.setup_for(record["players"]).seat_names
             if ws.game is not None else []}
 
 
-def _agent_names() -> list[str]:
-    from ..agents import BUILTIN
-    return list(BUILTIN)
-
-
-def _int(value, default: int) -> int:
+def _int(value, default: int, where: str) -> int:
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or (isinstance(value, str) and len(value) > 20):
+        raise LegesError(Diagnostic(Position(where), "not a whole number"))
     try:
-        return int(value) if value is not None and value != "" else default
-    except (TypeError, ValueError):
-        raise LegesError(Diagnostic(Position("request"), f"'{value}' is not a whole number")) from None
+        number = int(value)
+    except ValueError:
+        raise LegesError(Diagnostic(Position(where), f"'{value}' is not a whole number")) from None
+    if abs(number) > 2 ** 53:
+        raise LegesError(Diagnostic(Position(where), "the number is too large"))
+    return number
+
+
+def _text(value, where: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise LegesError(Diagnostic(Position(where), "not a text"))
+    return value
 
 
 class Background:
@@ -244,6 +300,8 @@ class Background:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}/"
+        self.app = app
+        self.token = app.state.token  # what the page carries in its HTML, for tests that call the API
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()

@@ -10,30 +10,36 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import threading
-import uuid
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
 from ..errors import Diagnostic, LegesError, Position
+from .store import Store
 
 CHECKPOINT = 25  # a replay keeps every 25th state, and replays forward from the nearest
+WATCH_SECONDS = 0.5
+OBJECT_BYTES = 8  # what a state's objects weigh in memory, roughly, per byte of its JSON
 
 
 # ------------------------------------------------------------------ the ruleset
 class Workspace:
     """The ruleset served, loaded again whenever one of its files (or its map) changes."""
 
-    def __init__(self, path: str, variants=()):
+    def __init__(self, path: str, variants=(), max_bytes: int = 512 << 20, per_client: int = 8):
         self.path = path
         self.variants = list(variants)
         self.game = None
         self.errors: list[dict] = []
         self.version = 0
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # the ruleset and the stores; a game has a lock of its own
         self.fingerprint = None
-        self.matches: dict[str, Match] = {}
-        self.replays: dict[str, Replay] = {}
+        self.looked = 0.0  # when the files were last looked at
+        self.matches: Store[Match] = Store(max_bytes, per_client)
+        self.replays: Store[Replay] = Store(max_bytes // 4, per_client)
         self.reload()
 
     def files(self) -> list[Path]:
@@ -71,19 +77,19 @@ class Workspace:
             game = leges.load(self.path, variants=self.variants)
         except LegesError as exc:
             self.errors = [_diagnostic(d) for d in exc.diagnostics]
-        else:
+        else:  # games and records follow the new rules when next looked at (Match.current, Replay.current)
             self.game = game
             self.errors = []
-            for match in self.matches.values():
-                match.rebuild(game)
-            for replay in self.replays.values():
-                replay.rebuild(game)
         self.version += 1
         self.fingerprint = self._fingerprint()
 
     def check(self) -> bool:
-        """Reload if a file changed since the last look; True when it did."""
+        """Reload if a file changed since the last look; True when it did. Every open page asks
+        twice a second: the files are looked at no more often than that, whoever asks."""
         with self.lock:
+            if time.monotonic() - self.looked < WATCH_SECONDS:
+                return False
+            self.looked = time.monotonic()
             now = self._fingerprint()
             if now == self.fingerprint:
                 return False
@@ -110,26 +116,42 @@ class Match:
     players: int
     seed: int
     specs: list[str]  # an agent spec per seat ("" for the person's seat)
-    st: object = None
+    make: Callable[[str], Any] = field(default=None, repr=False)  # spec → agent (the server's AgentPolicy.make)
+    st: Any = None
+    game: Any = None  # the rules it is played under
     agents: dict = field(default_factory=dict)
     news: list[str] = field(default_factory=list)
     seen: int = 0  # entries of the seat's record already told as news
     note: str | None = None
+    thinking: bool = False  # the agents were stopped by the time limit, with moves still to make
+    base_weight: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def start(self, game) -> None:
         from ..agents import make, start
         from ..simulate import seat_rng
+        self.game = game
         self.st = game.new_initial_state(players=self.players, seed=self.seed)
+        self.base_weight = OBJECT_BYTES * len(self.st.to_json())
         self.agents = {}
         for p, spec in enumerate(self.specs):
             if p != self.seat:
-                agent = make(spec)
+                agent = (self.make or make)(spec)
                 start(agent, game, p, seat_rng(self.seed, p, spec))
                 self.agents[p] = agent
         self.seen = 0
         self.news = []
 
-    def rebuild(self, game) -> None:
+    def weight(self) -> int:
+        return self.base_weight + 64 * len(self.st.history)
+
+    def current(self, game, seconds: float) -> "Match":
+        """This match under the rules now served (played again under them if they changed)."""
+        if game is not None and game is not self.game:
+            self.rebuild(game, seconds)
+        return self
+
+    def rebuild(self, game, seconds: float = 30.0) -> None:
         """The ruleset changed: the same game played again under the new rules, as far as it still goes."""
         history = list(self.st.history) if self.st is not None else []
         self.start(game)
@@ -142,21 +164,29 @@ class Match:
         else:
             self.note = "the rules changed: the game was played again under them" if history else None
         self.seen = len(self.st.record_view(self.seat))
-        self.run()
+        self.run(seconds=seconds)
 
     def _waiting(self) -> bool:
         """The person may act now: at its own decision, or out of turn."""
         st = self.st
         return st.is_terminal() or st.current_player() == self.seat or bool(st.legal_actions(self.seat))
 
-    def run(self, force: bool = False, budget: int = 5000) -> None:
-        """Let the agents play until the person may act (or the game ends)."""
+    def run(self, force: bool = False, budget: int = 5000, seconds: float = 30.0) -> None:
+        """Let the agents play until the person may act (or the game ends). A request waits for
+        at most `seconds` of it: then `thinking` says that the agents have moves left to make
+        (the page asks for them with /continue), and the person is not asked out of turn again."""
         from ..agents import View
         from ..engine.api import Action
         from ..engine.constants import CHANCE
         st = self.st
+        force = force or self.thinking
+        self.thinking = False
+        deadline = time.monotonic() + seconds
         for _ in range(budget):
             if st.is_terminal():
+                return
+            if time.monotonic() > deadline:
+                self.thinking = st.current_player() != self.seat
                 return
             who = st.current_player()
             if who == self.seat:
@@ -194,7 +224,7 @@ class Match:
                 return True
         return False
 
-    def act(self, text: str) -> None:
+    def act(self, text: str, seconds: float = 30.0) -> None:
         """The person's action; one the rules refuse raises `Refused`, with why (engine/seat_explanation.py)."""
         from ..engine.action import IllegalAction
         from ..engine.api import Action
@@ -203,7 +233,7 @@ class Match:
             self.st.apply_action(Action(self.seat, text))
         except IllegalAction as exc:
             raise Refused(exc, self.explain(text)) from None
-        self.run()
+        self.run(seconds=seconds)
 
     def explain(self, text: str) -> dict | None:
         """Why `text` is not legal for the person now, as much of it as its seat may be told."""
@@ -243,8 +273,20 @@ class Replay:
     checkpoints: dict = field(default_factory=dict)  # step → state
     steps: int = 0  # the steps that can be shown (all, unless an action is not legal)
     error: str | None = None
+    game: Any = None
+    base_weight: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def weight(self) -> int:
+        return self.base_weight * len(self.checkpoints) + 64 * len(self.record["actions"])
+
+    def current(self, game) -> "Replay":
+        if game is not None and game is not self.game:
+            self.rebuild(game)
+        return self
 
     def rebuild(self, game) -> None:
+        self.game = game
         record = self.record
         if record.get("ruleset") != game.id:
             raise LegesError(Diagnostic(Position(self.name), f"the record is of '{record.get('ruleset')}', not of '{game.id}'"))
@@ -254,6 +296,7 @@ class Replay:
         st = game.new_initial_state(players=record["players"], seed=record["seed"],
                                     explicit_chance=bool(record.get("explicit_chance", False)))
         self.checkpoints = {0: st.copy()}
+        self.base_weight = OBJECT_BYTES * len(st.to_json())
         self.error = None
         actions = record["actions"]
         for i, text in enumerate(actions):
@@ -293,8 +336,5 @@ def read_record_text(text: str, name: str) -> dict:
 
 
 def new_id() -> str:
-    return uuid.uuid4().hex[:12]
-
-
-def env_flag(name: str) -> bool:
-    return os.environ.get(name, "") not in ("", "0", "no", "off")
+    """A game's or record's id: whoever knows it may see it as the page does, so it is not guessable."""
+    return secrets.token_hex(8)

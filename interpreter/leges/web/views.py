@@ -49,6 +49,7 @@ def seat_payload(st, seat: int | None, style=None, with_actions: bool = True) ->
 def play_view(match, ws) -> dict:
     payload = seat_payload(match.st, match.seat)
     payload.update({"mode": "play", "match": match.id, "news": match.take_news(), "note": match.note,
+                    "thinking": match.thinking,
                     "agents": {match.st.setup.seat_names[p]: spec for p, spec in enumerate(match.specs) if p != match.seat},
                     "version": ws.version})
     return payload

@@ -11,9 +11,13 @@ const state = {
   limit: 60,             // actions listed before "show more"
 };
 
+// the server's secret, given to this page alone with its HTML: every API request carries it
+const TOKEN = document.querySelector('meta[name="leges-token"]').content;
+
 async function api(path, body) {
-  const options = body === undefined ? {} :
-    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const headers = { "X-Leges-Token": TOKEN };
+  const options = body === undefined ? { headers } :
+    { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(path, options);
   const data = await response.json();
   if (!response.ok) {
@@ -86,6 +90,10 @@ function render(view) {
   $("action-box").hidden = view.mode !== "play";
   $("news-box").hidden = view.mode !== "play";
   showActions();
+  if (view.mode === "play" && view.thinking) {   // the server stopped its agents at its time limit: ask for the rest
+    notice("The other players are still thinking…");
+    setTimeout(carryOn, 50);
+  }
 }
 
 function candidates() {

@@ -1,0 +1,261 @@
+"""leges serve against a hostile web: what a request may not make the server do (issue: safe to serve).
+
+Every request here is one an attacker could send — from another site through the user's browser,
+from a rebound host name, or straight to the port: it must run no code, freeze nobody, and be
+refused with a JSON error that says why."""
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from helpers import ruleset_dir  # noqa: E402
+from leges.web.guard import depth, host_names, split_host  # noqa: E402
+from leges.web.seating import AgentPolicy  # noqa: E402
+from leges.web.server import Background, ServeOptions, create_app  # noqa: E402
+from leges.web.store import Store  # noqa: E402
+
+
+def send(server, path, body=None, headers=None, raw: bytes | None = None, token=True, content_type="application/json"):
+    """(status, JSON reply) of a request; by default as the page sends it (token, JSON)."""
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    sent = {}
+    if token:
+        sent["X-Leges-Token"] = server.token
+    if data is not None and content_type:
+        sent["Content-Type"] = content_type
+    sent.update(headers or {})
+    request = urllib.request.Request(server.url.rstrip("/") + path, data=data, headers=sent)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@pytest.fixture
+def serving():
+    started = []
+
+    def start(path=None, **kw):
+        server = Background(create_app(str(path or ruleset_dir("tictactoe")), **kw))
+        started.append(server)
+        return server
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def planted(tmp_path, monkeypatch):
+    """A Python file and a module that leave a mark when anything imports them."""
+    mark = tmp_path / "ran"
+    code = f"open({str(mark)!r}, 'w').write('ran')\nclass A:\n    def choose(self, view):\n        return 0\n"
+    (tmp_path / "evil.py").write_text(code)
+    (tmp_path / "evil_module_for_leges.py").write_text(code)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield tmp_path, mark
+    sys.modules.pop("evil_module_for_leges", None)
+
+
+@pytest.mark.parametrize("agents", ["{dir}/evil.py:A", "evil_module_for_leges:A", "random,{dir}/evil.py:A"])
+def test_a_request_cannot_run_python(serving, planted, agents):
+    folder, mark = planted
+    server = serving()
+    status, reply = send(server, "/api/play", {"players": 2, "agents": agents.format(dir=folder)})
+    assert status == 400 and "not run from here" in reply["error"]
+    assert not mark.exists() and "evil_module_for_leges" not in sys.modules
+
+
+def test_the_command_line_names_its_own_agents(serving, planted):
+    folder, mark = planted
+    policy = AgentPolicy(named={"mine": f"{folder}/evil.py:A"})
+    server = serving(options=ServeOptions(agents=policy))
+    status, info = send(server, "/api/info")
+    assert "mine" in info["agents"]
+    status, view = send(server, "/api/play", {"players": 2, "seat": "o", "agents": "mine"})
+    assert status == 200 and mark.exists() and view["history"]  # its own agent, as the person serving asked
+
+
+@pytest.mark.parametrize("headers, token, content_type, status", [
+    ({}, False, "application/json", 403),                                  # no token
+    ({"X-Leges-Token": "guess"}, False, "application/json", 403),         # a wrong one
+    ({}, True, "text/plain", 415),                                        # a "simple" cross-origin POST
+    ({}, True, "application/x-www-form-urlencoded", 415),
+    ({"Origin": "http://evil.example"}, True, "application/json", 403),   # another site's page
+    ({"Origin": "null"}, True, "application/json", 403),
+    ({"Sec-Fetch-Site": "cross-site"}, True, "application/json", 403),
+    ({"Host": "evil.example:8765"}, True, "application/json", 421),       # DNS rebinding
+    ({"Host": "127.0.0.1:1"}, True, "application/json", 421),             # another port
+])
+def test_only_the_servers_own_page_may_ask(serving, headers, token, content_type, status):
+    server = serving()
+    got, reply = send(server, "/api/play", {"players": 2}, headers=headers, token=token, content_type=content_type)
+    assert got == status and reply["error"] and reply["diagnostics"][0]["message"] == reply["error"]
+    assert len(server.app.state.workspace.matches) == 0
+
+
+def test_a_rebound_host_does_not_get_the_page(serving):
+    server = serving()
+    request = urllib.request.Request(server.url, headers={"Host": "attacker.example"})
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=10)
+    assert caught.value.code == 421 and server.token not in caught.value.read().decode()
+    with urllib.request.urlopen(server.url, timeout=10) as response:  # by its own name: the page and its token
+        page = response.read().decode()
+    assert f'content="{server.token}"' in page and "leges_client=" in response.headers["Set-Cookie"]
+
+
+def test_the_page_is_sent_with_a_token_and_without_framing(serving):
+    server = serving()
+    with urllib.request.urlopen(server.url, timeout=10) as response:
+        assert response.headers["X-Frame-Options"] == "DENY"
+    with pytest.raises(urllib.error.HTTPError) as caught:  # nor as a file of the page
+        urllib.request.urlopen(server.url + "static/index.html", timeout=10)
+    assert caught.value.code == 404
+
+
+@pytest.mark.parametrize("agents, message", [
+    ("mcts:iterations=1000000000", "at most 2000 iterations"),
+    ("mcts:c=nan", "is not a number"),
+    ("mcts:iterations=-5", "is not a number"),
+    ("nobody", "no agent 'nobody'"),
+])
+def test_agents_in_a_request_have_bounded_budgets(serving, agents, message):
+    server = serving()
+    status, reply = send(server, "/api/play", {"players": 2, "seat": "o", "agents": agents})
+    assert status == 400 and message in reply["error"]
+
+
+def test_a_searching_agent_thinks_no_longer_than_the_server_allows():
+    policy = AgentPolicy(max_iterations=10, max_seconds=0.5)
+    assert policy.make("mcts:seconds=100000").seconds == 0.5
+    assert policy.make("mcts").seconds == 0.5  # iterations alone: the time cap too
+    assert policy.make("mcts:seconds=0.1").seconds == 0.1
+
+
+def test_one_long_search_freezes_nobody(serving):
+    """One client's agents think for seconds; another client is answered at once."""
+    server = serving(ruleset_dir("pompeii"), options=ServeOptions(agents=AgentPolicy(max_seconds=1.0), request_seconds=3))
+    done = {}
+
+    def slow():
+        done["reply"] = send(server, "/api/play", {"players": 3, "seat": "black", "agents": "mcts:iterations=2000"})
+    thread = threading.Thread(target=slow)
+    thread.start()
+    time.sleep(0.5)
+    waits = []
+    for _ in range(3):
+        started = time.monotonic()
+        status, _ = send(server, "/api/info")
+        waits.append(time.monotonic() - started)
+        assert status == 200
+        time.sleep(0.2)
+    thread.join(60)
+    assert max(waits) < 1.0, waits
+    status, view = done["reply"]
+    assert status == 200
+
+
+def test_agents_stop_at_the_time_limit_and_the_page_asks_for_the_rest(serving):
+    server = serving(ruleset_dir("pompeii"), options=ServeOptions(agents=AgentPolicy(max_seconds=0.2), request_seconds=0.01))
+    status, view = send(server, "/api/play", {"players": 4, "seat": "blue", "agents": "mcts"})
+    assert status == 200 and view["thinking"] and not view["your_turn"]
+    for _ in range(40):
+        if not view["thinking"]:
+            break
+        status, view = send(server, f"/api/play/{view['match']}/continue", {})
+    assert not view["thinking"] and view["your_turn"]
+
+
+def test_requests_are_bounded(serving):
+    server = serving()
+    status, reply = send(server, "/api/play", raw=b"[" * 100_000 + b"]" * 100_000)
+    assert status == 400 and "nested" in reply["error"]
+    status, reply = send(server, "/api/play", raw=b'{"a": ' + b"[" * 40 + b"1" + b"]" * 40 + b"}")
+    assert status == 400 and "nested more than 32" in reply["error"]
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)  # refused on its length, unread
+    conn.request("POST", "/api/play", headers={"Content-Type": "application/json", "X-Leges-Token": server.token,
+                                               "Content-Length": str(9 << 20)})
+    response = conn.getresponse()
+    assert response.status == 413 and "larger than 8 MB" in json.loads(response.read())["error"]
+    status, view = send(server, "/api/play", {"players": 2, "seat": "x"})
+    status, reply = send(server, f"/api/play/{view['match']}/act", {"action": "x" * (4 << 20)})
+    assert status == 400 and "longer than" in reply["error"] and len(json.dumps(reply)) < 2000
+    for bad in ({"players": "2" * 5000}, {"players": [2]}, {"seed": 10 ** 30}, {"seat": {"a": 1}}, {"agents": 5}):
+        status, reply = send(server, "/api/play", bad)
+        assert status == 400 and reply["diagnostics"], bad
+
+
+def test_a_body_without_a_length_is_cut_at_the_limit(serving):
+    import http.client
+    server = serving()
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.putrequest("POST", "/api/replay")
+    for k, v in {"Content-Type": "application/json", "X-Leges-Token": server.token, "Transfer-Encoding": "chunked"}.items():
+        conn.putheader(k, v)
+    conn.endheaders()
+    chunk = b"x" * (1 << 20)
+    try:
+        for _ in range(12):
+            conn.send(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        conn.send(b"0\r\n\r\n")
+    except OSError:
+        pass  # the server may hang up as soon as it has refused
+    response = conn.getresponse()
+    assert response.status == 400 and "larger than 8 MB" in json.loads(response.read())["error"]
+
+
+@pytest.mark.parametrize("path, method", [("/api/nothing", "GET"), ("/api/play", "GET"), ("/nothing", "GET")])
+def test_unknown_routes_are_json_errors(serving, path, method):
+    server = serving()
+    status, reply = send(server, path)
+    assert status in (404, 405) and reply["error"]
+
+
+def test_games_are_kept_per_client():
+    class Thing:
+        def __init__(self, w):
+            self.w = w
+
+        def weight(self):
+            return self.w
+    store = Store(max_bytes=1000, per_client=2)
+    for client in ("a", "b", "c"):
+        for i in range(3):
+            store.add(client, f"{client}{i}", Thing(10))
+    assert sorted(store.items) == ["a1", "a2", "b1", "b2", "c1", "c2"]  # each client's own two most recent
+    assert store.get("a1") is not None  # used: now the most recent of all
+    store.add("d", "big", Thing(960))
+    assert "big" in store.items and "a1" in store.items and "a2" not in store.items  # the least recently used went
+    store.add("e", "huge", Thing(5000))
+    assert list(store.items) == ["huge"]  # a single item over the bound is kept: its client is using it
+
+
+def test_fifty_clients_keep_their_games(serving):
+    server = serving()
+    matches = []
+    for i in range(50):
+        status, view = send(server, "/api/play", {"players": 2, "seat": "x"}, headers={"Cookie": f"leges_client=c{i}"})
+        matches.append(view["match"])
+    for mid in matches:
+        status, view = send(server, f"/api/play/{mid}")
+        assert status == 200, view
+
+
+def test_host_names():
+    assert host_names("127.0.0.1") == {"127.0.0.1", "localhost", "::1"}
+    assert host_names("0.0.0.0", ["table.local"]) == {"127.0.0.1", "localhost", "::1", "table.local"}
+    assert host_names("192.0.2.7") == {"192.0.2.7"}
+    assert split_host("[::1]:8765") == ("::1", 8765) and split_host("Localhost") == ("localhost", None)
+    assert split_host("a:b") is None and split_host("") is None and split_host("[::1") is None
+    assert depth({"a": [1, {"b": []}]}) == 4 and depth(5) == 0
