@@ -42,3 +42,12 @@ def test_the_campaign_command(tmp_path, capsys):
     from fuzz.__main__ import main
     assert main(["--cases", "3", "--seed", "1", "--rulesets", "tictactoe", "--out", str(tmp_path)]) == 0
     assert "3 cases" in capsys.readouterr().out
+
+
+def test_a_sample_of_hostile_requests_to_the_server(tmp_path):
+    """tests/fuzz/server.py: no request runs planted Python, gets a 500 or a refusal that is not a JSON error."""
+    import pytest
+    pytest.importorskip("starlette")
+    from fuzz.server import campaign
+    found = campaign(int(os.environ.get("LEGES_FUZZ_REQUESTS", "150")), None, tmp_path)
+    assert found.cases > 0 and not found.found, "\n".join(found.found[:20])
