@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import hmac
 import json
-from typing import Any, Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
 
 from ..errors import Diagnostic, LegesError, Position
 

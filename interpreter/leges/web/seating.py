@@ -45,17 +45,18 @@ class AgentPolicy:
         if spec in self.named:
             return make(self.named[spec])  # the server's own: as its command line said
         cls, settings = parse(spec, user_agents=False)
+        params = getattr(cls, "params", {})
         agent = make(spec, user_agents=False)
-        for key, (kind, _, _) in cls.params.items():
+        for key, (kind, _, _) in params.items():
             value = getattr(agent, key, None)
             if kind in (int, float) and value is not None and not (math.isfinite(value) and value >= 0):
                 raise LegesError(Diagnostic(WHERE, f"'{key}={settings.get(key)}' is not a number of this server's agents"))
-        if "iterations" in cls.params and "iterations" not in settings and agent.iterations is not None:
+        if "iterations" in params and "iterations" not in settings and agent.iterations is not None:
             agent.iterations = min(agent.iterations, self.max_iterations)  # the default, within the cap
-        if "iterations" in cls.params and agent.iterations is not None and agent.iterations > self.max_iterations:
+        if "iterations" in params and agent.iterations is not None and agent.iterations > self.max_iterations:
             raise LegesError(Diagnostic(WHERE, f"at most {self.max_iterations} iterations a decision on this server",
                                         "the person serving the page may allow more: leges serve --max-iterations N"))
-        if "seconds" in cls.params:
+        if "seconds" in params:
             agent.seconds = min(agent.seconds or self.max_seconds, self.max_seconds)
         return agent
 

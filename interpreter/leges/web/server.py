@@ -72,7 +72,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
     from starlette.requests import Request
-    from starlette.responses import HTMLResponse, JSONResponse, Response
+    from starlette.responses import HTMLResponse, Response
     from starlette.routing import Route
 
     options = options or ServeOptions()
@@ -233,7 +233,8 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
                 seat = st0.setup.seat_names.index(name)
             return replay_view(replay, _int(request.query_params.get("step"), 0, "step"), seat, ws)
 
-    async def not_found(request: Request, exc: HTTPException) -> Response:
+    async def not_found(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
         return error(exc.detail if isinstance(exc.detail, str) else "not found", exc.status_code)
 
     routes = [

@@ -8,14 +8,14 @@ it asks. The server holds the whole state; the page holds a picture of one seat'
 """
 from __future__ import annotations
 
-import os
 import random
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import Diagnostic, LegesError, Position
 from .store import Store
@@ -32,7 +32,7 @@ class Workspace:
     def __init__(self, path: str, variants=(), max_bytes: int = 512 << 20, per_client: int = 8):
         self.path = path
         self.variants = list(variants)
-        self.game = None
+        self.game: Any = None
         self.errors: list[dict] = []
         self.version = 0
         self.lock = threading.RLock()  # the ruleset and the stores; a game has a lock of its own
@@ -116,7 +116,7 @@ class Match:
     players: int
     seed: int
     specs: list[str]  # an agent spec per seat ("" for the person's seat)
-    make: Callable[[str], Any] = field(default=None, repr=False)  # spec → agent (the server's AgentPolicy.make)
+    make: Callable[[str], Any] | None = field(default=None, repr=False)  # spec → agent (the server's AgentPolicy.make)
     st: Any = None
     game: Any = None  # the rules it is played under
     agents: dict = field(default_factory=dict)
@@ -136,7 +136,7 @@ class Match:
         self.agents = {}
         for p, spec in enumerate(self.specs):
             if p != self.seat:
-                agent = (self.make or make)(spec)
+                agent = (self.make if self.make is not None else make)(spec)
                 start(agent, game, p, seat_rng(self.seed, p, spec))
                 self.agents[p] = agent
         self.seen = 0
@@ -145,7 +145,7 @@ class Match:
     def weight(self) -> int:
         return self.base_weight + 64 * len(self.st.history)
 
-    def current(self, game, seconds: float) -> "Match":
+    def current(self, game, seconds: float) -> Match:
         """This match under the rules now served (played again under them if they changed)."""
         if game is not None and game is not self.game:
             self.rebuild(game, seconds)
@@ -280,7 +280,7 @@ class Replay:
     def weight(self) -> int:
         return self.base_weight * len(self.checkpoints) + 64 * len(self.record["actions"])
 
-    def current(self, game) -> "Replay":
+    def current(self, game) -> Replay:
         if game is not None and game is not self.game:
             self.rebuild(game)
         return self

@@ -9,10 +9,9 @@ of play, its own legal actions): two states the seat cannot tell apart give the 
 """
 from __future__ import annotations
 
-
 from ..render.actions import describe_actions
-from ..render.svg import render_view
 from ..render.style import style_of
+from ..render.svg import render_view
 from ..render.text import ranking_text, status_line, value_text
 from ..render.view import history, seat_view
 
