@@ -21,8 +21,8 @@ COVERAGE_TESTS = "test_rule_coverage.py"
 
 
 def _instrumenting(build_game):
-    def build(rs, board, errors):
-        game = build_game(rs, board, errors)
+    def build(rs, board, errors, optimise=True):
+        game = build_game(rs, board, errors, optimise)
         if not errors.errors and Path(rs.root).resolve().parent == BUNDLED:
             RECORDER.instrument(game)
         return game

@@ -17,13 +17,17 @@ __all__ = ["load", "Game", "State", "Action", "IllegalAction", "LegesError", "Ru
 __version__ = "0.1.0"
 
 
-def load(path: str, variants=()) -> Game:
-    """Load, check and compile the ruleset at `path` (a folder or its ruleset.yaml)."""
+def load(path: str, variants=(), optimise: bool = True) -> Game:
+    """Load, check and compile the ruleset at `path` (a folder or its ruleset.yaml).
+
+    `optimise=False` gives the reference build: every rule by plain evaluation (no memoised
+    functions, nothing hoisted or inlined), many times slower and the same game for the same
+    seed and actions — what every optimisation is checked against (tests/test_reference_build.py)."""
     from .model.loader import load_declarations
     from .engine.build import build_game
 
     rs, board, errors = load_declarations(path, variants)
-    game = build_game(rs, board, errors)
+    game = build_game(rs, board, errors, optimise)
     errors.raise_if_errors()
     game.warnings = [d for d in errors.diagnostics if d.severity == "warning"]
     return game

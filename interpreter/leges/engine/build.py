@@ -35,11 +35,11 @@ def _count_for(count: Any, n: int) -> int | None:
 
 
 class Builder:
-    def __init__(self, rs: d.Ruleset, board, errors: Collector):
+    def __init__(self, rs: d.Ruleset, board, errors: Collector, optimise: bool = True):
         self.rs, self.board, self.errors = rs, board, errors
         self.sym = Symbols()
         self._unique_cache: dict[int, dict] = {}
-        self.compiler = Compiler(self.sym, board, errors)
+        self.compiler = Compiler(self.sym, board, errors, optimise)
         self.programs = Programs(self.compiler)
         self.game = Game()
 
@@ -501,13 +501,14 @@ class Builder:
                            "no phase names it as `next` and no rule does `goto " + phase.id + "`")
 
 
-def build_game(rs: d.Ruleset, board, errors: Collector) -> Game:
-    b = Builder(rs, board, errors)
+def build_game(rs: d.Ruleset, board, errors: Collector, optimise: bool = True) -> Game:
+    b = Builder(rs, board, errors, optimise)
     b.symbols()
     game = b.compile()
     game.compiler, game.programs = b.compiler, b.programs
     game.index_memo()
     game.id, game.version, game.title = rs.id, rs.version, rs.title
+    game.optimised = optimise
     game.variants = tuple(rs.variants)
     game.ruleset, game.board = rs, board
     game.ruleset_file = rs.docs[0].file

@@ -75,6 +75,7 @@ class Game:
         self.version = ""
         self.title = ""
         self.variants: tuple = ()
+        self.optimised = True  # False: the reference build (leges.load(..., optimise=False))
         self.ruleset = None
         self.board = None
         self.ruleset_file = ""

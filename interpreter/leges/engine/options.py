@@ -31,7 +31,7 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
     scope = Scope(dict(args_types), me=True, me_code="me")
     lines = ["def {body}(st, me, args):", "    env = args", "    out = []"]
     outer_reads, c.reads = c.reads, set()
-    early = _early_test(c, require, scope, [name for name, _ in params]) if params else None
+    early = _early_test(c, require, scope, [name for name, _ in params]) if params and c.optimise else None
     if early is not None:
         lines += ["    try:", f"        allowed = {early}", "    except H.RULE_FAILED:  # the test innermost says so",
                   "        allowed = True", "    if not allowed:", "        return out"]
@@ -63,6 +63,9 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
     lines.append(f"{indent}out.append([{text}, {action_id!r}, {values}, args])")
     lines.append("    return out")
     name = f"O{len(c.memo.keys)}_options"
+    if not c.optimise:  # the reference build: worked out afresh every time
+        c.define("\n".join(lines).replace("{body}", name, 1) + "\n", f"options:{action_id}")
+        return c.namespace[name], types
     slot = c.memo.add(name, reads, ("me", "args"), 2)
     me = "me" if memo.ME in reads else "None"  # choices that do not depend on who chooses are shared
     lines += [f"def {name}(st, me, args):",

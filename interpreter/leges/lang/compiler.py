@@ -42,8 +42,11 @@ _ARITH = {"+": "+", "-": "-", "*": "*"}
 
 
 class Compiler:
-    def __init__(self, symbols: Symbols, board, errors: Collector):
+    def __init__(self, symbols: Symbols, board, errors: Collector, optimise: bool = True):
         self.symbols = symbols
+        # False: the reference build — every function computed afresh at every call, nothing
+        # hoisted or inlined — which the optimised build must match game for game
+        self.optimise = optimise
         self.board = board
         self.errors = errors
         self.goto_targets: set[str] = set()
@@ -543,7 +546,7 @@ class Compiler:
         parts = []
         inner = scope
         hoisting = None
-        if len(node.clauses) == 1:  # its loop-invariant calls computed once (hoist.py)
+        if len(node.clauses) == 1 and self.optimise:  # its loop-invariant calls computed once (hoist.py)
             self.hoistings += 1
             bound = {f"v_{n}" for n in node.clauses[0].names}  # (an outer name the loop's shadows is not outer)
             hoisting = Hoisting(self.hoistings, set(scope.py.values()) - bound, frozenset(self.symbols.functions))

@@ -170,7 +170,7 @@ class Functions:
         slot_reads = own if hoisted else own | frame.hoisted_reads
         reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
         c.function_reads[name] = reads
-        memoised = searches > 0 or loops > 0 or len(body) >= CHEAP_SOURCE
+        memoised = c.optimise and (searches > 0 or loops > 0 or len(body) >= CHEAP_SOURCE)
         filed = flat = None
         if memoised:
             uses_me = memo.ME in reads
