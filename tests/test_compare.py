@@ -61,7 +61,10 @@ def test_a_real_difference_is_significant(ruleset, capsys):
     out = compare(capsys, ruleset, "--b", "o_first", "-g", "200")
     assert set(out) >= {"a", "b", "difference"}
     d = out["difference"]["seat_win_rate.x"]
-    assert d["significant"] and d["high"] < 0 and set(d) == {"value", "low", "high", "significant"}
+    assert d["significant"] and d["high"] < 0 and d["p_adjusted"] < 0.05 and d["p"] <= d["p_adjusted"]
+    assert set(d) == {"value", "low", "high", "p", "p_adjusted", "significant", "significant_unadjusted",
+                      "effect_size", "spread", "pairs"} and d["pairs"] == 200 and d["effect_size"] < 0
+    assert out["adjustment"] == "holm"
     assert out["a"]["seat_win_rate.x"]["value"] > out["b"]["seat_win_rate.x"]["value"]
 
 
@@ -76,6 +79,41 @@ def test_text_says_plainly_which_differences_are_significant(ruleset, capsys):
     out = capsys.readouterr().out
     assert "seat_win_rate.x" in out and "not significant" in out and " significant" in out
     assert "differences are significant" in out
+
+
+def test_p_values_are_adjusted_for_the_metrics_compared_together():
+    from leges.stats import Difference, adjust
+
+    def diff(p):
+        return Difference(0.1, 0.01, 0.2, p=p)
+    raw = {"a": diff(0.01), "b": diff(0.04), "c": diff(0.03), "d": diff(0.005)}
+    assert all(d.significant for d in raw.values())  # each alone, at 95 %
+    holm = adjust(raw, "holm")
+    assert [round(holm[k].p_adjusted, 6) for k in "abcd"] == [0.03, 0.06, 0.06, 0.02]
+    assert [holm[k].significant for k in "abcd"] == [True, False, False, True]
+    assert holm["b"].significant_raw  # the interval alone still leaves out 0
+    scipy_stats = pytest.importorskip("scipy.stats")
+    bh = adjust(raw, "bh")
+    assert [bh[k].p_adjusted for k in "abcd"] == pytest.approx(list(scipy_stats.false_discovery_control([0.01, 0.04, 0.03, 0.005])))
+    assert [adjust(raw, "none")[k].p_adjusted for k in "abcd"] == [0.01, 0.04, 0.03, 0.005]
+
+
+def test_a_paired_difference_has_its_p_value_size_and_advice():
+    from leges.stats import paired_difference
+    d = paired_difference([0, 0, 0, 0, 1, 0, 0, 1], [1, 1, 0, 1, 1, 1, 0, 1])
+    assert d.p == pytest.approx(0.0331, abs=1e-4) and d.pairs == 8  # scipy.stats.ttest_rel gives the same
+    assert d.effect == pytest.approx(0.5 / d.spread)
+    assert d.needed(0.5) == 9 and d.needed(0.25) == 36 and d.needed(0.5, tests=20) > d.needed(0.5)
+    assert d.detectable() == pytest.approx(0.53, abs=0.01)
+    same = paired_difference([1, 2], [1, 2])
+    assert same.p == 1.0 and not same.significant
+
+
+def test_text_says_how_many_pairs_a_small_difference_needs(ruleset, capsys):
+    assert main(["compare", ruleset, "--b", "o_first", "-g", "100", "-j", "1", "-q", "--agents", "greedy,random"]) == 0
+    out = capsys.readouterr().out
+    assert "p adj." in out and "Holm's correction" in out
+    assert "needs about" in out and "pairs" in out
 
 
 def test_variant_lists_are_checked(ruleset):

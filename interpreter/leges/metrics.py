@@ -170,13 +170,17 @@ def differences(a: Sequence[PlayResult], b: Sequence[PlayResult], seats: Sequenc
                      if wa is not None and wb is not None]
             if len(seats) > 1 and pairs:
                 if all(x == y for x, y in pairs):
-                    out[name] = stats.Difference(0.0, 0.0, 0.0)
+                    out[name] = stats.Difference(0.0, 0.0, 0.0, p=1.0, effect=0.0, spread=0.0, pairs=len(pairs))
                 else:
                     out[name] = stats.paired_bootstrap(pairs, balance)
             continue
         d = stats.paired_difference([x.get(name) for x in rows_a], [y.get(name) for y in rows_b])
         if d.value == d.value:  # not NaN: measured in some pair
-            out[name] = d
+            low, high = metric(name).low, metric(name).high
+            if metric(name).kind == "rate":
+                low, high = 0.0, 1.0
+            span = high - low if low is not None and high is not None else None
+            out[name] = d.within(-span, span) if span is not None else d  # a difference of shares: within ±1
     return out
 
 

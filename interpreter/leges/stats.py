@@ -6,6 +6,13 @@ and for small samples, where the textbook normal interval does not; the t interv
 mean of independent games needs; a figure such as balance (1 - the widest gap between seat win
 rates) has no formula, so its games are resampled. All at 95 %, all deterministic (the bootstrap
 draws from a fixed seed), so the same games give the same report.
+
+A comparison tests many metrics at once: at 95 % each, one in twenty differences that do not
+exist would be called significant. So every difference carries its p-value, and `adjust` corrects
+them together — Holm's step-down by default (no false "significant" among all the metrics with
+probability 95 %, whatever their dependence), or Benjamini–Hochberg (a false discovery rate
+of 5 %, for long lists) — and a difference is *significant* when its adjusted p-value is under 5 %.
+The distributions come from SciPy.
 """
 from __future__ import annotations
 
@@ -16,13 +23,11 @@ from statistics import NormalDist
 from typing import Callable, Sequence
 
 LEVEL = 0.95
+ALPHA = 1 - LEVEL
+POWER = 0.8  # sample-size advice: the chance of seeing a difference that is there
 Z = NormalDist().inv_cdf(0.5 + LEVEL / 2)  # 1.95996...
 BOOTSTRAP = 1000
-
-# Student's t, two-sided 95 %, for 1 to 30 degrees of freedom
-_T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-        2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-        2.045, 2.042]
+ADJUSTMENTS = ("holm", "bh", "none")
 
 
 @dataclass(frozen=True)
@@ -41,25 +46,24 @@ class Interval:
     def to_json(self) -> dict:
         return {"value": self.value, "low": self.low, "high": self.high}
 
-    def within(self, low: float | None, high: float | None) -> "Interval":
+    def within(self, low: float | None, high: float | None):
         """The interval cut to the values the quantity can take (a count is never negative, a share
         never above 1): a t interval of few games reaches past them, and the true mean cannot."""
+        from dataclasses import replace
         lo, hi = self.low, self.high
         if low is not None and math.isfinite(lo):
             lo = max(lo, low)
         if high is not None and math.isfinite(hi):
             hi = min(hi, high)
-        return Interval(self.value, lo, hi)
+        return replace(self, low=lo, high=hi)
 
 
 def t_quantile(df: int) -> float:
-    """The 97.5 % quantile of Student's t (table to 30 degrees of freedom, Cornish-Fisher beyond)."""
+    """The 97.5 % quantile of Student's t."""
     if df < 1:
         return math.inf
-    if df <= len(_T95):
-        return _T95[df - 1]
-    z = Z
-    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)
+    from scipy.stats import t
+    return float(t.ppf(0.5 + LEVEL / 2, df))
 
 
 def wilson(successes: float, n: int) -> Interval:
@@ -111,13 +115,48 @@ def bootstrap(items: Sequence, statistic: Callable[[Sequence], float], seed: int
 
 @dataclass(frozen=True)
 class Difference(Interval):
+    """B - A with its (unadjusted) 95 % interval, the p-value of "no difference", that p-value
+    adjusted for the other metrics compared with it, and how large the difference is in units of
+    its spread (Cohen's d_z: the mean difference over the standard deviation of the differences)."""
+    p: float = math.nan
+    p_adjusted: float = math.nan  # NaN until `adjust`: then `significant` reads it
+    effect: float = math.nan
+    spread: float = math.nan  # the standard deviation of one pair's difference
+    pairs: int = 0
+
     @property
     def significant(self) -> bool:
-        """The interval leaves out zero: A and B differ (at 95 %)."""
+        """A and B differ: the adjusted p-value is under 5 % (before `adjust`: the interval leaves out 0)."""
+        if not math.isnan(self.p_adjusted):
+            return self.p_adjusted < ALPHA
         return self.excludes(0.0)
 
+    @property
+    def significant_raw(self) -> bool:
+        return self.excludes(0.0)
+
+    def needed(self, difference: float, tests: int = 1) -> int | None:
+        """About how many pairs would show a true difference of `difference` (POWER of the time,
+        at the level Holm's correction asks of the first of `tests` metrics), from the spread seen."""
+        if not (difference and self.spread == self.spread and self.spread > 0):
+            return None
+        z = NormalDist().inv_cdf(1 - ALPHA / (2 * max(tests, 1))) + NormalDist().inv_cdf(POWER)
+        return math.ceil((z * self.spread / abs(difference)) ** 2)
+
+    def detectable(self, tests: int = 1) -> float:
+        """The smallest true difference these pairs would show POWER of the time (same level)."""
+        if not (self.pairs > 1 and self.spread == self.spread):
+            return math.nan
+        z = NormalDist().inv_cdf(1 - ALPHA / (2 * max(tests, 1))) + NormalDist().inv_cdf(POWER)
+        return z * self.spread / math.sqrt(self.pairs)
+
     def to_json(self) -> dict:
-        return {"value": self.value, "low": self.low, "high": self.high, "significant": self.significant}
+        def num(x: float) -> float | None:
+            return None if math.isnan(x) or math.isinf(x) else x
+        return {"value": self.value, "low": self.low, "high": self.high, "p": num(self.p),
+                "p_adjusted": num(self.p_adjusted), "significant": self.significant,
+                "significant_unadjusted": self.significant_raw, "effect_size": num(self.effect),
+                "spread": num(self.spread), "pairs": self.pairs}
 
 
 def paired_difference(a: Sequence[float | None], b: Sequence[float | None]) -> Difference:
@@ -127,17 +166,66 @@ def paired_difference(a: Sequence[float | None], b: Sequence[float | None]) -> D
     spread than the values themselves, so a paired interval is much narrower than two apart.
     """
     diffs = [y - x for x, y in zip(a, b) if x is not None and y is not None]
+    n = len(diffs)
     if not diffs:
         return Difference(math.nan, math.nan, math.nan)
     if all(d == 0 for d in diffs):
-        return Difference(0.0, 0.0, 0.0)
+        return Difference(0.0, 0.0, 0.0, p=1.0, effect=0.0, spread=0.0, pairs=n)
     i = mean(diffs)
-    return Difference(i.value, i.low, i.high)
+    sd = math.sqrt(math.fsum((d - i.value) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.nan
+    if n < 2:
+        p = math.nan
+    elif sd == 0:
+        p = 0.0  # every pair differs by the same amount
+    else:
+        from scipy.stats import t
+        p = float(2 * t.sf(abs(i.value) / (sd / math.sqrt(n)), n - 1))
+    return Difference(i.value, i.low, i.high, p=p, effect=i.value / sd if sd else math.copysign(math.inf, i.value),
+                      spread=sd, pairs=n)
 
 
 def paired_bootstrap(pairs: Sequence[tuple], statistic: Callable[[Sequence], float], seed: int = 0) -> Difference:
-    """statistic(B) - statistic(A) over paired games, resampling the pairs together."""
+    """statistic(B) - statistic(A) over paired games, resampling the pairs together; the p-value
+    is twice the share of resampled differences on the far side of 0."""
+    items = list(pairs)
+    n = len(items)
+
     def diff(sample):
         return statistic([b for _, b in sample]) - statistic([a for a, _ in sample])
-    i = bootstrap(list(pairs), diff, seed)
-    return Difference(i.value, i.low, i.high)
+    value = diff(items)
+    if n < 2:
+        return Difference(value, -math.inf, math.inf, pairs=n)
+    rng = random.Random(seed)
+    draws = sorted(diff([items[rng.randrange(n)] for _ in range(n)]) for _ in range(BOOTSTRAP))
+    tail = ALPHA / 2
+    low, high = draws[int(tail * BOOTSTRAP)], draws[min(BOOTSTRAP - 1, int((1 - tail) * BOOTSTRAP))]
+    below = sum(1 for d in draws if d <= 0) / BOOTSTRAP
+    above = sum(1 for d in draws if d >= 0) / BOOTSTRAP
+    m = sum(draws) / BOOTSTRAP
+    sd = math.sqrt(sum((d - m) ** 2 for d in draws) / (BOOTSTRAP - 1)) * math.sqrt(n)  # one pair's spread
+    return Difference(value, low, high, p=min(1.0, 2 * min(below, above)),
+                      effect=value / sd if sd else math.nan, spread=sd, pairs=n)
+
+
+def adjust(diffs: dict[str, Difference], method: str = "holm") -> dict[str, Difference]:
+    """The differences with their p-values adjusted together (`method`: holm, bh or none)."""
+    from dataclasses import replace
+    tested = [(k, d.p) for k, d in diffs.items() if not math.isnan(d.p)]
+    m = len(tested)
+    order = sorted(range(m), key=lambda i: tested[i][1])
+    adjusted = [1.0] * m
+    if method == "holm":
+        running = 0.0
+        for rank, i in enumerate(order):
+            running = max(running, min(1.0, (m - rank) * tested[i][1]))
+            adjusted[i] = running
+    elif method == "bh":
+        running = 1.0
+        for rank in range(m - 1, -1, -1):
+            i = order[rank]
+            running = min(running, min(1.0, m * tested[i][1] / (rank + 1)))
+            adjusted[i] = running
+    else:
+        adjusted = [p for _, p in tested]
+    values = {k: a for (k, _), a in zip(tested, adjusted)}
+    return {k: replace(d, p_adjusted=values[k]) if k in values else d for k, d in diffs.items()}
