@@ -116,6 +116,30 @@ def test_text_says_how_many_pairs_a_small_difference_needs(ruleset, capsys):
     assert "needs about" in out and "pairs" in out
 
 
+def test_a_study_under_several_sets_of_agents_says_what_holds_under_all(ruleset, capsys, tmp_path):
+    out = compare(capsys, ruleset, "--b", "o_first", "-g", "100", "--agents", "greedy,random", "--agents", "random",
+                  "--records", str(tmp_path))
+    assert [s["agents"] for s in out["studies"]] == [["greedy", "random"], ["random", "random"]]
+    assert out["robust"]["seat_win_rate.x"] is True  # o's first move helps o whoever plays
+    assert out["robust"]["duration"] is False  # a longer game only where greedy plays x
+    assert len(out["studies"][0]["results_a"]) == len(out["studies"][0]["results_b"]) == 100
+    for agents in ("greedy-random", "random-random"):
+        for side in "ab":
+            records = sorted((tmp_path / agents / side).glob("*.json"))
+            assert len(records) == 100
+    record = json.loads(next((tmp_path / "random-random" / "b").glob("*seed7.json")).read_text())
+    assert record["variants"] == ["o_first"] and record["seed"] == 7
+    assert main(["replay", str(next((tmp_path / "random-random" / "b").glob("*seed7.json")))]) == 0
+
+
+def test_until_interval_plays_pairs_until_the_differences_are_narrow(ruleset, capsys):
+    out = compare(capsys, ruleset, "--b", "o_first", "-g", "1000", "--until-interval", "0.3")
+    assert out["games"] < 1000 and out["games"] % 100 == 0
+    assert all(out["difference"][k]["high"] - out["difference"][k]["low"] < 0.3 for k in out["difference"]
+               if k.startswith("seat_win_rate."))
+    assert len(out["results_a"]) == len(out["results_b"]) == out["games"]
+
+
 def test_variant_lists_are_checked(ruleset):
     assert resolve_variants(ruleset, "", "--a") == []
     assert resolve_variants(ruleset, "noop, o_first", "--b") == ["noop", "o_first"]

@@ -93,8 +93,15 @@ def plot_simulation(path: str, title: str, players: int, seats: Sequence[str], r
 
 def plot_comparison(path: str, title: str, players: int, seats: Sequence[str], names: tuple[str, str],
                     a: Sequence, b: Sequence, diffs: dict) -> None:
+    """A beside B, and every difference: each row at its size (B - A over the spread of a pair's
+    difference, so that rows of different units share one axis), labelled with its value and
+    interval in the metric's own units; every significant row is drawn, then others to MAX_ROWS."""
     plt = _pyplot(path)
-    fig, axes = plt.subplots(1, 4, figsize=(17, 4.2))
+    significant = [k for k in diffs if diffs[k].significant]
+    others = [k for k in diffs if not diffs[k].significant and diffs[k].spread == diffs[k].spread and diffs[k].spread > 0]
+    shown = significant + others[:max(0, MAX_ROWS - len(significant))]
+    fig, axes = plt.subplots(1, 4, figsize=(19, max(4.2, 0.32 * len(shown) + 1.2)),
+                             gridspec_kw={"width_ratios": [1, 1, 1, 2.2]})
     ma, mb = summarise(a, seats), summarise(b, seats)
     agents = [k for k in ma if k.startswith("agent_win_rate.")]
     keys = agents or [f"seat_win_rate.{s}" for s in seats]
@@ -104,21 +111,31 @@ def plot_comparison(path: str, title: str, players: int, seats: Sequence[str], n
     _lengths(axes[1], [(names[0], a), (names[1], b)])
     _scores(axes[2], [(names[0], a), (names[1], b)], seats)
     ax = axes[3]
-    shown = ([k for k in diffs if diffs[k].significant] + [k for k in diffs if not diffs[k].significant
-                                                          and not k.startswith(("stat.", "score."))])[:14]
     ys = list(range(len(shown)))[::-1]
     for y, k in zip(ys, shown):
         d = diffs[k]
-        scale = max(abs(d.low), abs(d.high), 1e-12)
+        spread = d.spread if d.spread and d.spread == d.spread else 1.0
         colour = "#b03030" if d.significant else "grey"
-        ax.errorbar([d.value / scale], [y], xerr=[[(d.value - d.low) / scale], [(d.high - d.value) / scale]],
+        ax.errorbar([d.value / spread], [y], xerr=[[(d.value - d.low) / spread], [(d.high - d.value) / spread]],
                     fmt="o", color=colour, capsize=3)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(ys, [k if len(k) < 28 else k[:26] + "…" for k in shown], fontsize="small")
-    ax.set_xlim(-1.1, 1.1)
-    ax.set_xlabel("B - A, scaled (red: significant)")
-    ax.set_title("Differences")
+    ax.set_yticks(ys, [f"{k if len(k) < 26 else k[:24] + '…'}  {_amount(diffs[k], k)}" for k in shown], fontsize="small")
+    ax.set_xlabel("B - A, in spreads of a pair's difference (red: significant)")
+    left_out = len(diffs) - len(shown)
+    ax.set_title("Differences" + (f" ({left_out} not drawn)" if left_out else ""))
     fig.suptitle(f"{title}: A = {names[0]}, B = {names[1]}; {len(a)} paired games, {players} players")
     fig.tight_layout()
     fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
     plt.close(fig)
+
+
+MAX_ROWS = 24  # rows of differences drawn (every significant one, whatever their number)
+
+
+def _amount(d, name: str) -> str:
+    from .metrics import metric
+    rate = metric(name).kind in ("rate", "balance")
+
+    def f(x: float) -> str:
+        return f"{x:+.1%}" if rate else f"{x:+.3g}"
+    return f"{f(d.value)} [{f(d.low)}, {f(d.high)}]"

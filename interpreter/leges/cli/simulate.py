@@ -14,14 +14,17 @@ BATCH = 100  # --until-interval looks at the intervals after every this many gam
 
 
 # ------------------------------------------------------------------ shared with `compare`
-def add_play_arguments(p) -> None:
-    """The options of every command that plays batches of games."""
+def add_play_arguments(p, several_agents: bool = False) -> None:
+    """The options of every command that plays batches of games (`several_agents`: --agents may
+    be given several times, one study under each)."""
     p.add_argument("--players", "-p", type=int, help="number of players (default: the least allowed)")
     p.add_argument("--games", "-g", type=int, default=100, help="how many games (default 100)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game; game i uses seed+i (default 0)")
-    p.add_argument("--agents", "-a", metavar="SPECS",
+    p.add_argument("--agents", "-a", metavar="SPECS", action="append" if several_agents else "store",
                    help="one agent a seat, or one for all: random, greedy, mcts[:iterations=N][:seconds=S][:depth=D], "
-                        "module:Class, file.py:Class; e.g. mcts:iterations=200,random,random (default: random)")
+                        "module:Class, file.py:Class; e.g. mcts:iterations=200,random,random (default: random)"
+                        + ("; given several times, the study is made under each set, and the report says which "
+                           "differences hold under all" if several_agents else ""))
     p.add_argument("--rotate-seats", action="store_true",
                    help="play each seed in every seating of the agents, to tell seat advantage from agent strength")
     p.add_argument("--jobs", "-j", type=int, help="processes to play on (default: all cores); results do not depend on it")
