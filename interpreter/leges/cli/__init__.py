@@ -9,10 +9,10 @@ import os
 import sys
 
 from ..errors import LegesError
-from . import check, compare, diff, docs, eval, leaks, mutate, play, render, replay, serve, simulate
+from . import check, compare, diff, docs, eval, ladder, leaks, mutate, play, render, replay, serve, simulate
 from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
 
-COMMANDS = [check, simulate, compare, play, eval, render, serve, replay, leaks, diff, docs, mutate]  # the order of `leges --help`
+COMMANDS = [check, simulate, compare, ladder, play, eval, render, serve, replay, leaks, diff, docs, mutate]  # the order of `leges --help`
 
 
 def parser() -> argparse.ArgumentParser:
