@@ -34,6 +34,7 @@ _UNSAFE_IN_OUTPUT = re.compile(f"[\x00-\x08\x0b-\x1f{_OTHERS}]")  # line feed an
 _SGR = re.compile(r"(\x1b\[[0-9;]*m)")  # a colour or weight, nothing else
 
 LIMIT = 200  # characters of one value in a line: a title, a label, a log line, a record's field
+WIDE = 2000  # characters of a line quoting rules: why an action is not legal, a scoring's texts
 ELLIPSIS = "…"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import Diagnostic, LegesError, Position
+from ..terminal import shown
 from .common import EXIT_OK, load_ruleset
 
 HELP = """Type an expression of the rule language (`me` is the player to move); its value is printed.
@@ -64,7 +65,7 @@ def evaluate(game, st, text: str, name: str = "<expression>", me: int | None = N
                                     _hint(exc))) from None
     lines = [show(game, st, ty, value, width=2000)]
     if value is False:
-        lines += [f"  {part} = {shown}" for part, shown in values_of(game, st, node, scope, origin, env)]
+        lines += [f"  {part} = {value}" for part, value in values_of(game, st, node, scope, origin, env)]
     return lines
 
 
@@ -100,7 +101,7 @@ def repl(game, st, seat: int | None) -> int:
         import readline  # noqa: F401 — line editing and history for input(), where available
     except ImportError:
         pass
-    print(f"{game.title}, {st.n} players: {describe(st)}. :help for commands, :quit to leave.")
+    print(f"{shown(game.title)}, {st.n} players: {describe(st)}. :help for commands, :quit to leave.")
     count = 0
     while True:
         try:
@@ -124,7 +125,7 @@ def repl(game, st, seat: int | None) -> int:
                 print(st)
             elif line == ":legal":
                 for i, action in enumerate(st.legal_actions(), 1):
-                    print(f"  {i:3}. {action.text}")
+                    print(f"  {i:3}. {shown(action.text)}")
             elif line.startswith(":do "):
                 text = line[4:].strip()
                 actions = st.legal_actions()

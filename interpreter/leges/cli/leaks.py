@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import Diagnostic, LegesError, Position
+from ..terminal import shown
 from .common import EXIT_FAIL, EXIT_OK, load_ruleset
 
 
@@ -24,7 +25,7 @@ def cmd_check_leaks(args) -> int:
                              samples=args.samples)
         verdict = "no leak" if report.ok else f"{len(report.leaks)} LEAK{'S' if len(report.leaks) != 1 else ''}"
         skipped = f", {report.skipped} worlds could not be drawn" if report.skipped else ""
-        print(f"{game.title}, {n} players: {report.games} games, {report.decisions} decisions, "
+        print(f"{shown(game.title)}, {n} players: {report.games} games, {report.decisions} decisions, "
               f"{report.comparisons} indistinguishable worlds compared, at least one per seat and decision "
               f"({report.forward} also after the next action){skipped}: {verdict}")
         for leak in report.leaks[:args.show]:

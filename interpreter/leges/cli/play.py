@@ -23,11 +23,8 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 
 from ..render.screen import safe_view, screen
-from ..terminal import coloured, shown
+from ..terminal import WIDE, coloured, shown
 from .common import EXIT_OK, load_ruleset
-
-
-WIDE = 2000  # characters of a line that quotes rules: why an action is not legal, the scoring's texts
 
 
 @dataclass
@@ -109,8 +106,8 @@ def match_answer(answer: str, actions) -> tuple[object | None, str | None]:
         if len(fitting) == 1:
             return fitting[0], None
         if len(fitting) > 1:
-            shown = ", ".join(f"{texts.index(a.text) + 1}. {a.text}" for a in fitting[:6])
-            return None, f"{len(fitting)} actions fit '{answer}': {shown}" + (" ..." if len(fitting) > 6 else "")
+            listed = ", ".join(f"{texts.index(a.text) + 1}. {a.text}" for a in fitting[:6])
+            return None, f"{len(fitting)} actions fit '{answer}': {listed}" + (" ..." if len(fitting) > 6 else "")
     close = get_close_matches(answer, texts, n=3, cutoff=0.5)
     if not close:  # a misspelt word of an action: compare word by word
         known = sorted({w for t in texts for w in t.replace("=", " ").split()})
@@ -171,8 +168,8 @@ def why_not(st, answer: str, player: int) -> str | None:
     why = seat_explanation(st, text, player)
     if why is None or why.reason == "no_such_action":
         return None
-    shown = f"{text}: " if text != answer and why.reason != "malformed" else ""  # what was read, when not as typed
-    return shown + str(why)
+    read = f"{text}: " if text != answer and why.reason != "malformed" else ""  # what was read, when not as typed
+    return read + str(why)
 
 
 def _fits(word: str, text: str) -> bool:

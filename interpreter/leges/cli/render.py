@@ -10,7 +10,8 @@ import argparse
 import os
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
+from ..errors import Diagnostic, LegesError, Position, named_at
+from ..terminal import shown
 from .common import EXIT_OK, kind_of, load_ruleset, variants_of
 
 
@@ -47,21 +48,21 @@ def replay_to(game, record: dict, step: int | None, path: str):
 
 def position_of(args):
     """The game and the state the command line asks for."""
-    from ..records import read_record
+    from ..records import read_record, record_position
     if args.record and args.state:
         raise LegesError(Diagnostic(Position("--record"), "give --record or --state, not both"))
     if args.step is not None and not args.record:
         raise LegesError(Diagnostic(Position("--step"), "--step is a step of a record", "give the record with --record FILE"))
     if args.record:
         record = read_record(args.record)
-        if not isinstance(record.get("players"), int) or not isinstance(record.get("seed"), int) \
-                or not isinstance(record.get("actions"), list) or not all(isinstance(a, str) for a in record["actions"]):
-            raise LegesError(Diagnostic(Position(args.record, 1, 1), "the record's players, seed or actions are not what a record holds",
-                                        "records are written by `leges simulate --records DIR` or `leges play --record FILE`"))
-        variants = variants_of(args) or list(record.get("variants") or [])
-        game = load_ruleset(args.ruleset, argparse.Namespace(variant=variants))
+        if variants_of(args):
+            game = load_ruleset(args.ruleset, args)
+        else:
+            with named_at({"--variant": (record_position(args.record, "variants"), "a variant this record names")}):
+                game = load_ruleset(args.ruleset, argparse.Namespace(variant=record.get("variants") or []))
         if record["ruleset"] != game.id:
-            raise LegesError(Diagnostic(Position(args.record), f"the record is of '{record['ruleset']}', not of '{game.id}'"))
+            raise LegesError(Diagnostic(record_position(args.record, "ruleset"),
+                                        f"the record is of '{shown(record['ruleset'], 60)}', not of '{game.id}'"))
         return game, replay_to(game, record, args.step, args.record)
     game = load_ruleset(args.ruleset, args)
     if args.state:

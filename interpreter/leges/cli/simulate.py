@@ -8,6 +8,7 @@ import sys
 import time
 
 from ..errors import Diagnostic, LegesError, Position
+from ..terminal import shown
 from .common import EXIT_OK, load_ruleset, variants_of
 
 BATCH = 100  # --until-interval looks at the intervals after every this many games (whatever --jobs is)
@@ -172,7 +173,7 @@ def cmd_simulate(args) -> int:
     n = len(results)
     unfinished = n - len(summary.finished)
     last = results[-1].seed if results else args.seed
-    print(f"{n} games of {game.title} with {players} players (seeds {args.seed}..{last})")
+    print(f"{n} games of {shown(game.title)} with {players} players (seeds {args.seed}..{last})")
     if any(s != "random" for s in specs):
         print("  agents: " + ", ".join(f"{s} {a}" for s, a in zip(seats, specs))
               + ("; every seating in turn" if args.rotate_seats else ""))
