@@ -104,9 +104,9 @@ def record_position(path: str, key: str, index: int | None = None) -> Position:
 
 def replay(game, record: dict, path: str = "record", upto: int | None = None):
     """Re-run a record (its first `upto` actions, or all); every action must be legal when it is
-    applied. Returns the state reached."""
+    applied, or it is reported where the record at `path` writes it. Returns the state reached."""
     if record["ruleset"] != game.id:
-        raise LegesError(Diagnostic(Position(path), f"the record is of '{shown(record['ruleset'], 60)}', not '{game.id}'"))
+        raise LegesError(Diagnostic(record_position(path, "ruleset"), f"the record is of '{shown(record['ruleset'], 60)}', not '{game.id}'"))
     st = game.new_initial_state(players=record["players"], seed=record["seed"],
                                 explicit_chance=bool(record.get("explicit_chance", False)))
     for i, text in enumerate(record["actions"][:upto]):
@@ -114,5 +114,6 @@ def replay(game, record: dict, path: str = "record", upto: int | None = None):
             st.apply_action(text)
         except LegesError as exc:
             d = exc.diagnostics[0]
-            raise LegesError(Diagnostic(Position(path), f"action {i + 1} of the record: {d.message}", d.hint)) from None
+            raise LegesError(Diagnostic(record_position(path, "actions", i), f"action {i + 1} of the record: {d.message}",
+                                        d.hint)) from None
     return st

@@ -324,6 +324,28 @@ def _count_events(text: str, file: str) -> None:
                             "split it into several files, or write it more compactly")
 
 
+def _too_deep(text: str, file: str) -> Diagnostic:
+    """Where a document too deeply nested for Python to compose goes deeper than any ruleset needs
+    (found again event by event, which takes no recursion; only once reading has failed)."""
+    depth, mark = 0, None
+    try:
+        for event in yaml.parse(text, Loader=_Fast):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > _DEEP:
+                    mark = event.start_mark
+                    break
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    return Diagnostic(_mark_position(file, mark) if mark is not None else Position(file, 1, 1),
+                      "YAML: the document is nested too deeply", "a ruleset needs only a few levels of lists and mappings")
+
+
+_DEEP = 100  # levels of lists and mappings: where a document Python cannot compose is reported
+
+
 def load_yaml_text(text: str, file: str) -> YamlDoc:
     """Parse YAML text into data plus positions; YAML errors become located diagnostics.
 
@@ -348,7 +370,7 @@ def load_yaml_text(text: str, file: str) -> YamlDoc:
     except yaml.YAMLError as exc:
         raise _fail(file, None, f"YAML syntax: {str(exc).splitlines()[0][:200]}") from None
     except RecursionError:
-        raise LegesError(Diagnostic(Position(file, 1, 1), "YAML: the document is nested too deeply")) from None
+        raise LegesError(_too_deep(text, file)) from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -360,7 +382,7 @@ def load_yaml_text(text: str, file: str) -> YamlDoc:
     try:
         doc.data = _build(node, (), doc, loader, counter, problems)
     except RecursionError:
-        raise LegesError(Diagnostic(Position(file, 1, 1), "YAML: the document is nested too deeply")) from None
+        raise LegesError(_too_deep(text, file)) from None
     if problems:
         raise LegesError(sorted(problems, key=lambda d: (d.position.line, d.position.col)))
     return doc

@@ -9,7 +9,7 @@ import sys
 
 from ..errors import Diagnostic, LegesError, Position
 from ..terminal import shown
-from .common import EXIT_OK, load_ruleset
+from .common import EXIT_OK, load_ruleset, seat_index
 
 HELP = """Type an expression of the rule language (`me` is the player to move); its value is printed.
   :state            the position
@@ -88,7 +88,7 @@ def _reason(reason: dict | None) -> str:
 
 def cmd_eval(args) -> int:
     game, st = position(args)
-    me = st.player_index(args.seat) if args.seat else (st.current_player() if st.current_player() >= 0 else None)
+    me = seat_index(st, args.seat) if args.seat else (st.current_player() if st.current_player() >= 0 else None)
     if args.expression is not None:
         for line in evaluate(game, st, args.expression, me=me):
             print(line)

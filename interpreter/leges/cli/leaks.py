@@ -14,8 +14,8 @@ def cmd_check_leaks(args) -> int:
     counts = [args.players] if args.players is not None else list(range(game.min_players, game.max_players + 1))
     for n in counts:
         if not game.min_players <= n <= game.max_players:
-            raise LegesError(Diagnostic(Position(game.ruleset_file),
-                                        f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}"))
+            raise LegesError(Diagnostic(Position("--players"),
+                                        f"{shown(game.title)} is for {game.min_players} to {game.max_players} players, not {n}"))
     for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 1), ("--samples", args.samples, 1)):
         if value < least:
             raise LegesError(Diagnostic(Position(name), f"{name} must be at least {least}"))

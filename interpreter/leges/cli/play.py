@@ -24,7 +24,7 @@ from difflib import get_close_matches
 
 from ..render.screen import safe_view, screen
 from ..terminal import WIDE, coloured, shown
-from .common import EXIT_OK, load_ruleset
+from .common import EXIT_OK, load_ruleset, seat_index
 
 
 @dataclass
@@ -224,7 +224,7 @@ def cmd_play(args) -> int:
     players = args.players if args.players is not None else game.min_players
     st = game.new_initial_state(players=players, seed=args.seed)
     seats = st.setup.seat_names
-    me = st.player_index(args.seat) if args.seat else 0
+    me = seat_index(st, args.seat) if args.seat else 0
     rng = random.Random(args.seed)
     news = News(me)
     changes = Changes(me)

@@ -12,7 +12,7 @@ import sys
 
 from ..errors import Diagnostic, LegesError, Position, named_at
 from ..terminal import shown
-from .common import EXIT_OK, kind_of, load_ruleset, variants_of
+from .common import EXIT_OK, kind_of, load_ruleset, seat_index, variants_of
 
 
 def load_board_file(path: str):
@@ -41,7 +41,7 @@ def replay_to(game, record: dict, step: int | None, path: str):
     if step is None:
         step = len(actions)
     if step < 0 or step > len(actions):
-        raise LegesError(Diagnostic(Position(path), f"the record has {len(actions)} actions; there is no step {step}",
+        raise LegesError(Diagnostic(Position("--step"), f"the record {path} has {len(actions)} actions; there is no step {step}",
                                     f"give --step between 0 and {len(actions)}"))
     return replay(game, record, path, upto=step)
 
@@ -91,7 +91,7 @@ def cmd_render(args) -> int:
             if d.severity == "warning":
                 print(d.format(), file=sys.stderr)
         errors.raise_if_errors()
-        seat = st.player_index(args.seat) if args.seat else None
+        seat = seat_index(st, args.seat) if args.seat else None
         svg = render_svg(st, seat, style=style)
     if args.output and args.output != "-":
         folder = os.path.dirname(args.output)

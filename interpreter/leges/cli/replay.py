@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 
 from ..errors import Diagnostic, LegesError, Position, RuleError, named_at
@@ -26,15 +25,6 @@ def _read_record(path: str) -> dict:
         raise
 
 
-def _locate_action(d: Diagnostic, path: str) -> Diagnostic:
-    """'action N of the record: ...' is placed at that action in the record file."""
-    from ..records import record_position
-    match = re.match(r"action (\d+) of the record", d.message)
-    if match is None or d.position.line:
-        return d
-    return Diagnostic(record_position(path, "actions", int(match.group(1)) - 1), d.message, d.hint, d.severity)
-
-
 def load_recorded(record: dict, record_path: str, ruleset: str | None):
     """The game a record is of: `ruleset` as typed, else the folder the record names, under the
     record's variants. What the record names and loading cannot find is reported in the record."""
@@ -42,7 +32,7 @@ def load_recorded(record: dict, record_path: str, ruleset: str | None):
     from ..records import record_position
     path = ruleset or record.get("ruleset_path")
     if not path:
-        raise LegesError(Diagnostic(Position(record_path), "the record names no ruleset path", "give it with --ruleset"))
+        raise LegesError(Diagnostic(Position(record_path, 1, 1), "the record names no ruleset path", "give it with --ruleset"))
     places = {"--variant": (record_position(record_path, "variants"), "a variant this record names")}
     if not ruleset:  # a path written in the record, not typed by the user: a ruleset folder only
         at = record_position(record_path, "ruleset_path")
@@ -71,13 +61,12 @@ def cmd_replay(args) -> int:
     try:
         st = replay(game, record, args.record)
     except LegesError as exc:
-        located = [_locate_action(d, args.record) for d in exc.diagnostics]
         # replay() reports every failure at the record; when a rule failed, the place in the
         # ruleset matters most: it is the exception replay() was handling when it raised.
         cause = exc.__context__
         if isinstance(cause, RuleError):
-            located = list(cause.diagnostics) + located
-        raise LegesError(located) from None
+            raise LegesError(list(cause.diagnostics) + exc.diagnostics) from None
+        raise
     print(f"replayed {len(record['actions'])} actions of {shown(game.title)}: every action was legal")
     print(str(st))
     if not st.is_terminal():

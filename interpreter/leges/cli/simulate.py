@@ -35,8 +35,8 @@ def add_play_arguments(p) -> None:
 def players_of(game, args) -> int:
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
-        raise LegesError(Diagnostic(Position(game.ruleset_file),
-                                    f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}"))
+        raise LegesError(Diagnostic(Position("--players"),
+                                    f"{shown(game.title)} is for {game.min_players} to {game.max_players} players, not {players}"))
     if args.games < 1:
         raise LegesError(Diagnostic(Position("--games"), "--games must be at least 1"))
     if args.plot and not args.plot.lower().endswith((".svg", ".png")):
