@@ -7,8 +7,9 @@ Leges' own, or a bidirectional override that shows text reversed. Two defences, 
 (on a terminal or not, in colour or not):
 
 - `shown(value)` is how a value from a file is put into a line: every control and format
-  character escaped, one line, at most a bounded length. Everything the command line prints
-  that came from a ruleset, record, scenario or saved state goes through it.
+  character escaped, one line, at most a bounded length. The command line puts every value
+  from a ruleset, record, scenario or saved state into its lines this way (titles, labels, log
+  lines, a record's fields, what a diagnostic quotes: errors.Diagnostic.format).
 - The command line prints through `SafeStream`, which escapes control characters in whatever
   is written (Leges' own line breaks and tabs aside). Leges' own colour codes pass only a stream
   made for them (`coloured`), and only as plain colour (SGR) sequences: a text painted is
