@@ -22,10 +22,13 @@ import pytest
 from test_errors import BASE, MAP, MOVE, leges
 
 # What an attacker writes (escapes as both YAML's double quotes and the rule language's strings
-# read them): set the window's title, write the clipboard, clear the screen, reverse the text.
-EVIL = "\\x1b]0;PWNED\\a\\x1b]52;c;cHduZWQ=\\a\\x1b[2J\\u202eRLO"
-SHOWN = "\\u001b]0;PWNED\\u0007\\u001b]52;c;cHduZWQ=\\u0007\\u001b[2J\\u202eRLO"  # as it is to be shown
-RAW = (b"\x1b]", b"\x07", b"\x1b[2J", "\u202e".encode(), b"\x9b", "\x9b".encode())
+# read them): set the window's title, write the clipboard, clear the screen, hide the text
+# (a colour code, as Leges' own are, but not one Leges writes), reverse it (RLO, RLI), and the
+# one-character CSI of C1.
+EVIL = "\\x1b]0;PWNED\\a\\x1b]52;c;cHduZWQ=\\a\\x1b[2J\\x1b[8m\\u202eRLO\\u2067\\x9b31m"
+SHOWN = ("\\u001b]0;PWNED\\u0007\\u001b]52;c;cHduZWQ=\\u0007\\u001b[2J\\u001b[8m\\u202eRLO\\u2067"
+         "\\u009b31m")  # as it is to be shown
+RAW = (b"\x1b]", b"\x07", b"\x1b[2J", b"\x1b[8m", "\u202e".encode(), "\u2067".encode(), "\x9b".encode())
 SGR = re.compile(rb"\x1b\[[0-9;]*m")
 
 
