@@ -61,11 +61,13 @@ def test_a_record_whose_result_is_not_a_result_is_located(record, capsys, result
     expect(leges(capsys, *argv), f"{record}:{at_key(lines, 'result')}", words, hint="leges simulate --records")
 
 
-@pytest.mark.parametrize("path, shown", [("nowhere", "nowhere"), ("maps", "maps/ruleset.yaml")])
-def test_a_ruleset_a_record_names_that_is_not_there_is_an_error_of_the_record(record, capsys, path, shown):
+@pytest.mark.parametrize("path, words", [("nowhere", "the ruleset this record names: nowhere: no ruleset here"),
+                                         ("maps", "'maps' is a folder without a ruleset.yaml"),
+                                         ("/", "'/' is a folder without a ruleset.yaml")])
+def test_a_ruleset_a_record_names_that_is_not_there_is_an_error_of_the_record(record, capsys, path, words):
     lines = rewrite(record, ruleset_path=path)
-    expect(leges(capsys, "replay", str(record)), f"{record}:{at_key(lines, 'ruleset_path')}",
-           f"the ruleset this record names: {shown}: no ruleset here", hint="a ruleset is a folder")
+    expect(leges(capsys, "replay", str(record)), f"{record}:{at_key(lines, 'ruleset_path')}", words,
+           hint="is a folder holding ruleset.yaml")
 
 
 def test_a_ruleset_path_too_long_for_the_system_is_located(record, capsys):
@@ -119,3 +121,12 @@ def test_yaml_too_deep_for_python_is_located_where_it_goes_too_deep(ruleset, cap
 def test_a_command_line_value_that_fits_no_game_is_an_error_of_its_option(ruleset, capsys, argv, where, words):
     ruleset()
     expect(leges(capsys, *argv), where, words)
+
+
+@pytest.mark.parametrize("field, value, words", [("players", 3, "a game of 3 players, but Tic-Tac-Toe is for 2 to 2"),
+                                                 ("version", "0.9", "written with version 0.9"),
+                                                 ("ruleset", "chess", "the record is of 'chess', not of 'tictactoe'")])
+def test_a_record_drawn_that_does_not_fit_the_ruleset_is_an_error_of_the_record(record, capsys, field, value, words):
+    """`leges render --record` checks a record as `leges replay` does (it reported the players at the ruleset)."""
+    lines = rewrite(record, **{field: value})
+    expect(leges(capsys, "render", "game", "--record", str(record)), f"{record}:{at_key(lines, field)}", words)

@@ -239,8 +239,13 @@ def ruleset_reference(path: str | Path, named: str, at: Position | None = None) 
     hint = ("a ruleset named by a record or a scenario is a folder holding ruleset.yaml "
             "(or that ruleset.yaml itself)")
     try:
-        if p.is_dir() or p.name == "ruleset.yaml" or not (p.exists() or p.is_symlink()):
-            return  # a folder, the main file, or nothing at all (which loading reports as "no ruleset here")
+        if p.is_dir():
+            main = p / "ruleset.yaml"
+            if main.exists() or main.is_symlink():
+                return
+            raise LegesError(Diagnostic(where, f"'{shown(named, 60)}' is a folder without a ruleset.yaml", hint))
+        if p.name == "ruleset.yaml" or not (p.exists() or p.is_symlink()):
+            return  # the main file, or nothing at all (which loading reports, or finds a bundled game so named)
     except OSError as exc:  # a name too long for the system, ...
         raise LegesError(Diagnostic(where, f"'{shown(named, 60)}' cannot be a ruleset: {exc.strerror}", hint)) from None
     raise LegesError(Diagnostic(where, f"'{shown(named, 60)}' is not a ruleset folder", hint))

@@ -103,10 +103,21 @@ def record_position(path: str, key: str, index: int | None = None) -> Position:
 
 
 def replay(game, record: dict, path: str = "record", upto: int | None = None):
-    """Re-run a record (its first `upto` actions, or all); every action must be legal when it is
-    applied, or it is reported where the record at `path` writes it. Returns the state reached."""
+    """Re-run a record (its first `upto` actions, or all) of `game` (its id, version and number of
+    players checked first); every action must be legal when it is applied. A problem is reported
+    where the record at `path` writes what is wrong. Returns the state reached."""
     if record["ruleset"] != game.id:
-        raise LegesError(Diagnostic(record_position(path, "ruleset"), f"the record is of '{shown(record['ruleset'], 60)}', not '{game.id}'"))
+        raise LegesError(Diagnostic(record_position(path, "ruleset"), f"the record is of '{shown(record['ruleset'], 60)}', "
+                                    f"not of '{game.id}'"))
+    if record.get("version") is not None and record["version"] != game.version:
+        raise LegesError(Diagnostic(record_position(path, "version"),
+                                    f"the record was written with version {shown(record['version'], 60)} of {game.id}, "
+                                    f"this is version {shown(game.version, 60)}",
+                                    "the rules may have changed since; replay it with the ruleset it was written with"))
+    if not game.min_players <= record["players"] <= game.max_players:
+        raise LegesError(Diagnostic(record_position(path, "players"),
+                                    f"the record is of a game of {record['players']} players, but {shown(game.title)} "
+                                    f"is for {game.min_players} to {game.max_players}"))
     st = game.new_initial_state(players=record["players"], seed=record["seed"],
                                 explicit_chance=bool(record.get("explicit_chance", False)))
     for i, text in enumerate(record["actions"][:upto]):

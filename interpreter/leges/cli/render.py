@@ -11,7 +11,6 @@ import os
 import sys
 
 from ..errors import Diagnostic, LegesError, Position, named_at
-from ..terminal import shown
 from .common import EXIT_OK, kind_of, load_ruleset, seat_index, variants_of
 
 
@@ -60,9 +59,6 @@ def position_of(args):
         else:
             with named_at({"--variant": (record_position(args.record, "variants"), "a variant this record names")}):
                 game = load_ruleset(args.ruleset, argparse.Namespace(variant=record.get("variants") or []))
-        if record["ruleset"] != game.id:
-            raise LegesError(Diagnostic(record_position(args.record, "ruleset"),
-                                        f"the record is of '{shown(record['ruleset'], 60)}', not of '{game.id}'"))
         return game, replay_to(game, record, args.step, args.record)
     game = load_ruleset(args.ruleset, args)
     if args.state:

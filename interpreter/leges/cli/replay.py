@@ -39,25 +39,13 @@ def load_recorded(record: dict, record_path: str, ruleset: str | None):
         ruleset_reference(path, path, at)
         places[os.path.relpath(path)] = (at, "the ruleset this record names")
     with named_at(places):
-        return path, load_ruleset(path, argparse.Namespace(variant=record.get("variants") or []))
+        return load_ruleset(path, argparse.Namespace(variant=record.get("variants") or []))
 
 
 def cmd_replay(args) -> int:
     from ..records import record_position, replay
     record = _read_record(args.record)
-    path, game = load_recorded(record, args.record, args.ruleset)
-    if record.get("ruleset") != game.id:
-        raise LegesError(Diagnostic(record_position(args.record, "ruleset"),
-                                    f"the record is of '{shown(record['ruleset'], 60)}', not of '{game.id}' ({shown(path)})"))
-    if record.get("version") is not None and record["version"] != game.version:
-        raise LegesError(Diagnostic(record_position(args.record, "version"),
-                                    f"the record was written with version {shown(record['version'], 60)} of {game.id}, "
-                                    f"this is version {shown(game.version, 60)}",
-                                    "the rules may have changed since; replay it with the ruleset it was written with"))
-    if not game.min_players <= record["players"] <= game.max_players:
-        raise LegesError(Diagnostic(record_position(args.record, "players"),
-                                    f"the record is of a game of {record['players']} players, but {shown(game.title)} "
-                                    f"is for {game.min_players} to {game.max_players}"))
+    game = load_recorded(record, args.record, args.ruleset)
     try:
         st = replay(game, record, args.record)
     except LegesError as exc:
