@@ -953,8 +953,13 @@ def test_replay_of_a_damaged_record(record, capsys, key, value, words):
     data = json.loads(record.read_text())
     data[key] = value
     record.write_text(json.dumps(data, indent=1))
+    lines = record.read_text().split("\n")
+    line = next(i for i, text in enumerate(lines, 1) if f'"{key}"' in text)
+    col = lines[line - 1].index(": ") + 3
+    if isinstance(value, list):  # at the item that is not a text
+        line, col = line + 1, 3
     run = leges(capsys, "replay", str(record))
-    expect(run, f"{record}:1:1", words)
+    expect(run, f"{record}:{line}:{col}", words)
 
 
 def test_replay_of_a_record_with_too_many_players(record, capsys):

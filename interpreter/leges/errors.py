@@ -3,12 +3,21 @@
 A ruleset comes from an author (or a stranger, for mods), so nothing they write may end in a
 Python traceback. Code that finds a problem raises `LegesError` holding one or more
 `Diagnostic`s; the command line prints them and exits with status 2.
+
+A message quotes what a file wrote (a name, a record's action): a diagnostic is formatted with
+its place and message each one harmless line of bounded length, and each line of its hint too
+(terminal.shown), so no file can make a diagnostic print a line of its own.
 """
 from __future__ import annotations
 
 import difflib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator
+
+from .terminal import shown
+
+MESSAGE = 1000  # characters of a message, or of one line of a hint, as printed
 
 
 @dataclass(frozen=True)
@@ -33,9 +42,9 @@ class Diagnostic:
     severity: str = "error"
 
     def format(self) -> str:
-        text = f"{self.position}: {self.severity}: {self.message}"
+        text = f"{shown(self.position, MESSAGE)}: {self.severity}: {shown(self.message, MESSAGE)}"
         if self.hint:
-            text += "\n    hint: " + self.hint.replace("\n", "\n          ")
+            text += "\n    hint: " + "\n          ".join(shown(line, MESSAGE) for line in self.hint.split("\n"))
         return text
 
     def to_json(self) -> dict:
@@ -98,3 +107,32 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     if not close:
         return None
     return "did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+@contextmanager
+def named_at(places: dict[str, tuple[Position, str]]) -> Iterator[None]:
+    """Problems of a file that another file named are reported where it is named.
+
+    A record's `ruleset_path` or a scenario's `ruleset:` that leads nowhere, or a variant they
+    name that the ruleset lacks, is reported by loading at a path without a line (`nowhere`,
+    `--variant`) that the user never typed. Within this block, such a diagnostic whose file is a
+    key of `places` (or lies in that folder) is placed at the position given, its message
+    prefixed by what names it there (`the ruleset this record names`). Diagnostics with a line
+    stay where they are: they are in the named file itself."""
+    try:
+        yield
+    except LegesError as exc:
+        moved = [_moved(d, places) for d in exc.diagnostics]
+        if all(m is d for m, d in zip(moved, exc.diagnostics)):
+            raise
+        raise LegesError(moved) from None
+
+
+def _moved(d: Diagnostic, places: dict[str, tuple[Position, str]]) -> Diagnostic:
+    if d.position.line:
+        return d
+    for named, (at, what) in places.items():
+        if d.position.file == named or d.position.file.startswith(named.rstrip("/") + "/"):
+            told = d.message if d.position.file.startswith("--") else f"{d.position.file}: {d.message}"
+            return Diagnostic(at, f"{what}: {told}", d.hint, d.severity)
+    return d

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import Diagnostic, LegesError, Position
+from .terminal import shown
 
 # Caps on what is read. They are far above the bundled games (the largest file is 24 KB, a
 # whole ruleset 100 KB with 2,000 values and 7,000 characters of rules) and low enough that
@@ -230,13 +231,21 @@ def bundled_names() -> list[str]:
     return sorted(p.name for p in folder.iterdir() if (p / "ruleset.yaml").is_file()) if folder else []
 
 
-def ruleset_reference(path: str | Path, shown: str, at: Position | None = None) -> None:
+def ruleset_reference(path: str | Path, named: str, at: Position | None = None) -> None:
     """A ruleset named inside a file (a record's `ruleset_path`, a scenario's `ruleset:`) must be a
     ruleset folder or a `ruleset.yaml`: never any other file, which loading would read and quote."""
     p = Path(path)
-    if p.is_dir() or p.name == "ruleset.yaml" or not (p.exists() or p.is_symlink()):
-        return  # a folder, the main file, or nothing at all (which loading reports as "no ruleset here")
-    where = at or Position(shown)
-    raise LegesError(Diagnostic(where, f"'{shown}' is not a ruleset folder",
-                                "a ruleset named by a record or a scenario is a folder holding ruleset.yaml "
-                                "(or that ruleset.yaml itself)"))
+    where = at or Position(named)
+    hint = ("a ruleset named by a record or a scenario is a folder holding ruleset.yaml "
+            "(or that ruleset.yaml itself)")
+    try:
+        if p.is_dir():
+            main = p / "ruleset.yaml"
+            if main.exists() or main.is_symlink():
+                return
+            raise LegesError(Diagnostic(where, f"'{shown(named, 60)}' is a folder without a ruleset.yaml", hint))
+        if p.name == "ruleset.yaml" or not (p.exists() or p.is_symlink()):
+            return  # the main file, or nothing at all (which loading reports, or finds a bundled game so named)
+    except OSError as exc:  # a name too long for the system, ...
+        raise LegesError(Diagnostic(where, f"'{shown(named, 60)}' cannot be a ruleset: {exc.strerror}", hint)) from None
+    raise LegesError(Diagnostic(where, f"'{shown(named, 60)}' is not a ruleset folder", hint))

@@ -11,6 +11,7 @@ import os
 from . import files
 from .errors import Diagnostic, LegesError, Position
 from .json_source import parse_json
+from .terminal import shown
 
 FORMAT = 1
 
@@ -36,21 +37,87 @@ def load_json(path: str, what: str, limit: int = files.MAX_JSON_BYTES):
 
 
 def read_record(path: str) -> dict:
+    """The record at `path`, each of its fields checked, so that a damaged record (a stranger's) is
+    reported where it is damaged, never a crash of whatever reads it later."""
     record = load_json(path, "record")
     if not isinstance(record, dict) or record.get("leges_record") != FORMAT:
-        raise LegesError(Diagnostic(Position(path, 1, 1), "not a Leges game record",
-                                    "records are written by `leges simulate --records DIR` or `leges play --record FILE`"))
+        raise LegesError(Diagnostic(Position(path, 1, 1), "not a Leges game record", WRITTEN_BY))
     for key in ("ruleset", "players", "seed", "actions"):
         if key not in record:
-            raise LegesError(Diagnostic(Position(path, 1, 1), f"the record has no '{key}'"))
+            raise LegesError(Diagnostic(Position(path, 1, 1), f"the record has no '{key}'", WRITTEN_BY))
+    for key, types in FIELDS.items():
+        value = record.get(key)
+        if key not in record and type(None) in types:
+            continue
+        if not isinstance(value, types) or (int in types and isinstance(value, bool)):
+            raise LegesError(Diagnostic(record_position(path, key), f"the record's '{key}' should be "
+                                        + " or ".join(_NAMES[t] for t in types) + f", not {short(value)}", WRITTEN_BY))
+    for key, hint in (("actions", "each action is written as `seat: action text`"), ("variants", None)):
+        for i, item in enumerate(record.get(key) or []):
+            if not isinstance(item, str):
+                raise LegesError(Diagnostic(record_position(path, key, i), f"{key[:-1]} {i + 1} of the record is not "
+                                            f"a text: {short(item)}", hint))
+    if record["players"] < 1 or record["players"] > 64:
+        raise LegesError(Diagnostic(record_position(path, "players"), f"the record's game has {record['players']} players",
+                                    "a game has between 1 and 64 players"))
+    _check_result(record.get("result"), path)
     return record
 
 
+WRITTEN_BY = "records are written by `leges simulate --records DIR` or `leges play --record FILE`"
+FIELDS = {"ruleset": (str,), "players": (int,), "seed": (int,), "actions": (list,),
+          "ruleset_path": (str, type(None)), "variants": (list, type(None)),
+          "explicit_chance": (bool, type(None)), "version": (str, type(None)), "result": (dict, type(None))}
+_NAMES = {str: "a string", int: "a whole number", list: "a list", bool: "true or false", dict: "a mapping",
+          type(None): "null"}
+
+
+def _check_result(result: dict | None, path: str) -> None:
+    """A record's `result` is what the game ended with: a ranking of seat names, one score a seat."""
+    if result is None:
+        return
+    ranking, scores = result.get("ranking"), result.get("scores")
+    if ranking is not None and not (isinstance(ranking, list) and all(
+            isinstance(group, list) and all(isinstance(seat, str) for seat in group) for group in ranking)):
+        raise LegesError(Diagnostic(record_position(path, "result"), f"the record's result has a ranking that is not "
+                                    f"lists of seat names: {short(ranking)}", WRITTEN_BY))
+    if scores is not None and not (isinstance(scores, list) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in scores)):
+        raise LegesError(Diagnostic(record_position(path, "result"), f"the record's result has scores that are not "
+                                    f"a list of numbers: {short(scores)}", WRITTEN_BY))
+
+
+def short(value) -> str:
+    """A value of a record as a message may quote it: JSON, one line, at most 60 characters."""
+    return shown(json.dumps(value), 60)
+
+
+def record_position(path: str, key: str, index: int | None = None) -> Position:
+    """Where the value of a top-level `key` (or its `index`th item) is written in the record at `path`."""
+    from .json_source import position
+    try:
+        text = files.read_text(path, files.MAX_JSON_BYTES)
+    except LegesError:
+        return Position(path, 1, 1)
+    return position(text, path, (key,) if index is None else (key, index))
+
+
 def replay(game, record: dict, path: str = "record", upto: int | None = None):
-    """Re-run a record (its first `upto` actions, or all); every action must be legal when it is
-    applied. Returns the state reached."""
+    """Re-run a record (its first `upto` actions, or all) of `game` (its id, version and number of
+    players checked first); every action must be legal when it is applied. A problem is reported
+    where the record at `path` writes what is wrong. Returns the state reached."""
     if record["ruleset"] != game.id:
-        raise LegesError(Diagnostic(Position(path), f"the record is of '{record['ruleset']}', not '{game.id}'"))
+        raise LegesError(Diagnostic(record_position(path, "ruleset"), f"the record is of '{shown(record['ruleset'], 60)}', "
+                                    f"not of '{game.id}'"))
+    if record.get("version") is not None and record["version"] != game.version:
+        raise LegesError(Diagnostic(record_position(path, "version"),
+                                    f"the record was written with version {shown(record['version'], 60)} of {game.id}, "
+                                    f"this is version {shown(game.version, 60)}",
+                                    "the rules may have changed since; replay it with the ruleset it was written with"))
+    if not game.min_players <= record["players"] <= game.max_players:
+        raise LegesError(Diagnostic(record_position(path, "players"),
+                                    f"the record is of a game of {record['players']} players, but {shown(game.title)} "
+                                    f"is for {game.min_players} to {game.max_players}"))
     st = game.new_initial_state(players=record["players"], seed=record["seed"],
                                 explicit_chance=bool(record.get("explicit_chance", False)))
     for i, text in enumerate(record["actions"][:upto]):
@@ -58,5 +125,6 @@ def replay(game, record: dict, path: str = "record", upto: int | None = None):
             st.apply_action(text)
         except LegesError as exc:
             d = exc.diagnostics[0]
-            raise LegesError(Diagnostic(Position(path), f"action {i + 1} of the record: {d.message}", d.hint)) from None
+            raise LegesError(Diagnostic(record_position(path, "actions", i), f"action {i + 1} of the record: {d.message}",
+                                        d.hint)) from None
     return st

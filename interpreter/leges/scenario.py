@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import files
-from .errors import Collector, Diagnostic, LegesError, RuleError, did_you_mean
+from .errors import Collector, Diagnostic, LegesError, RuleError, did_you_mean, named_at
 from .model.decl import At, Text
 from .model.schemas import validate
 from .source import YamlDoc, load_yaml_file
@@ -36,7 +36,10 @@ def _load_game(doc: YamlDoc, games: dict | None = None):
     key = (str(ruleset), tuple(doc.data.get("variants", ())))
     if games is not None and key in games:
         return games[key]
-    game = load(str(ruleset), variants=doc.data.get("variants", ()))
+    places = {os.path.relpath(ruleset): (doc.position(("ruleset",)), "the ruleset this scenario names"),
+              "--variant": (doc.position(("variants",)), "a variant this scenario names")}
+    with named_at(places):
+        game = load(str(ruleset), variants=doc.data.get("variants", ()))
     if games is not None:
         games[key] = game
     return game

@@ -23,6 +23,7 @@ from .errors import Diagnostic, LegesError, Position
 MAX_FILE_BYTES = files.MAX_YAML_BYTES  # characters of one YAML text
 MAX_NODES = 20_000  # values of one document, aliases expanded
 _COUNT_FROM = 32_000  # texts shorter than this cannot hold 2 * MAX_NODES events: not counted first
+_DEEP = 100  # levels of lists and mappings: where a document Python cannot compose is reported
 
 Path_ = tuple  # a path into a document: keys and list indices
 
@@ -257,8 +258,7 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic
     generic = "check indentation, colons and quotes near this place"
     at = text[mark.index] if mark.index is not None and 0 <= mark.index < len(text) else ""
     if "maximum nesting depth" in problem:
-        return Diagnostic(_mark_position(file, mark), "YAML: the document is nested too deeply",
-                          "a ruleset needs only a few levels of lists and mappings")
+        return _nested_too_deeply(_mark_position(file, mark))
     if "undefined alias" in problem:
         name = re.match(r"\*([^\s,\[\]{}]*)", text[mark.index:mark.index + 200]) if at == "*" else None
         return Diagnostic(_mark_position(file, mark), f"YAML: the alias '*{name.group(1) if name else ''}' names no anchor",
@@ -324,6 +324,27 @@ def _count_events(text: str, file: str) -> None:
                             "split it into several files, or write it more compactly")
 
 
+def _too_deep(text: str, file: str) -> Diagnostic:
+    """Where a document too deeply nested for Python to compose goes deeper than any ruleset needs
+    (found again event by event, which takes no recursion; only once reading has failed)."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_Fast):
+            depth += isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent))
+            depth -= isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent))
+            if depth > _DEEP:
+                return _nested_too_deeply(_mark_position(file, event.start_mark))
+    except yaml.YAMLError:
+        pass
+    return _nested_too_deeply(Position(file, 1, 1))
+
+
+def _nested_too_deeply(at: Position) -> Diagnostic:
+    return Diagnostic(at, "YAML: the document is nested too deeply",
+                      "a ruleset, map or scenario needs only a few levels of lists and mappings")
+
+
+
 def load_yaml_text(text: str, file: str) -> YamlDoc:
     """Parse YAML text into data plus positions; YAML errors become located diagnostics.
 
@@ -348,7 +369,7 @@ def load_yaml_text(text: str, file: str) -> YamlDoc:
     except yaml.YAMLError as exc:
         raise _fail(file, None, f"YAML syntax: {str(exc).splitlines()[0][:200]}") from None
     except RecursionError:
-        raise LegesError(Diagnostic(Position(file, 1, 1), "YAML: the document is nested too deeply")) from None
+        raise LegesError(_too_deep(text, file)) from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -360,7 +381,7 @@ def load_yaml_text(text: str, file: str) -> YamlDoc:
     try:
         doc.data = _build(node, (), doc, loader, counter, problems)
     except RecursionError:
-        raise LegesError(Diagnostic(Position(file, 1, 1), "YAML: the document is nested too deeply")) from None
+        raise LegesError(_too_deep(text, file)) from None
     if problems:
         raise LegesError(sorted(problems, key=lambda d: (d.position.line, d.position.col)))
     return doc

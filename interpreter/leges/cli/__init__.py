@@ -8,7 +8,8 @@ import argparse
 import os
 import sys
 
-from ..errors import LegesError
+from ..errors import MESSAGE, Diagnostic, LegesError, Position
+from ..terminal import shown
 from . import check, compare, diff, docs, eval, ladder, leaks, mutate, play, render, replay, serve, simulate
 from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
 
@@ -59,6 +60,12 @@ def _main(argv: list[str] | None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # a path the system refuses (a name too long, a loop of links): told at the path
+        if os.environ.get("LEGES_DEBUG"):
+            raise
+        where = Position(str(exc.filename)) if exc.filename is not None else Position("leges")
+        print(Diagnostic(where, f"cannot be read: {exc.strerror or exc}", "check the path given").format(), file=sys.stderr)
+        return EXIT_INPUT
     except RecursionError:
         if os.environ.get("LEGES_DEBUG"):
             raise
@@ -67,7 +74,7 @@ def _main(argv: list[str] | None) -> int:
     except Exception as exc:  # a bug of leges, not of the input: say so in one line, no traceback
         if os.environ.get("LEGES_DEBUG"):
             raise
-        print(f"leges: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"leges: internal error: {type(exc).__name__}: {shown(exc, MESSAGE)}", file=sys.stderr)
         print("    hint: this is a bug in leges, not necessarily in your files; please report it with the input "
               "(LEGES_DEBUG=1 shows the Python traceback)", file=sys.stderr)
         return EXIT_INTERNAL

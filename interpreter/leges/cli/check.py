@@ -5,6 +5,7 @@ import sys
 
 from ..errors import Collector, Diagnostic, LegesError, Position
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK, kind_of, load_ruleset
+from ..terminal import WIDE, shown
 
 
 def cmd_validate(args) -> int:
@@ -22,7 +23,7 @@ def cmd_validate(args) -> int:
                 approx = _approximations(game)
                 note = f", {len(approx)} approximated values (see `leges info`)" if approx else ""
                 note += _check_parts(path)
-                print(f"{path}: ok — {game.title}, {len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} "
+                print(f"{path}: ok — {shown(game.title)}, {len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} "
                       f"triggers, {len(game.phases)} phases{note}")
             elif kind in ("scenario", "scenarios", "variant", "variants"):
                 print(f"{path}: ok — {_check_other(path, kind)}")
@@ -67,7 +68,7 @@ def _check_other(path: str, kind: str) -> str:
             except LegesError as exc:
                 errors.extend(d for d in exc.diagnostics if d not in errors.diagnostics)
         errors.raise_if_errors()
-        names = sorted({game.title for game in games.values()})
+        names = sorted({shown(game.title) for game in games.values()})
         return (f"{'a scenario' if kind == 'scenario' or len(found) == 1 else f'{len(found)} scenarios'} of {', '.join(names)}, "
                 "checked without being played (`leges test` plays them)")
     from .. import load
@@ -89,8 +90,8 @@ def _check_other(path: str, kind: str) -> str:
     title = ""
     for names in sets:
         title = load(str(root), variants=list(names)).title
-    shown = "; ".join(", ".join(names) for names in sets)
-    return f"variant '{vid}' of {title}, the ruleset loaded with {shown}"
+    loaded = "; ".join(", ".join(names) for names in sets)
+    return f"variant '{vid}' of {shown(title)}, the ruleset loaded with {loaded}"
 
 
 def _check_parts(path: str) -> str:
@@ -110,20 +111,20 @@ def _approximations(game) -> list[tuple[str, str]]:
 def cmd_info(args) -> int:
     game = load_ruleset(args.ruleset, args)
     rs = game.ruleset
-    print(f"{game.title} ({game.id} {game.version}), {game.min_players}-{game.max_players} players")
+    print(f"{shown(game.title)} ({game.id} {shown(game.version)}), {game.min_players}-{game.max_players} players")
     for book in rs.rulebooks:
-        print(f"  rulebook {book['id']}: {book.get('title', book['file'])}")
+        print(f"  rulebook {book['id']}: {shown(book.get('title', book['file']))}")
     print(f"  {len(rs.components)} component types, {len(rs.zones)} zones, {len(game.phases)} phases, "
           f"{len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} triggers")
     if rs.readings:
         print(f"  readings (where the rulebook is silent, ambiguous or contradicts itself): {len(rs.readings)}")
         for r in rs.readings:
-            print(f"    {r.id} [{r.kind or 'reading'}]: {r.question or ''}")
+            print(f"    {r.id} [{shown(r.kind or 'reading')}]: {shown(r.question or '', WIDE)}")
     approx = _approximations(game)
     if approx:
         print(f"  approximated values: {len(approx)} — check them against the physical game")
         for where, note in approx:
-            print(f"    {where}: {note}")
+            print(f"    {shown(where)}: {shown(note, WIDE)}")
     else:
         print("  approximated values: none")
     return EXIT_OK
@@ -164,9 +165,9 @@ def cmd_test(args) -> int:
             broken += 1
             continue
         mark = "ok  " if outcome.passed else "FAIL"
-        print(f"{mark} {outcome.file}: {outcome.title}")
-        for f in outcome.failures:
-            print(f"     {f}")
+        print(f"{mark} {outcome.file}: {shown(outcome.title)}")
+        for f in outcome.failures:  # a failure's lines are the scenario's: each one harmless
+            print("\n".join(f"     {shown(line, WIDE)}" for line in f.split("\n")))
         failed += not outcome.passed
     print(f"{len(files) - failed - broken} passed, {failed} failed" + (f", {broken} could not be run" if broken else ""))
     if broken:

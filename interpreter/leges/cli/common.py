@@ -27,6 +27,14 @@ def load_ruleset(path: str, args):
     return load(path, variants=variants_of(args))
 
 
+def seat_index(st, name: str) -> int:
+    """The seat `--seat NAME` names; a name of no seat is an error of that option."""
+    try:
+        return st.player_index(name)
+    except LegesError as exc:
+        raise LegesError(Diagnostic(Position("--seat"), exc.diagnostics[0].message, exc.diagnostics[0].hint)) from None
+
+
 def kind_of(path: str) -> str:
     from ..files import read_head
     if os.path.isdir(path):

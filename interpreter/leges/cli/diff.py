@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from ..terminal import WIDE, shown
 from .common import EXIT_OK
 
 
@@ -34,25 +35,25 @@ def cmd_diff(args) -> int:
             if x.kind in ("only_a", "only_b"):
                 side = "A" if x.kind == "only_a" else "B"
                 print(f"  {'-' if side == 'A' else '+'} {x.section} {x.id}: only in {side}  "
-                      f"[{x.cite_a if side == 'A' else x.cite_b}]")
+                      f"[{shown(x.cite_a if side == 'A' else x.cite_b, WIDE)}]")
                 for change in x.changes:
                     text = change.a if side == "A" else change.b
                     lines = (text or "").splitlines() or [""]
-                    print(f"      {change.field}: {lines[0]}" if len(lines) == 1 else f"      {change.field}:")
+                    print(f"      {change.field}: {shown(lines[0], WIDE)}" if len(lines) == 1 else f"      {change.field}:")
                     if len(lines) > 1:
                         for line in lines:
-                            print(f"        {line}")
+                            print(f"        {shown(line, WIDE)}")
             else:
                 print(f"  ~ {x.section} {x.id}: {', '.join(x.fields)}")
                 if x.cited_a != x.cited_b:  # the citations only where they differ
-                    print(f"      A cites: {x.cited_a or '(nothing)'}")
-                    print(f"      B cites: {x.cited_b or '(nothing)'}")
+                    print(f"      A cites: {shown(x.cited_a or '(nothing)', WIDE)}")
+                    print(f"      B cites: {shown(x.cited_b or '(nothing)', WIDE)}")
                 for note in x.set_by:
-                    print(f"      {note}")
+                    print(f"      {shown(note, WIDE)}")
                 for change in x.changes:
                     print(f"      {change.field}:")
                     for line in change.lines():
-                        print(f"        {line}")
+                        print(f"        {shown(line, WIDE)}")
                 if x.named_by:
                     print(f"      named by: {', '.join(x.named_by)}")
     print(f"\nIn play ({players} players, the same seeds and choices, seeds {args.seed}..{args.seed + args.seeds - 1}):")
@@ -63,11 +64,11 @@ def cmd_diff(args) -> int:
         for x in divergences[:args.show]:
             last = x.history[-1] if x.history else "(start)"
             if x.only_a or x.only_b:
-                print(f"  seed {x.seed}, decision {x.step} (after {last}):")
+                print(f"  seed {x.seed}, decision {x.step} (after {shown(last)}):")
                 for t in x.only_a[:4]:
-                    print(f"      only A allows: {t}")
+                    print(f"      only A allows: {shown(t)}")
                 for t in x.only_b[:4]:
-                    print(f"      only B allows: {t}")
+                    print(f"      only B allows: {shown(t)}")
             else:
                 print(f"  seed {x.seed}, decision {x.step}: {_outcome(x.outcome_a, 'A')}; {_outcome(x.outcome_b, 'B')}")
     if stats:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import sys
 
 from ..errors import Diagnostic, LegesError, Position
-from .common import EXIT_OK, load_ruleset
+from ..terminal import shown
+from .common import EXIT_OK, load_ruleset, seat_index
 
 HELP = """Type an expression of the rule language (`me` is the player to move); its value is printed.
   :state            the position
@@ -64,7 +65,7 @@ def evaluate(game, st, text: str, name: str = "<expression>", me: int | None = N
                                     _hint(exc))) from None
     lines = [show(game, st, ty, value, width=2000)]
     if value is False:
-        lines += [f"  {part} = {shown}" for part, shown in values_of(game, st, node, scope, origin, env)]
+        lines += [f"  {part} = {value}" for part, value in values_of(game, st, node, scope, origin, env)]
     return lines
 
 
@@ -87,7 +88,7 @@ def _reason(reason: dict | None) -> str:
 
 def cmd_eval(args) -> int:
     game, st = position(args)
-    me = st.player_index(args.seat) if args.seat else (st.current_player() if st.current_player() >= 0 else None)
+    me = seat_index(st, args.seat) if args.seat else (st.current_player() if st.current_player() >= 0 else None)
     if args.expression is not None:
         for line in evaluate(game, st, args.expression, me=me):
             print(line)
@@ -100,7 +101,7 @@ def repl(game, st, seat: int | None) -> int:
         import readline  # noqa: F401 — line editing and history for input(), where available
     except ImportError:
         pass
-    print(f"{game.title}, {st.n} players: {describe(st)}. :help for commands, :quit to leave.")
+    print(f"{shown(game.title)}, {st.n} players: {describe(st)}. :help for commands, :quit to leave.")
     count = 0
     while True:
         try:
@@ -124,7 +125,7 @@ def repl(game, st, seat: int | None) -> int:
                 print(st)
             elif line == ":legal":
                 for i, action in enumerate(st.legal_actions(), 1):
-                    print(f"  {i:3}. {action.text}")
+                    print(f"  {i:3}. {shown(action.text)}")
             elif line.startswith(":do "):
                 text = line[4:].strip()
                 actions = st.legal_actions()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import Diagnostic, LegesError, Position
+from ..terminal import shown
 from .common import EXIT_FAIL, EXIT_OK, load_ruleset
 
 
@@ -13,8 +14,8 @@ def cmd_check_leaks(args) -> int:
     counts = [args.players] if args.players is not None else list(range(game.min_players, game.max_players + 1))
     for n in counts:
         if not game.min_players <= n <= game.max_players:
-            raise LegesError(Diagnostic(Position(game.ruleset_file),
-                                        f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}"))
+            raise LegesError(Diagnostic(Position("--players"),
+                                        f"{shown(game.title)} is for {game.min_players} to {game.max_players} players, not {n}"))
     for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 1), ("--samples", args.samples, 1)):
         if value < least:
             raise LegesError(Diagnostic(Position(name), f"{name} must be at least {least}"))
@@ -24,7 +25,7 @@ def cmd_check_leaks(args) -> int:
                              samples=args.samples)
         verdict = "no leak" if report.ok else f"{len(report.leaks)} LEAK{'S' if len(report.leaks) != 1 else ''}"
         skipped = f", {report.skipped} worlds could not be drawn" if report.skipped else ""
-        print(f"{game.title}, {n} players: {report.games} games, {report.decisions} decisions, "
+        print(f"{shown(game.title)}, {n} players: {report.games} games, {report.decisions} decisions, "
               f"{report.comparisons} indistinguishable worlds compared, at least one per seat and decision "
               f"({report.forward} also after the next action){skipped}: {verdict}")
         for leak in report.leaks[:args.show]:

@@ -10,6 +10,10 @@ The screen: the phase and whose turn, the board as text (squares and hexes; in c
 terminal has it), each player's zones and variables in one line (counts, not repeated names; the
 seat's own first), what lies on the table, then the seat's actions. Between two screens the
 other players' moves, the log and what changed in view are printed; at the end, the scores.
+
+Every text from the ruleset (title, labels, log lines, the scoring's texts) is `shown` where it is
+put into a line (terminal.py), and the screen is painted on a stream that lets only Leges' own
+colour codes through: on a terminal, in colour or not, nothing from a file is obeyed.
 """
 from __future__ import annotations
 
@@ -18,8 +22,9 @@ import sys
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 
-from ..render.screen import screen
-from .common import EXIT_OK, load_ruleset
+from ..render.screen import safe_view, screen
+from ..terminal import WIDE, coloured, shown
+from .common import EXIT_OK, load_ruleset, seat_index
 
 
 @dataclass
@@ -36,12 +41,12 @@ class News:
         out = []
         for i in sorted(self.sealed):
             if i < len(view) and not view[i].endswith(": (sealed)"):
-                out.append(f"  revealed: {view[i]}")
+                out.append(f"  revealed: {shown(view[i])}")
                 self.sealed.discard(i)
         for i in range(self.seen, len(view)):
             if view[i].startswith(me):
                 continue
-            out.append(f"  {view[i]}")
+            out.append(f"  {shown(view[i])}")
             if view[i].endswith(": (sealed)"):
                 self.sealed.add(i)
         self.seen = len(view)
@@ -61,13 +66,13 @@ class Changes:
     def lines(self, st) -> list[str]:
         from ..render.text import pieces_text
         from ..render.view import seat_view
-        view = seat_view(st, self.player)
+        view = safe_view(seat_view(st, self.player))
         zones = {z.key: (z.count, pieces_text(z.pieces, view.seats) if z.pieces is not None else None) for z in view.zones}
         spaces = {s: pieces_text(p, view.seats) for s, p in view.spaces.items()}
         spaces.update({s: f"{n} hidden" for s, n in view.hidden_spaces.items()})
         out = []
         new_log = st.log[self.log:] if len(st.log) >= self.log else st.log[-3:]
-        out += [f"  log: {line}" for line in new_log]
+        out += [f"  log: {shown(line)}" for line in new_log]
         self.log = len(st.log)
         if self.zones is not None:
             moved = []
@@ -101,8 +106,8 @@ def match_answer(answer: str, actions) -> tuple[object | None, str | None]:
         if len(fitting) == 1:
             return fitting[0], None
         if len(fitting) > 1:
-            shown = ", ".join(f"{texts.index(a.text) + 1}. {a.text}" for a in fitting[:6])
-            return None, f"{len(fitting)} actions fit '{answer}': {shown}" + (" ..." if len(fitting) > 6 else "")
+            listed = ", ".join(f"{texts.index(a.text) + 1}. {a.text}" for a in fitting[:6])
+            return None, f"{len(fitting)} actions fit '{answer}': {listed}" + (" ..." if len(fitting) > 6 else "")
     close = get_close_matches(answer, texts, n=3, cutoff=0.5)
     if not close:  # a misspelt word of an action: compare word by word
         known = sorted({w for t in texts for w in t.replace("=", " ").split()})
@@ -163,8 +168,8 @@ def why_not(st, answer: str, player: int) -> str | None:
     why = seat_explanation(st, text, player)
     if why is None or why.reason == "no_such_action":
         return None
-    shown = f"{text}: " if text != answer and why.reason != "malformed" else ""  # what was read, when not as typed
-    return shown + str(why)
+    read = f"{text}: " if text != answer and why.reason != "malformed" else ""  # what was read, when not as typed
+    return read + str(why)
 
 
 def _fits(word: str, text: str) -> bool:
@@ -174,14 +179,14 @@ def _fits(word: str, text: str) -> bool:
 
 def score_lines(st) -> list[str]:
     """The end: the ranking, then each seat's score and tie-breaks, with what they count."""
-    seats = st.setup.seat_names
+    seats = [shown(s) for s in st.setup.seat_names]
     lines = ["game over: " + " > ".join(" = ".join(seats[p] for p in g) for g in st.ranking())
              + f"; scores {st.scores()}"]
     scoring = st.game.ruleset.scoring if st.game.ruleset is not None else None
     if scoring is None:
         return lines
     if scoring.description:
-        lines.append("  " + " ".join(scoring.description.split()))
+        lines.append("  " + shown(" ".join(scoring.description.split()), WIDE))
     keys = []
     for p in range(st.n):
         try:
@@ -197,7 +202,7 @@ def score_lines(st) -> list[str]:
         lines.append(f"  {place[p]:>5}  " + seats[p].ljust(width) + cells)
     texts = [("score", scoring.score.text if scoring.score else None)]
     texts += [(f"tie-break {i + 1}", t.text) for i, t in enumerate(scoring.tiebreak)]
-    lines.append("  (" + "; ".join(f"{h}: {' '.join(str(t).split())}" for h, t in texts if t) + ")")
+    lines.append("  (" + "; ".join(f"{h}: {shown(' '.join(str(t).split()), WIDE)}" for h, t in texts if t) + ")")
     return lines
 
 
@@ -215,28 +220,23 @@ def use_colour(choice: str, stream) -> bool:
 def cmd_play(args) -> int:
     import random
     from ..records import make_record, write_record
-    from ..terminal import clean
     game = load_ruleset(args.ruleset, args)
     players = args.players if args.players is not None else game.min_players
     st = game.new_initial_state(players=players, seed=args.seed)
     seats = st.setup.seat_names
-    me = st.player_index(args.seat) if args.seat else 0
+    me = seat_index(st, args.seat) if args.seat else 0
     rng = random.Random(args.seed)
     news = News(me)
     changes = Changes(me)
-    raw = getattr(sys.stdout, "_stream", sys.stdout)  # colour codes are ours; every text in them is cleaned
-    colour = use_colour(getattr(args, "colour", "auto"), raw)
+    colour = use_colour(getattr(args, "colour", "auto"), sys.stdout)
+    painted = coloured(sys.stdout) if colour else sys.stdout  # Leges' colour codes pass, nothing else
 
     def show(lines):
-        if colour:
-            for line in lines:
-                raw.write(line + "\n")
-            raw.flush()
-        else:
-            for line in lines:
-                print(line)
+        for line in lines:
+            painted.write(line + "\n")
+        painted.flush()
 
-    print(f"{game.title}: you are {seats[me]}; the others play at random. Type a number, an action's text "
+    print(f"{shown(game.title)}: you are {shown(seats[me])}; the others play at random. Type a number, an action's text "
           f"(or words that pick out one, such as a square), or q.")
     while not st.is_terminal():
         who = st.current_player()
@@ -245,10 +245,10 @@ def cmd_play(args) -> int:
             st.apply_action(rng.choice(actions))
             continue
         told = news.lines(st) + changes.lines(st)
-        show(([clean(x) for x in told] if colour else told) + screen(st, me, colour))
+        show(told + screen(st, me, colour))
         while True:
             try:
-                answer = input(clean(f"{seats[me]}> ")).strip()
+                answer = input(f"{shown(seats[me])}> ").strip()
             except EOFError:
                 print()
                 return EXIT_OK
@@ -258,11 +258,11 @@ def cmd_play(args) -> int:
             if choice is None:
                 why = why_not(st, answer, me)  # an action named: why it is not legal (the rule, its values, its citation)
                 if why is not None:
-                    print(f"  {why}")
-                print(f"  {problem}")
+                    print(f"  {shown(why, WIDE)}")
+                print(f"  {shown(problem, WIDE)}")
                 continue
             if choice.text != answer and not answer.isdigit():
-                print(f"  → {choice.text}")
+                print(f"  → {shown(choice.text)}")
             st.apply_action(choice)
             for line in changes.lines(st):  # what the player's move brought about (a card drawn, a piece moved)
                 print(line.replace("  changed: ", "  then: ", 1))

@@ -10,8 +10,8 @@ import argparse
 import os
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
-from .common import EXIT_OK, kind_of, load_ruleset, variants_of
+from ..errors import Diagnostic, LegesError, Position, named_at
+from .common import EXIT_OK, kind_of, load_ruleset, seat_index, variants_of
 
 
 def load_board_file(path: str):
@@ -40,28 +40,25 @@ def replay_to(game, record: dict, step: int | None, path: str):
     if step is None:
         step = len(actions)
     if step < 0 or step > len(actions):
-        raise LegesError(Diagnostic(Position(path), f"the record has {len(actions)} actions; there is no step {step}",
+        raise LegesError(Diagnostic(Position("--step"), f"the record {path} has {len(actions)} actions; there is no step {step}",
                                     f"give --step between 0 and {len(actions)}"))
     return replay(game, record, path, upto=step)
 
 
 def position_of(args):
     """The game and the state the command line asks for."""
-    from ..records import read_record
+    from ..records import read_record, record_position
     if args.record and args.state:
         raise LegesError(Diagnostic(Position("--record"), "give --record or --state, not both"))
     if args.step is not None and not args.record:
         raise LegesError(Diagnostic(Position("--step"), "--step is a step of a record", "give the record with --record FILE"))
     if args.record:
         record = read_record(args.record)
-        if not isinstance(record.get("players"), int) or not isinstance(record.get("seed"), int) \
-                or not isinstance(record.get("actions"), list) or not all(isinstance(a, str) for a in record["actions"]):
-            raise LegesError(Diagnostic(Position(args.record, 1, 1), "the record's players, seed or actions are not what a record holds",
-                                        "records are written by `leges simulate --records DIR` or `leges play --record FILE`"))
-        variants = variants_of(args) or list(record.get("variants") or [])
-        game = load_ruleset(args.ruleset, argparse.Namespace(variant=variants))
-        if record["ruleset"] != game.id:
-            raise LegesError(Diagnostic(Position(args.record), f"the record is of '{record['ruleset']}', not of '{game.id}'"))
+        if variants_of(args):
+            game = load_ruleset(args.ruleset, args)
+        else:
+            with named_at({"--variant": (record_position(args.record, "variants"), "a variant this record names")}):
+                game = load_ruleset(args.ruleset, argparse.Namespace(variant=record.get("variants") or []))
         return game, replay_to(game, record, args.step, args.record)
     game = load_ruleset(args.ruleset, args)
     if args.state:
@@ -90,7 +87,7 @@ def cmd_render(args) -> int:
             if d.severity == "warning":
                 print(d.format(), file=sys.stderr)
         errors.raise_if_errors()
-        seat = st.player_index(args.seat) if args.seat else None
+        seat = seat_index(st, args.seat) if args.seat else None
         svg = render_svg(st, seat, style=style)
     if args.output and args.output != "-":
         folder = os.path.dirname(args.output)

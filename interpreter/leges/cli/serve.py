@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import Diagnostic, LegesError, Position
+from ..terminal import shown
 from .common import EXIT_OK, kind_of, variants_of
 
 
@@ -31,7 +32,7 @@ def cmd_serve(args) -> int:
     for d in ws.errors:
         print(d["text"], file=sys.stderr)
     url = f"http://{args.host}:{args.port}/"
-    print(f"Leges: {ws.game.title if ws.game else args.ruleset} at {url} (Ctrl-C stops it)")
+    print(f"Leges: {shown(ws.game.title) if ws.game else args.ruleset} at {url} (Ctrl-C stops it)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return EXIT_OK
 

@@ -8,6 +8,7 @@ import sys
 import time
 
 from ..errors import Diagnostic, LegesError, Position
+from ..terminal import shown
 from .common import EXIT_OK, load_ruleset, variants_of
 
 BATCH = 100  # --until-interval looks at the intervals after every this many games (whatever --jobs is)
@@ -37,8 +38,8 @@ def add_play_arguments(p, several_agents: bool = False) -> None:
 def players_of(game, args) -> int:
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
-        raise LegesError(Diagnostic(Position(game.ruleset_file),
-                                    f"{game.title} is for {game.min_players} to {game.max_players} players, not {players}"))
+        raise LegesError(Diagnostic(Position("--players"),
+                                    f"{shown(game.title)} is for {game.min_players} to {game.max_players} players, not {players}"))
     if args.games < 1:
         raise LegesError(Diagnostic(Position("--games"), "--games must be at least 1"))
     if args.plot and not args.plot.lower().endswith((".svg", ".png")):
@@ -175,7 +176,7 @@ def cmd_simulate(args) -> int:
     n = len(results)
     unfinished = n - len(summary.finished)
     last = results[-1].seed if results else args.seed
-    print(f"{n} games of {game.title} with {players} players (seeds {args.seed}..{last})")
+    print(f"{n} games of {shown(game.title)} with {players} players (seeds {args.seed}..{last})")
     if any(s != "random" for s in specs):
         print("  agents: " + ", ".join(f"{s} {a}" for s, a in zip(seats, specs))
               + ("; every seating in turn" if args.rotate_seats else ""))

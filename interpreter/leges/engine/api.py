@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from ..errors import Diagnostic, LegesError, Position
+from ..terminal import shown
 from .action import Action, IllegalAction
 from .constants import CHANCE, TERMINAL
 
@@ -17,12 +18,12 @@ from .constants import CHANCE, TERMINAL
 def _illegal(st: "StateAPI", text: str, player: int) -> IllegalAction:
     legal = [a.text for a in st.legal_actions(player)]
     who = st.player_name(player)
-    shown = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
+    listed = ", ".join(legal[:12]) + (" ..." if len(legal) > 12 else "")
     from difflib import get_close_matches
     close = get_close_matches(text, legal, n=1, cutoff=0.5)
-    hint = (f"did you mean '{close[0]}'? " if close else "") + (f"legal now: {shown}" if legal else f"{who} has no legal action now")
+    hint = (f"did you mean '{close[0]}'? " if close else "") + (f"legal now: {listed}" if legal else f"{who} has no legal action now")
     return IllegalAction(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
-                                    f"'{text}' is not a legal action for {who}", hint))
+                                    f"'{shown(text)}' is not a legal action for {who}", hint))
 
 
 class StateAPI:
@@ -356,10 +357,10 @@ class StateAPI:
             if vis == "all" or (vis == "owner" and owner == player):
                 if not items and key not in setup.zone_kind:
                     continue  # empty board space
-                shown = [labels[c] for c in items]
+                visible = [labels[c] for c in items]
                 if setup.zone_kind.get(key, "set") in ("bag", "set"):
-                    shown.sort()
-                zones[key] = shown
+                    visible.sort()
+                zones[key] = visible
             elif vis == "top":
                 zones[key] = {"count": len(items), "top": labels[items[-1]] if items else None}
             else:
@@ -392,7 +393,7 @@ class StateAPI:
         for key in self.setup.zone_order:
             items = self.zones[key]
             if items:
-                lines.append(f"  {key}: " + " ".join(self.setup.clabel[c] for c in items))
+                lines.append(f"  {key}: " + " ".join(shown(self.setup.clabel[c], 60) for c in items))
         for name, value in self.vars.items():
             lines.append(f"  {name} = {json.dumps(value)}")
         return "\n".join(lines)

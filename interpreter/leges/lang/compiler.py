@@ -277,6 +277,10 @@ class Compiler:
             return NOTHING
         if kind == "area":
             board = self.board
+            if board is None:  # `area(x).spaces` in a ruleset without a map: there are no areas
+                self.err(node, origin, f"an area's '{name}' needs a board, and this ruleset declares no map",
+                         "name the board with `map:`, or leave out what reads areas")
+                return (T.list_of(T.SPACE), "[]") if name == "spaces" else NOTHING
             if name == "spaces":
                 return T.list_of(T.SPACE), f"{self.const(board.area_spaces)}[{obj}]"
             kinds = ty.sub or set(sym.area_kinds)

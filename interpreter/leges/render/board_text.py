@@ -4,13 +4,13 @@ pieces; `X`: a mark labelled x), else the sign the map's `render:` gives it (`gl
 
 With `colour`, a space is painted in its area's or its own colour and each piece in its owner's
 (24-bit colour where the terminal says it has it, else the 256-colour palette). Every text that
-comes from a ruleset or a map is cleaned of control characters before colour codes are added.
+comes from a ruleset or a map is `shown` (terminal.py) before colour codes are added.
 """
 from __future__ import annotations
 
 import os
 
-from ..terminal import clean
+from ..terminal import shown
 from .style import Style, rgb
 from .view import Piece, SeatView
 
@@ -52,9 +52,9 @@ def xterm256(r: int, g: int, b: int) -> int:
 
 
 def paint(text: str, fg: str | None = None, bg: str | None = None, bold: bool = False) -> str:
-    """`text` (cleaned) in colours; plain when no colour is known."""
+    """`text` (shown: one harmless line) in colours; plain when no colour is known."""
     codes = ("\x1b[1m" if bold else "") + (_code(fg, False) if fg else "") + (_code(bg, True) if bg else "")
-    text = clean(text)
+    text = shown(text)
     return codes + text + RESET if codes else text
 
 
@@ -101,11 +101,11 @@ def cell_text(view: SeatView, style: Style, pieces: list[Piece], hidden: int | N
             g = piece_glyph(view, style, p)
             spec = style.piece(p.type)
             colour = spec.get("fill") if spec.get("fill") else (view.colours[p.owner] if p.owner is not None and p.owner < len(view.colours) else None)
-            runs.append((g + (str(p.count) if p.count > 1 else ""), colour))
+            runs.append((shown(g, CELL) + (str(p.count) if p.count > 1 else ""), colour))
     elif hidden:
         runs.append((f"{hidden}?", None))
     else:
-        runs.append((glyph or ".", None))
+        runs.append((shown(glyph, CELL) if glyph else ".", None))
     out, used = [], 0
     for text, colour in runs:
         room = CELL - 1 - used
@@ -207,5 +207,5 @@ def graph_lines(board, view: SeatView, style: Style, colour: bool = False) -> li
             parts.append(paint(text, fg=fg, bold=fg is not None) if colour else text)
         if hidden:
             parts.append(f"{hidden} hidden")
-        out.append(f"   {clean(s) if not colour else paint(s)}" + (f" ({clean(name)})" if name != s else "") + ": " + ", ".join(parts))
+        out.append(f"   {paint(s)}" + (f" ({shown(name)})" if name != s else "") + ": " + ", ".join(parts))
     return out
