@@ -31,15 +31,19 @@ def write_record(path: str, record: dict) -> None:
         handle.write("\n")
 
 
-def load_json(path: str, what: str, limit: int = files.MAX_JSON_BYTES):
-    """A JSON file read through the file gate; a syntax error is located, its text never quoted."""
-    return parse_json(files.read_text(path, limit, path, what=what + " file"), path, what)
-
-
 def read_record(path: str) -> dict:
     """The record at `path`, each of its fields checked, so that a damaged record (a stranger's) is
     reported where it is damaged, never a crash of whatever reads it later."""
-    record = load_json(path, "record")
+    return record_from_text(files.read_text(path, files.MAX_JSON_BYTES, path, what="record file"), path)
+
+
+def record_from_text(text: str, path: str) -> dict:
+    """The record written in `text` (a file's, or one sent to the page), checked as `read_record` does."""
+    from .json_source import position
+
+    def record_position(where: str, key: str, index: int | None = None) -> Position:
+        return position(text, where, (key,) if index is None else (key, index))
+    record = parse_json(text, path, "record")
     if not isinstance(record, dict) or record.get("leges_record") != FORMAT:
         raise LegesError(Diagnostic(Position(path, 1, 1), "not a Leges game record", WRITTEN_BY))
     for key in ("ruleset", "players", "seed", "actions"):
@@ -60,7 +64,7 @@ def read_record(path: str) -> dict:
     if record["players"] < 1 or record["players"] > 64:
         raise LegesError(Diagnostic(record_position(path, "players"), f"the record's game has {record['players']} players",
                                     "a game has between 1 and 64 players"))
-    _check_result(record.get("result"), path)
+    _check_result(record.get("result"), path, record_position)
     return record
 
 
@@ -72,7 +76,7 @@ _NAMES = {str: "a string", int: "a whole number", list: "a list", bool: "true or
           type(None): "null"}
 
 
-def _check_result(result: dict | None, path: str) -> None:
+def _check_result(result: dict | None, path: str, record_position) -> None:
     """A record's `result` is what the game ended with: a ranking of seat names, one score a seat."""
     if result is None:
         return
