@@ -1,6 +1,8 @@
-"""The leak check (`leges check-leaks`): no bundled game shows a player what it may not see, and the
+"""The leak check (`leges check-leaks`): no bundled game shows a player what it may not see, the
 check does find the leaks a ruleset can have (a logged secret, a logged hidden card, a variable
-naming one, options that depend on one)."""
+naming one, options that depend on one, a variable set-up computes from one, a logged hidden card
+beside a face-up draw), over the whole length of a game, and does not cry wolf when a card seen
+for a moment is named afterwards."""
 from __future__ import annotations
 
 import shutil
@@ -10,9 +12,11 @@ import pytest
 import leges
 from helpers import ROOT
 from leges.cli import main
-from leges.leaks import check_leaks
+from leges import leaks
+from leges.leaks import SETUP, check_leaks
 
 SAMPLE = ROOT / "docs" / "examples" / "sample"
+OPEN_DRAW = ROOT / "tests" / "rulesets" / "open_draw"
 
 
 @pytest.mark.parametrize("name, players, decisions", [
@@ -27,6 +31,24 @@ def test_no_bundled_game_leaks(name, players, decisions):
 def test_the_sample_game_does_not_leak():
     report = check_leaks(leges.load(str(SAMPLE)), 3, games=2, max_decisions=60)
     assert report.ok, "\n".join(leak.format() for leak in report.leaks)
+
+
+def test_a_card_drawn_face_up_and_taken_into_a_hidden_hand_is_no_leak(capsys):
+    """The log and a variable name a card every seat saw on the table before it went into a hand."""
+    assert main(["check-leaks", str(OPEN_DRAW), "-p", "3", "--games", "30", "--samples", "4"]) == 0, capsys.readouterr().out
+    assert "no leak" in capsys.readouterr().out
+
+
+def test_long_games_are_checked_over_their_whole_length(monkeypatch):
+    checked = []
+    original = leaks.check_step
+    monkeypatch.setattr(leaks, "check_step", lambda step, *args: checked.append(step) or original(step, *args))
+    report = check_leaks(leges.load(str(SAMPLE)), 2, games=1, max_decisions=4)
+    numbers = sorted({step.number for step in checked if step.action is not None})
+    assert checked[0].action is None  # the set-up first
+    assert report.played > 10 and report.decisions == 4 and numbers[0] == 0 and numbers[-1] == report.played - 1
+    gaps = [b - a for a, b in zip(numbers, numbers[1:])]
+    assert max(gaps) - min(gaps) <= 1
 
 
 def test_the_command(capsys):
@@ -67,6 +89,22 @@ def test_a_variable_naming_a_hidden_card_is_found(sample):
     assert any(leak.part in ("observation", "screen") and "last_played" in leak.real for leak in leaks_of(path))
 
 
+def test_a_variable_set_up_computes_from_a_hidden_card_is_found(sample):
+    path = sample("        draw 1 from deck to market(i)\n", "        draw 1 from deck to market(i)\n"
+                                                           "      round = top(deck).number\n")
+    leak = leaks_of(path)[0]
+    assert leak.after == SETUP and leak.step == 0 and "round" in leak.real
+
+
+def test_a_logged_hidden_card_beside_a_face_up_draw_is_found(sample):
+    """The step also draws a card face up, which every seat may see: that is no reason not to compare."""
+    path = sample("      move top(supply(me)) to square\n", "      draw 1 from deck to market(0)\n"
+                                                           "      log text(first(deck))\n"
+                                                           "      move top(supply(me)) to square\n")
+    leak = leaks_of(path)[0]
+    assert leak.part == "log" and leak.after.startswith("place ")
+
+
 def test_options_that_depend_on_a_hidden_card_are_found(sample):
     path = sample("    require: count(market(slot)) > 0\n",
                   "    require: count(market(slot)) > 0 and top(deck).number > 3\n")
@@ -81,7 +119,7 @@ def test_a_logged_secret_choice_is_found(tmp_path):
     old = "      shares[me] = [order, armies, temples, 15 - order - armies - temples]\n"
     assert rounds.read_text().count(old) == 1
     rounds.write_text(rounds.read_text().replace(old, old + "      log text(order)\n"))
-    leak = leaks_of(str(tmp_path / "rulesets" / "alexander"), players=3, decisions=6)[0]
+    leak = leaks_of(str(tmp_path / "rulesets" / "alexander"), players=3, decisions=30)[0]
     assert leak.part in ("observation", "screen", "log")
 
 

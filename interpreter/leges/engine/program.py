@@ -599,11 +599,22 @@ class StatementCompiler:
         ty, value = self.expr(node.value, scope)
         fmt = self.c.formatter(ty)
 
+        if ty.kind == "component":
+            def components(v):
+                return () if v is None else (v,)
+        elif ty.kind == "list" and ty.elem is not None and ty.elem.kind == "component":
+            def components(v):
+                return tuple(c for c in v if c is not None)
+        else:
+            def components(v):
+                return ()
+
         def reveal(st, fr, pc):
             env = fr[2]
             who = env.get("me")
             prefix = "" if who is None else st.setup.seat_names[who] + " shows "
-            st.log_line(prefix + fmt(st, value(st, env)))
+            shown = value(st, env)
+            st.reveal(prefix + fmt(st, shown), components(shown))
             return pc + 1
         self.emit(reveal, node)
 
