@@ -129,3 +129,41 @@ def test_the_command_fails_on_a_leak(sample, capsys):
     assert main(["check-leaks", path, "-p", "2", "-g", "2", "--decisions", "30"]) == 1
     captured = capsys.readouterr()
     assert "LEAK" in captured.out and "log shows what" in captured.out and "replay with --seed" in captured.err
+
+
+# ------------------------------------------------------------------ the information-flow report
+def explained(path, capsys, *more: str) -> str:
+    assert main(["check-leaks", str(path), "--explain", *more]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_report_lists_what_the_check_trusts_and_what_it_compares(capsys):
+    out = explained(SAMPLE, capsys)
+    assert "Every seat (x, o, z) is shown" in out
+    assert ("sample/ruleset.yaml:235:7  trigger show_sixes: reveal item\n"
+            "      trusted: reveals the component drawn to every seat\n") in out
+    assert ("procedure refill: draw 1 from deck to hand(p)\n"
+            "      trusted: puts components from deck (hidden) where the owner of hand(p) sees them\n") in out
+    assert "action place: card: hand(me)\n      trusted: its public text names the card chosen from hand(me)" in out
+    assert "last_played = item\n      checked: sets the public variable last_played from the component moved\n" in out
+    assert "zone deck (hidden from every seat)" in out and "variable secret (each seat sees its own)" in out
+    assert "count(deck)" not in out  # how many a zone holds is public
+    assert "place card" not in out and "move top(supply(me)) to square" not in out  # nothing hidden in them
+
+
+def test_the_report_names_a_variable_computed_from_a_hidden_card(sample, capsys):
+    path = sample("        draw 1 from deck to market(i)\n", "        draw 1 from deck to market(i)\n"
+                                                           "      round = top(deck).number\n")
+    out = explained(path, capsys)
+    assert "setup deal: round = top(deck).number\n      checked: sets the public variable round from deck (hidden)" in out
+
+
+def test_the_report_is_per_seat(sample, capsys):
+    path = sample("      shuffle deck\n", "      shuffle deck\n      draw 1 from deck to hand(x)\n")
+    out = explained(path, capsys, "-p", "2")
+    assert "\nx is shown, by 11 rule statements:" in out and "\no is shown, by 10 rule statements:" in out
+    assert out.count("draw 1 from deck to hand(x)") == 1
+
+
+def test_the_report_of_a_game_without_secrets(capsys):
+    assert "Nothing is hidden" in explained(ROOT / "rulesets" / "tictactoe", capsys)
