@@ -5,6 +5,7 @@ beside a face-up draw), over the whole length of a game, and does not cry wolf w
 for a moment is named afterwards."""
 from __future__ import annotations
 
+import random
 import shutil
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 import leges
 from helpers import ROOT
 from leges.cli import main
+from leges.engine.resample import Pins, resample
 from leges import leaks
 from leges.leaks import SETUP, check_leaks
 
@@ -49,6 +51,20 @@ def test_long_games_are_checked_over_their_whole_length(monkeypatch):
     assert report.played > 10 and report.decisions == 4 and numbers[0] == 0 and numbers[-1] == report.played - 1
     gaps = [b - a for a, b in zip(numbers, numbers[1:])]
     assert max(gaps) - min(gaps) <= 1
+
+
+def test_a_world_keeps_what_the_seat_has_seen():
+    """The worlds compared keep the components a seat has seen: `fixed` in place, `known` as what they are."""
+    st = leges.load(str(SAMPLE)).new_initial_state(players=2, seed=1)
+    deck, labels = st.zones["deck"], st.setup.clabel
+    fixed, known = deck[-1], deck[0]
+    pins = Pins(fixed=frozenset({fixed}), known=frozenset({known}), rng=True)
+    worlds = [resample(st, 1, random.Random(i), pins) for i in range(30)]
+    assert all(w.zones["deck"][-1] == fixed and w.setup.clabel[fixed] == labels[fixed] for w in worlds)
+    assert all(w.setup.clabel[known] == labels[known] for w in worlds)
+    assert len({w.zones["deck"].index(known) for w in worlds}) > 1 and all(w.rng == st.rng for w in worlds)
+    unpinned = [resample(st, 1, random.Random(i)) for i in range(30)]
+    assert len({w.setup.clabel[fixed] for w in unpinned}) > 1 and len({w.setup.clabel[known] for w in unpinned}) > 1
 
 
 def test_the_command(capsys):

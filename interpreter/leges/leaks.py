@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 
 from . import knowledge as K
 from .engine.api import Action
+from .engine.resample import Pins, resample
+from .engine.state import State
 from .errors import LegesError
 
 SETUP = "set-up"  # the step a leak was seen after, when it is the set-up
@@ -106,9 +108,8 @@ def _first_difference(a: dict[str, list[str]], b: dict[str, list[str]]) -> tuple
     return None
 
 
-def _world(st, player: int, rng: random.Random, pins):
+def _world(st: State, player: int, rng: random.Random, pins: Pins) -> State:
     """A world `player` cannot tell from `st`, its pending decision computed afresh by the rules."""
-    from .engine.resample import resample
     from .engine.saved_state import recompute_pending
     other = resample(st, player, rng, pins)
     if other.pending is not None:
@@ -124,9 +125,9 @@ ATTEMPTS = 5  # worlds drawn, at most, to find one where the step's action can b
 @dataclass
 class Step:
     """One step of the real game: the state before it, the action (None: the set-up) and after."""
-    before: object
-    after: object
-    events: list
+    before: State
+    after: State
+    events: list[K.Event]
     action: Action | None = None
     option: list | None = None
     seed: int = 0
@@ -166,7 +167,8 @@ def check_step(step: Step, seat: K.Knowledge, rng: random.Random, report: Report
             return
 
 
-def _draw(step: Step, player: int, rng: random.Random, pins, real_before, real_learned, report: Report):
+def _draw(step: Step, player: int, rng: random.Random, pins: Pins, real_before: dict | None,
+          real_learned: tuple | None, report: Report) -> tuple[tuple | None, State | None]:
     """(the first difference before the step, None) in a world drawn; else (None, that world after the
     step) for the first of ATTEMPTS worlds where the step can be taken and `player` learns the same
     in it as in the real game; (None, None) if none does, or nothing is to be compared after it."""
