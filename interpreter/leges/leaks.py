@@ -132,6 +132,15 @@ class Step:
     option: list | None = None
     seed: int = 0
     number: int = 0  # decisions taken before it
+    shown_before: dict = field(default_factory=dict)  # seat → what it is shown before the step (shared with
+    shown_after: dict = field(default_factory=dict)  # the step before: the screens are the costly part)
+
+    def shown(self, player: int, after: bool) -> dict[str, list[str]]:
+        """What `player` is shown in the real game before or after the step (computed once)."""
+        cache, st = (self.shown_after, self.after) if after else (self.shown_before, self.before)
+        if player not in cache:
+            cache[player] = shown(st, player)
+        return cache[player]
 
 
 def check_step(step: Step, seat: K.Knowledge, rng: random.Random, report: Report, samples: int = 1) -> None:
@@ -142,9 +151,8 @@ def check_step(step: Step, seat: K.Knowledge, rng: random.Random, report: Report
     real_learned = K.learned(before, after, step.events, player)
     also = K.seen(before, step.events, player) | (K.named(before, action, step.option) if action else set())
     pins = seat.pins(also, secrets=real_learned[2] != ())
-    real_before = shown(before, player) if action is not None else None
+    real_before = step.shown(player, after=False) if action is not None else None
     forward = not after.is_terminal()
-    real_after = None
     for _ in range(samples):
         try:
             diff, other_after = _draw(step, player, rng, pins, real_before, real_learned if forward else None, report)
@@ -160,8 +168,7 @@ def check_step(step: Step, seat: K.Knowledge, rng: random.Random, report: Report
             report.unmatched += 1
             continue
         report.forward += 1
-        real_after = real_after or shown(after, player)
-        diff = _first_difference(real_after, shown(other_after, player))
+        diff = _first_difference(step.shown(player, after=True), shown(other_after, player))
         if diff is not None:
             report.leaks.append(Leak(step.seed, step.number, name, *diff, after=action.text if action else SETUP))
             return
@@ -227,7 +234,8 @@ def check_game(game, players: int, seed: int, report: Report, max_decisions: int
         action = Action(st.pending["player"], option[0])
         after, events = K.run(st, action)
         if number in checked:
-            step = Step(st, after, events, action, option, seed, number)
+            step = Step(st, after, events, action, option, seed, number,
+                        shown_before=step.shown_after if step.after is st else {})
             for seat in seats:
                 check_step(step, seat, worlds, report, samples)
             report.decisions += 1
