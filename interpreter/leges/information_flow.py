@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from .errors import LegesError, Position
 from .lang import ast
 from .lang.parser import parse_expression, parse_program
+from .lang.unparse import expression as _unparse
 
 TRUSTED = "trusted"  # the leak check takes it as news
 CHECKED = "checked"  # the leak check compares it between worlds
@@ -58,11 +59,12 @@ class Flow:
 class Rules:
     """What the declarations say is hidden, and the reading of rule texts for hidden values."""
 
-    def __init__(self, rs):
+    def __init__(self, game):
+        rs = game.ruleset
         self.zones = {z.id: z for z in rs.zones}
         self.hidden_vars = {v.id: v for v in rs.variables if v.visibility != "all"}
         self.public_vars = {v.id for v in rs.variables if v.visibility == "all"}
-        self.seats = [s.get("name") if isinstance(s, dict) else str(s) for s in (rs.seats or [])]
+        self.seats = set(game.setup_for(game.max_players).seat_names)
         self.functions: dict[str, set[Read]] = {}
         bodies = {f.id: _tree(f.body, expression=True) for f in rs.functions}
         for _ in range(len(bodies) + 1):  # functions calling functions: until nothing new is read
@@ -139,8 +141,7 @@ def _is_me(node) -> bool:
 
 
 def _text(node) -> str:
-    from .lang.unparse import expression
-    return expression(node) if node is not None else ""
+    return _unparse(node) if node is not None else ""
 
 
 def _tree(text, expression: bool = False):
@@ -220,7 +221,7 @@ class _Reader:
 def flows(game) -> list[Flow]:
     """Every flow of hidden information in a loaded game's rules, in the order of the ruleset."""
     rs = game.ruleset
-    rules = Rules(rs)
+    rules = Rules(game)
     found: list[Flow] = []
 
     def program(rule: str, text, scope: dict[str, set[Read]]) -> None:
