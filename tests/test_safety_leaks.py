@@ -14,7 +14,7 @@ import leges
 from helpers import ROOT
 from leges.cli import main
 from leges.engine.resample import Pins, resample
-from leges import leaks
+from leges import knowledge, leaks
 from leges.leaks import SETUP, check_leaks
 
 SAMPLE = ROOT / "docs" / "examples" / "sample"
@@ -51,6 +51,19 @@ def test_long_games_are_checked_over_their_whole_length(monkeypatch):
     assert report.played > 10 and report.decisions == 4 and numbers[0] == 0 and numbers[-1] == report.played - 1
     gaps = [b - a for a, b in zip(numbers, numbers[1:])]
     assert max(gaps) - min(gaps) <= 1
+
+
+def test_what_a_step_shows_each_seat_is_traced(sample):
+    """Into its view (its own hand, the market), out of it, and `reveal`: not what goes where it cannot see."""
+    game = leges.load(sample("      shuffle deck\n", "      shuffle deck\n      reveal first(deck)\n"))
+    before = game.new_initial_state(players=2, seed=0, run=False)
+    after, events = knowledge.run(before, None)
+    x, o = (knowledge.seen(after, events, p) for p in range(2))
+    hand_x, hand_o = set(after.zones["hand.x"]), set(after.zones["hand.o"])
+    market = {c for i in range(3) for c in after.zones[f"market.{i}"]}
+    revealed = after.zones["deck"][0]
+    assert hand_x <= x and hand_o <= o and market <= x & o and revealed in x & o
+    assert not hand_o & x and not hand_x & o and not set(after.zones["deck"][1:]) & (x | o)
 
 
 def test_a_world_keeps_what_the_seat_has_seen():
