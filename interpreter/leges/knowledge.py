@@ -22,8 +22,8 @@ from .engine.state import State
 from .errors import LegesError
 
 # One traced event: ("to", c, zone, source, top) c was put from source (off its top, if top) into
-# zone; ("top", c, zone) c lies on top of a `top`
-# zone; ("shuffle", zone, items) these items of zone were shuffled; ("reveal", text, components).
+# zone; ("top", c, zone) c lies on top of a `top` zone; ("shuffle", zone, items) these items of
+# zone were shuffled; ("reveal", text, components) a `reveal` line showing these components.
 Event = tuple
 
 
