@@ -5,6 +5,7 @@ beside a face-up draw), over the whole length of a game, and does not cry wolf w
 for a moment is named afterwards."""
 from __future__ import annotations
 
+import itertools
 import random
 import shutil
 
@@ -12,9 +13,9 @@ import pytest
 
 import leges
 from helpers import ROOT
+from leges import knowledge, leaks
 from leges.cli import main
 from leges.engine.resample import Pins, resample
-from leges import knowledge, leaks
 from leges.leaks import SETUP, check_leaks
 
 SAMPLE = ROOT / "docs" / "examples" / "sample"
@@ -49,7 +50,7 @@ def test_long_games_are_checked_over_their_whole_length(monkeypatch):
     numbers = sorted({step.number for step in checked if step.action is not None})
     assert checked[0].action is None  # the set-up first
     assert report.played > 10 and report.decisions == 4 and numbers[0] == 0 and numbers[-1] == report.played - 1
-    gaps = [b - a for a, b in zip(numbers, numbers[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(numbers)]
     assert max(gaps) - min(gaps) <= 1
 
 

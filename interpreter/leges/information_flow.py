@@ -288,8 +288,8 @@ def report(game, players: int | None = None) -> str:
     seats = list(game.setup_for(n).seat_names)
     hidden = hidden_declarations(game)
     lines = [f"Information flow in {game.title}: what the rules show each seat of what it may not see",
-             "(trusted: the leak check takes it as news; checked: it compares it between worlds the seat "
-             "cannot tell apart)", ""]
+             ("(trusted: the leak check takes it as news; checked: it compares it between worlds the seat "
+              "cannot tell apart)"), ""]
     if not hidden:
         return "\n".join(lines + ["Nothing is hidden: every zone and variable is seen by every seat."])
     lines += ["Hidden:"] + [f"  {h}" for h in hidden] + [""]

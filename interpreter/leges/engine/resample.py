@@ -26,8 +26,9 @@ say nothing of how it would be re-drawn.
 What the player remembers can be kept too (`Pins`: the leak check, leaks.py, draws only worlds
 that agree with everything its seat has seen): components `fixed` keep their place and identity,
 components `known` their identity (they may move within their hidden stretch), the sealed
-choices and the random generator may be kept as they are. A resampled state carries its re-drawn identities in
-its own copy of the components' table (`state.setup`), so it is for searching, not for saving:
+choices and the random generator may be kept as they are.
+
+A resampled state carries its re-drawn identities in its own copy of the components' table (`state.setup`), so it is for searching, not for saving:
 `to_json()` does not keep them.
 """
 from __future__ import annotations
