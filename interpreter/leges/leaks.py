@@ -1,36 +1,48 @@
-"""A generic hidden-information leak check: what a player is shown must not change when what it
-may not see changes.
+"""A generic hidden-information leak check: what a seat is shown must not depend on what it may not see.
 
-Random games are played; at every decision, for every player, the state is resampled for that
-player (`state.resample`, engine/resample.py): the components it cannot see trade identities
-within their type and owner and hidden stretches are reshuffled, other players' sealed secret
-choices are drawn again among the options they had (where the public actions after them stay
-legal), the random generator is re-seeded. Each such world is one the player cannot tell from the
-real one, so everything the player is shown must be identical in both:
+A leak is a difference in what a seat is shown between two worlds it cannot tell apart. Random
+games are played, and every step of them — the set-up, then each decision's action with all the
+rules do until the next decision — is checked for every seat, so:
 
-- `observation(player)` — the zones, variables, log lines and options it sees;
-- the `leges play` screen for that seat (render/screen.py `screen`, with its options recomputed in the
-  resampled world by the rules themselves: engine/saved_state.py `recompute_pending`);
-- the record written for that player (`record_view(player)`: the history with sealed choices
-  sealed; the seed is left out, as `leges play` writes the record when the game is over);
-- the log lines.
+- Worlds are drawn from the state *before* the step (`state.resample`, engine/resample.py): what
+  the seat cannot see is drawn afresh — hidden components trade identities, hidden stretches are
+  reshuffled, others' sealed choices are drawn again — keeping everything the seat has seen
+  (knowledge.py): the components it was ever shown keep their identity (and their place until
+  their zone is shuffled), those the real step is about to show it and those the action's text
+  names keep their place too, and the random generator is kept. The set-up is checked from the
+  state before it ran (every component where it starts), so a variable or a log line that set-up
+  writes from a hidden card is compared too.
+- Before the step (decisions only), everything the seat is shown must be the same in both worlds:
+  `observation(player)` (zones, variables, log lines, its options), the `leges play` screen for
+  that seat (render/screen.py, its options recomputed in the world by the rules:
+  engine/saved_state.py `recompute_pending`), its record (`record_view`) and the log.
+- After the step, taken in both worlds, the same must hold whenever what the seat *learned* in the
+  step is the same in both (knowledge.py `learned`: the components it was shown on the way, even
+  for a moment, the lines `reveal`ed, the zones it sees, the sealed choices unsealed). Because the
+  components the real step shows are kept in the world, a public draw in the same step learns the
+  same in both: it neither masks a leaked log line nor makes a false alarm of a card drawn face
+  up and taken into a hidden hand. A world where the seat learns something else (the rules took
+  another path) is counted as not comparable. The end of the game is not compared: final scores
+  may show everything.
 
-A leak can also lie in what the next action writes (a log line naming a hidden card). So the
-action taken next in the real game is applied in the resampled world too; if what the player
-sees of the components is then still the same in both — no hidden component came into its
-view, no sealed choice was revealed and the rules revealed nothing (`reveal`), which would all be
-legitimate news — everything shown must still be the same. A difference is reported with the
-game's seed, the step, the seat and the first line that differs.
+Long games are checked over their whole length: each game is played once to learn its length,
+then `max_decisions` of its decisions, spread evenly from the first to the last, are checked.
+A difference is reported with the game's seed, the step, the seat and the first line that
+differs. What the check trusts — which rules show hidden things on purpose — is listed by
+`leges check-leaks --explain` (information_flow.py).
 """
 from __future__ import annotations
 
 import random
-import sys
 from dataclasses import dataclass, field
 
+from . import knowledge as K
 from .engine.api import Action
+from .engine.resample import Pins, resample
 from .engine.state import State
 from .errors import LegesError
+
+SETUP = "set-up"  # the step a leak was seen after, when it is the set-up
 
 
 @dataclass
@@ -41,10 +53,10 @@ class Leak:
     part: str  # observation, screen, record, log
     real: str  # the first differing line in the real game
     other: str  # ... and in a world the player cannot tell from it
-    after: str | None = None  # the action after which it was seen (None: in the state itself)
+    after: str | None = None  # the action after which it was seen (SETUP; None: in the state itself)
 
     def format(self) -> str:
-        when = f"after '{self.after}'" if self.after else "at this decision"
+        when = ("after set-up" if self.after == SETUP else f"after '{self.after}'") if self.after else "at this decision"
         return (f"seed {self.seed}, decision {self.step}, {when}: {self.player}'s {self.part} shows what "
                 f"{self.player} may not see\n      real game:      {self.real}\n"
                 f"      world {self.player} cannot tell from it: {self.other}")
@@ -55,9 +67,11 @@ class Report:
     ruleset: str
     players: int
     games: int = 0
-    decisions: int = 0
-    comparisons: int = 0  # resampled worlds compared with the real one
-    forward: int = 0  # of them, also compared after the next action
+    decisions: int = 0  # decisions checked
+    played: int = 0  # decisions played (all traced, to know what each seat has seen)
+    comparisons: int = 0  # worlds compared with the real game
+    forward: int = 0  # of them, compared after the step too (set-ups included)
+    unmatched: int = 0  # samples without a world where the step could be taken and the seat learned the same
     skipped: int = 0  # worlds that could not be drawn (secret choices not re-drawable)
     leaks: list[Leak] = field(default_factory=list)
 
@@ -82,13 +96,6 @@ def shown(st, player: int) -> dict[str, list[str]]:
     }
 
 
-def _position(st, player: int) -> dict:
-    """What `player` sees of the components (the zones of its observation): equal in two worlds
-    unless something hidden came into its view. Variables are not part of it: a variable that
-    differs while every component `player` sees is in the same place tells what it may not see."""
-    return st.observation(player)["zones"]
-
-
 def _first_difference(a: dict[str, list[str]], b: dict[str, list[str]]) -> tuple[str, str, str] | None:
     for part in a:
         if a[part] != b[part]:
@@ -101,118 +108,150 @@ def _first_difference(a: dict[str, list[str]], b: dict[str, list[str]]) -> tuple
     return None
 
 
-def _reask(st) -> None:
-    """The pending decision of a resampled world, as the rules give it there (recomputed afresh)."""
+def _world(st: State, player: int, rng: random.Random, pins: Pins) -> State:
+    """A world `player` cannot tell from `st`, its pending decision computed afresh by the rules."""
     from .engine.saved_state import recompute_pending
-    if st.pending is not None:
-        fresh = recompute_pending(st)
+    other = resample(st, player, rng, pins)
+    if other.pending is not None:
+        fresh = recompute_pending(other)
         if fresh is not None:
-            st.pending = fresh
-
-
-class _Traced(State):
-    """A state that remembers the log lines written while it runs, and which came from `reveal`.
-
-    `reveal` is how rules show something hidden to everyone (a drawn card that must be shown), so
-    a step that reveals is news; a `log` line, a variable or an option that differs without it is a
-    leak. The instruction is told by the name of the function that writes the line.
-    """
-
-    __slots__ = ()
-
-    def log_line(self, text: str) -> None:
-        State.log_line(self, text)
-        _logged.append((text, sys._getframe(1).f_code.co_name == "reveal"))  # the `reveal` instruction
-
-
-_logged: list[tuple[str, bool]] = []
-
-
-def _apply(st, action: Action):
-    """A copy of `st` after `action` (or None when it is not legal there), and the lines it logged."""
-    after = st.copy()
-    after.__class__ = _Traced
-    _logged.clear()
-    try:
-        after.apply_action(action)
-    except LegesError:
-        return None, []
-    finally:
-        after.__class__ = State
-    return after, list(_logged)
-
-
-ATTEMPTS = 5  # worlds drawn, at most, to find one where the next action can be taken too
-
-
-def _world(st, player: int, rng: random.Random):
-    """A world `player` cannot tell from `st`, its values and its pending decision computed afresh."""
-    other = st.resample(player, rng)
-    _reask(other)
+            other.pending = fresh
     return other
 
 
-def check_state(st, player: int, rng: random.Random, report: Report, seed: int, step: int,
-                action: Action | None, samples: int = 1) -> None:
-    """Compare what `player` is shown in `st` with `samples` worlds it cannot tell from `st`, and,
-    after `action`, with a world where that action can be taken too (another player's move may
-    depend on what `player` cannot see: up to ATTEMPTS worlds are drawn to find one)."""
-    base = shown(st, player)
-    name = st.player_name(player)
-    real_after, real_news = _apply(st, action) if action is not None else (None, [])
+ATTEMPTS = 5  # worlds drawn, at most, to find one where the step's action can be taken and learns the same
+
+
+@dataclass
+class Step:
+    """One step of the real game: the state before it, the action (None: the set-up) and after."""
+    before: State
+    after: State
+    events: list[K.Event]
+    action: Action | None = None
+    option: list | None = None
+    seed: int = 0
+    number: int = 0  # decisions taken before it
+    shown_before: dict = field(default_factory=dict)  # seat → what it is shown before the step (shared with
+    shown_after: dict = field(default_factory=dict)  # the step before: the screens are the costly part)
+
+    def shown(self, player: int, after: bool) -> dict[str, list[str]]:
+        """What `player` is shown in the real game before or after the step (computed once)."""
+        cache, st = (self.shown_after, self.after) if after else (self.shown_before, self.before)
+        if player not in cache:
+            cache[player] = shown(st, player)
+        return cache[player]
+
+
+def check_step(step: Step, seat: K.Knowledge, rng: random.Random, report: Report, samples: int = 1) -> None:
+    """Compare what the seat is shown in the real game with `samples` worlds it cannot tell from it,
+    before the step (but at set-up) and after it (when it learns the same in both)."""
+    player, before, after, action = seat.player, step.before, step.after, step.action
+    name = before.player_name(player)
+    real_learned = K.learned(before, after, step.events, player)
+    also = K.seen(before, step.events, player) | (K.named(before, action, step.option) if action else set())
+    pins = seat.pins(also, secrets=real_learned[2] != ())
+    real_before = step.shown(player, after=False) if action is not None else None
+    forward = not after.is_terminal()
     for _ in range(samples):
-        other_after = None
-        for _attempt in range(ATTEMPTS):
-            try:
-                other = _world(st, player, rng)
-            except LegesError:
-                report.skipped += 1
-                break
-            report.comparisons += 1
-            diff = _first_difference(base, shown(other, player))
-            if diff is not None:
-                report.leaks.append(Leak(seed, step, name, *diff))
-                return
-            if real_after is None or real_after.is_terminal():
-                break
-            other_after, other_news = _apply(other, action)
-            if other_after is not None:
-                break
-        if other_after is None or other_after.is_terminal():
+        try:
+            diff, other_after = _draw(step, player, rng, pins, real_before, real_learned if forward else None, report)
+        except LegesError:
+            report.skipped += 1
             continue
-        if not set(st.sealed) <= set(real_after.sealed) or not set(other.sealed) <= set(other_after.sealed):
-            continue  # sealed choices were revealed: news, legitimately different
-        if _position(real_after, player) != _position(other_after, player):
-            continue  # a hidden component came into view: legitimately different
-        if any(revealed for _, revealed in real_news + other_news):
-            continue  # the rules revealed something (`reveal`): news, legitimately different
-        report.forward += 1
-        diff = _first_difference(shown(real_after, player), shown(other_after, player))
         if diff is not None:
-            report.leaks.append(Leak(seed, step, name, *diff, after=action.text))
+            report.leaks.append(Leak(step.seed, step.number, name, *diff))
+            return
+        if not forward:
+            continue
+        if other_after is None:
+            report.unmatched += 1
+            continue
+        report.forward += 1
+        diff = _first_difference(step.shown(player, after=True), shown(other_after, player))
+        if diff is not None:
+            report.leaks.append(Leak(step.seed, step.number, name, *diff, after=action.text if action else SETUP))
             return
 
 
-def check_leaks(game, players: int, games: int = 3, seed: int = 0, max_decisions: int = 200,
-                samples: int = 1, progress=None) -> Report:
-    """Play `games` random games (seeds seed, seed+1, ...) and check every decision for every player."""
+def _draw(step: Step, player: int, rng: random.Random, pins: Pins, real_before: dict | None,
+          real_learned: tuple | None, report: Report) -> tuple[tuple | None, State | None]:
+    """(the first difference before the step, None) in a world drawn; else (None, that world after the
+    step) for the first of ATTEMPTS worlds where the step can be taken and `player` learns the same
+    in it as in the real game; (None, None) if none does, or nothing is to be compared after it."""
+    for _ in range(ATTEMPTS):
+        other = _world(step.before, player, rng, pins)
+        report.comparisons += 1
+        if real_before is not None:
+            diff = _first_difference(real_before, shown(other, player))
+            if diff is not None:
+                return diff, None
+        if real_learned is None:
+            return None, None
+        other_after, events = K.run(other, step.action)
+        if other_after is not None and not other_after.is_terminal() \
+                and K.learned(other, other_after, events, player) == real_learned:
+            return None, other_after
+    return None, None
+
+
+def _spread(length: int, most: int | None) -> set[int]:
+    """`most` decisions of a game of `length`, spread evenly from its first to its last (all: None)."""
+    if most is None or length <= most:
+        return set(range(length))
+    if most == 1:
+        return {0}
+    return {round(i * (length - 1) / (most - 1)) for i in range(most)}
+
+
+def _choices(game, players: int, seed: int) -> list[int]:
+    """The options a random game takes, decision by decision (the simulator's agent)."""
     from .simulate import agent_rng
+    st = game.new_initial_state(players=players, seed=seed)
+    agent = agent_rng(seed)
+    taken = []
+    while not st.is_terminal():
+        taken.append(agent.randrange(len(st.pending["options"])))
+        st.apply_option(taken[-1])
+    return taken
+
+
+def check_game(game, players: int, seed: int, report: Report, max_decisions: int | None = 200, samples: int = 1) -> None:
+    """Play one random game and check its set-up and `max_decisions` decisions spread over it."""
+    choices = _choices(game, players, seed)
+    checked = _spread(len(choices), max_decisions)
+    worlds = random.Random(seed * 7919 + 1)
+    st = game.new_initial_state(players=players, seed=seed, run=False)
+    after, events = K.run(st, None)
+    seats = [K.Knowledge(p) for p in range(players)]
+    step = Step(st, after, events, seed=seed)
+    for seat in seats:
+        check_step(step, seat, worlds, report, samples)
+        seat.learn(after, events)
+    st = after
+    for number, k in enumerate(choices):
+        option = st.pending["options"][k]
+        action = Action(st.pending["player"], option[0])
+        after, events = K.run(st, action)
+        if number in checked:
+            step = Step(st, after, events, action, option, seed, number,
+                        shown_before=step.shown_after if step.after is st else {})
+            for seat in seats:
+                check_step(step, seat, worlds, report, samples)
+            report.decisions += 1
+        for seat in seats:
+            seat.learn(after, events, action, option)
+        report.played += 1
+        st = after
+
+
+def check_leaks(game, players: int, games: int = 3, seed: int = 0, max_decisions: int | None = 200,
+                samples: int = 1, progress=None) -> Report:
+    """Play `games` random games (seeds seed, seed+1, ...) and check, for every seat, their set-up and
+    `max_decisions` decisions of each (None: every decision) spread over the whole game."""
     report = Report(game.id, players)
     for g in range(games):
-        game_seed = seed + g
-        st = game.new_initial_state(players=players, seed=game_seed)
-        agent = agent_rng(game_seed)
-        worlds = random.Random(game_seed * 7919 + 1)
-        step = 0
-        while not st.is_terminal() and step < max_decisions:
-            options = st.pending["options"]
-            k = agent.randrange(len(options))
-            action = Action(st.pending["player"], options[k][0])
-            for player in range(st.n):
-                check_state(st, player, worlds, report, game_seed, step, action, samples)
-            report.decisions += 1
-            st.apply_option(k)
-            step += 1
+        check_game(game, players, seed + g, report, max_decisions, samples)
         report.games += 1
         if progress is not None:
             progress(g + 1, games)

@@ -16,18 +16,24 @@ def cmd_check_leaks(args) -> int:
         if not game.min_players <= n <= game.max_players:
             raise LegesError(Diagnostic(Position("--players"),
                                         f"{shown(game.title)} is for {game.min_players} to {game.max_players} players, not {n}"))
-    for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 1), ("--samples", args.samples, 1)):
+    if args.explain:
+        from ..information_flow import report
+        print(report(game, args.players), end="")
+        return EXIT_OK
+    for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 0), ("--samples", args.samples, 1)):
         if value < least:
             raise LegesError(Diagnostic(Position(name), f"{name} must be at least {least}"))
     found = 0
     for n in counts:
-        report = check_leaks(game, n, games=args.games, seed=args.seed, max_decisions=args.decisions,
+        report = check_leaks(game, n, games=args.games, seed=args.seed, max_decisions=args.decisions or None,
                              samples=args.samples)
         verdict = "no leak" if report.ok else f"{len(report.leaks)} LEAK{'S' if len(report.leaks) != 1 else ''}"
         skipped = f", {report.skipped} worlds could not be drawn" if report.skipped else ""
-        print(f"{shown(game.title)}, {n} players: {report.games} games, {report.decisions} decisions, "
-              f"{report.comparisons} indistinguishable worlds compared, at least one per seat and decision "
-              f"({report.forward} also after the next action){skipped}: {verdict}")
+        unmatched = (f", {report.unmatched} without a world where the seat learned the same in the step"
+                     if report.unmatched else "")
+        print(f"{shown(game.title)}, {n} players: {report.games} games and their set-ups, {report.decisions} of "
+              f"{report.played} decisions, {report.comparisons} indistinguishable worlds compared, at least one "
+              f"per seat and step ({report.forward} also after the step){unmatched}{skipped}: {verdict}")
         for leak in report.leaks[:args.show]:
             print("  " + leak.format())
         found += len(report.leaks)
@@ -45,8 +51,13 @@ def register(sub, variant) -> None:
     p.add_argument("--players", "-p", type=int, help="number of players (default: every number allowed)")
     p.add_argument("--games", "-g", type=int, default=3, help="games per number of players (default 3)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game (default 0)")
-    p.add_argument("--decisions", type=int, default=200, help="decisions checked per game at most (default 200)")
+    p.add_argument("--decisions", type=int, default=200,
+                   help="decisions checked per game, spread evenly from its first to its last (default 200; "
+                        "0: every decision)")
     p.add_argument("--samples", type=int, default=1,
-                   help="worlds drawn per seat and decision, each indistinguishable for that seat (default 1)")
+                   help="worlds drawn per seat and step, each indistinguishable for that seat (default 1)")
     p.add_argument("--show", type=int, default=5, help="leaks shown per number of players (default 5)")
+    p.add_argument("--explain", action="store_true",
+                   help="play nothing: list, per seat, every rule that shows it what it may not see (what the "
+                        "check trusts, and what it compares)")
     p.set_defaults(run=cmd_check_leaks)

@@ -7,8 +7,9 @@ local variables under names starting with '$', so a suspended program is plain d
 """
 from __future__ import annotations
 
-
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import Diagnostic, RuleError, did_you_mean
 from ..lang import ast, memo
@@ -59,6 +60,16 @@ class Programs:
             scope = Scope(dict(zip(decl.params, arg_types)), me=me)
             self.parse_program(decl.body, scope, code_id)
         return code_id
+
+
+def _revealed_components(ty: T.Ty) -> Callable[[Any], tuple]:
+    """The components a `reveal` of a value of this type shows (the leak check, leaks.py, counts
+    them as seen by every seat)."""
+    if ty.kind == "component":
+        return lambda v: () if v is None else (v,)
+    if ty.kind == "list" and ty.elem is not None and ty.elem.kind == "component":
+        return lambda v: tuple(c for c in v if c is not None)
+    return lambda v: ()
 
 
 def _after_triggers(fr: list, pc: int, key: str, rest) -> int:
@@ -599,11 +610,14 @@ class StatementCompiler:
         ty, value = self.expr(node.value, scope)
         fmt = self.c.formatter(ty)
 
+        components = _revealed_components(ty)
+
         def reveal(st, fr, pc):
             env = fr[2]
             who = env.get("me")
             prefix = "" if who is None else st.setup.seat_names[who] + " shows "
-            st.log_line(prefix + fmt(st, value(st, env)))
+            shown = value(st, env)
+            st.reveal(prefix + fmt(st, shown), components(shown))
             return pc + 1
         self.emit(reveal, node)
 

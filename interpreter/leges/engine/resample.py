@@ -21,8 +21,14 @@ draws them, for any ruleset, from the visibility the ruleset declares — it kno
   could show that player's hidden hand).
 
 A per-player variable declared `owner` or `hidden` that no sealed action sets is kept: the rules
-say nothing of how it would be re-drawn. A resampled state carries its re-drawn identities in
-its own copy of the components' table (`state.setup`), so it is for searching, not for saving:
+say nothing of how it would be re-drawn.
+
+What the player remembers can be kept too (`Pins`: the leak check, leaks.py, draws only worlds
+that agree with everything its seat has seen): components `fixed` keep their place and identity,
+components `known` their identity (they may move within their hidden stretch), the sealed
+choices and the random generator may be kept as they are.
+
+A resampled state carries its re-drawn identities in its own copy of the components' table (`state.setup`), so it is for searching, not for saving:
 `to_json()` does not keep them.
 """
 from __future__ import annotations
@@ -42,9 +48,21 @@ State = Any
 ATTEMPTS = 20  # re-drawn secret choices that make a later public action illegal are drawn again
 
 
-def resample(state: "State", player: int, rng: random.Random) -> "State":
+@dataclasses.dataclass(frozen=True)
+class Pins:
+    """What a world drawn for a player keeps of the real state besides what the player sees now."""
+    fixed: frozenset = frozenset()  # components that keep their place and identity
+    known: frozenset = frozenset()  # components that keep their identity (not their place in a hidden stretch)
+    secrets: bool = False  # other players' sealed choices are kept, not drawn again
+    rng: bool = False  # the random generator is kept, not re-seeded
+
+
+NO_PINS = Pins()
+
+
+def resample(state: "State", player: int, rng: random.Random, pins: Pins = NO_PINS) -> "State":
     """A state `player` cannot tell from `state`, with everything it cannot see drawn afresh."""
-    return Resampler(state, player).sample(rng)
+    return Resampler(state, player, pins).sample(rng)
 
 
 def has_hidden_information(game) -> bool:
@@ -64,11 +82,13 @@ class Resampler:
     the replay up to the first sealed secret action happens here, not at every sample.
     """
 
-    def __init__(self, state: "State", player: int):
+    def __init__(self, state: "State", player: int, pins: Pins = NO_PINS):
         self.state = state
         self.player = player
+        self.pins = pins
         name = state.player_name(player)
-        self.sealed = sorted(i for i in state.sealed if not state.history[i].startswith(name + ": "))
+        self.sealed = [] if pins.secrets else sorted(
+            i for i in state.sealed if not state.history[i].startswith(name + ": "))
         self.base: State = None
         self.seen: dict | None = None  # the player's observation, once it is needed
         if self.sealed:
@@ -85,8 +105,9 @@ class Resampler:
         for attempt in range(2 * ATTEMPTS + 1):
             st = self._rechoose_secrets(rng) if self.base is not None else self.state.copy()
             other = st.pending is not None and st.pending["player"] != self.player
-            _redeal(st, self.player, rng, st.pending["player"] if other and attempt >= ATTEMPTS else None)
-            st.rng = R.seed_state(rng.getrandbits(63))
+            _redeal(st, self.player, rng, st.pending["player"] if other and attempt >= ATTEMPTS else None, self.pins)
+            if not self.pins.rng:
+                st.rng = R.seed_state(rng.getrandbits(63))
             st.forget_cached(identities_changed=True)  # values computed before the re-deal may not hold
             st.seed = -1  # the real seed would let the real hidden state be replayed
             if not other or attempt == 2 * ATTEMPTS:
@@ -163,10 +184,10 @@ def hidden_places(st: "State", player: int) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None) -> None:
+def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None, pins: Pins = NO_PINS) -> None:
     """Shuffle the hidden stretches, then let the hidden components trade identities by type and owner.
 
-    The zones of player `keep`, if given, are left as they are.
+    The zones of player `keep`, if given, are left as they are; pinned components stay as `pins` say.
     """
     setup = st.setup
     places = hidden_places(st, player)
@@ -175,11 +196,14 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     classes: dict[tuple, list[int]] = {}
     for key, (lo, hi) in places.items():
         items = st.zones[key]
-        stretch = items[lo:hi]
+        free = [i for i in range(lo, hi) if items[i] not in pins.fixed] if pins.fixed else range(lo, hi)
+        stretch = [items[i] for i in free]
         rng.shuffle(stretch)
-        items[lo:hi] = stretch
+        for i, c in zip(free, stretch):
+            items[i] = c
         for c in stretch:
-            classes.setdefault((setup.ctype[c], setup.cowner[c]), []).append(c)
+            if c not in pins.fixed and c not in pins.known:
+                classes.setdefault((setup.ctype[c], setup.cowner[c]), []).append(c)
     if not any(len(slots) > 1 for slots in classes.values()):
         return
     cstatic, clabel = list(setup.cstatic), list(setup.clabel)

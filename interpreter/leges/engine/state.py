@@ -232,6 +232,11 @@ class State(StateAPI):
         if len(self.log) > LOG_LIMIT:
             del self.log[: len(self.log) - LOG_LIMIT]
 
+    def reveal(self, text: str, components: tuple) -> None:
+        """`reveal`: a log line that shows these components to every player. A method of its own so
+        that the leak check (leaks.py) can tell news the rules announce from a line that leaks."""
+        self.log_line(text)
+
     # ------------------------------------------------------------ flow control
     def goto(self, phase: str) -> None:
         self._not_in_setup("goto")

@@ -1,0 +1,158 @@
+"""What each seat has seen of the components, step by step, for the leak check (leaks.py).
+
+A seat legitimately learns a component's identity when the rules put it where the seat can see
+it — into a zone visible to it, onto the top of a `top` zone, into a `reveal` — or when an action
+whose text is public names it. It may learn it for a moment only: a card drawn face up and taken
+into a hidden hand in one step was seen, and a log line or a variable naming it afterwards is no
+leak. So what a seat was shown is traced through each step (`run`), not read off the state at its
+end, and remembered over the game (`Knowledge`): the worlds the leak check compares are drawn
+keeping what the seat has seen (engine/resample.py `Pins`).
+
+Remembering errs on the side of keeping: a seen component keeps its place until a shuffle of the
+zone it lies in, and its identity for the rest of the game. So a leak about a component the seat
+has once seen is not sought; no false alarm comes of what it remembers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .engine.api import Action
+from .engine.resample import Pins
+from .engine.state import State
+from .errors import LegesError
+
+# One traced event: ("to", c, zone, source, top) c was put from source (off its top, if top) into
+# zone; ("top", c, zone) c lies on top of a `top` zone; ("shuffle", zone, items) these items of
+# zone were shuffled; ("reveal", text, components) a `reveal` line showing these components.
+Event = tuple
+
+
+class _Traced(State):
+    """A state that notes where its components go while its rules run (the events above)."""
+
+    __slots__ = ()
+
+    def place(self, c: int, zone: str, index: int | None) -> None:
+        source = self.where[c]
+        top = self.zones[source][-1] == c
+        State.place(self, c, zone, index)
+        _events.append(("to", c, zone, source, top))
+        self._tops(source, zone)
+
+    def stack(self, source: str, dest: str, bottom: bool) -> None:
+        if source == dest:
+            return
+        items = list(self.zones[source])
+        State.stack(self, source, dest, bottom)
+        _events.extend(("to", c, dest, source, i == len(items) - 1) for i, c in enumerate(items))
+        self._tops(source, dest)
+
+    def shuffle_range(self, fr: list, key: str, zone: str, lo: int, hi: int) -> bool:
+        done = State.shuffle_range(self, fr, key, zone, lo, hi)
+        _events.append(("shuffle", zone, tuple(self.zones[zone][lo:hi])))
+        self._tops(zone)
+        return done
+
+    def reveal(self, text: str, components: tuple) -> None:
+        State.reveal(self, text, components)
+        _events.append(("reveal", text, components))
+
+    def _tops(self, *zones: str) -> None:
+        visibility = self.setup.zone_visibility
+        for zone in zones:
+            items = self.zones[zone]
+            if items and visibility.get(zone) == "top":
+                _events.append(("top", items[-1], zone))
+
+
+_events: list[Event] = []
+
+
+def run(st: State, action: Action | None) -> tuple[State | None, list[Event]]:
+    """A copy of `st` after `action` (None: after its set-up), and the events of that step; the
+    copy is None when the action is not legal there."""
+    after = st.copy()
+    after.__class__ = _Traced
+    _events.clear()
+    try:
+        if action is None:
+            after.game.flow.run(after)
+        else:
+            after.apply_action(action)
+    except LegesError:
+        return None, []
+    finally:
+        after.__class__ = State
+    return after, list(_events)
+
+
+def visible(st: State, zone: str, player: int) -> bool:
+    """Whether `player` sees what is put into `zone` (a `top` zone: only its top, traced apart)."""
+    vis = st.setup.zone_visibility.get(zone, "all")
+    return vis == "all" or (vis == "owner" and st.setup.zone_owner.get(zone) == player)
+
+
+def _shows(st: State, event: Event, player: int) -> bool:
+    """Whether the event shows `player` a component (one going into or out of its view, a reveal)."""
+    kind = event[0]
+    if kind == "to":
+        return (visible(st, event[2], player) or visible(st, event[3], player)
+                or event[4] and st.setup.zone_visibility.get(event[3]) == "top")
+    return kind == "reveal" or kind == "top"
+
+
+def _components(event: Event) -> tuple:
+    return event[2] if event[0] == "reveal" else (event[1],)
+
+
+def seen(st: State, events: list[Event], player: int) -> set[int]:
+    """The components `player` was shown in these events."""
+    return {c for event in events if _shows(st, event, player) for c in _components(event)}
+
+
+def named(st: State, action: Action, option: list | None) -> set[int]:
+    """The components a public action's text names (its chosen options' values that are components)."""
+    if option is None or (st.game.actions.get(option[1]) is not None and st.game.actions[option[1]].secret):
+        return set()
+    labels = st.setup.clabel
+    values = []
+    for value in option[2].values():
+        values.extend(value if isinstance(value, list) else [value])
+    return {v for v in values if v.__class__ is int and 0 <= v < len(labels) and labels[v] in action.text}
+
+
+def learned(before: State, after: State, events: list[Event], player: int) -> tuple:
+    """What `player` learned in a step, as it can be compared between two worlds: what it was shown
+    (components by place and label, `reveal`ed lines), the zones it sees at the end and the sealed
+    choices of others that were unsealed."""
+    labels = after.setup.clabel
+    shown = tuple(event[1] if event[0] == "reveal" else (event[2], labels[event[1]])
+                  for event in events if _shows(after, event, player))
+    still = set(after.sealed)
+    unsealed = tuple(after.history[i] for i in before.sealed if i not in still)
+    return shown, after.observation(player)["zones"], unsealed
+
+
+@dataclass
+class Knowledge:
+    """The components one seat has seen: `fixed` where they are, `known` what they are."""
+    player: int
+    fixed: set[int] = field(default_factory=set)
+    known: set[int] = field(default_factory=set)
+
+    def pins(self, also: set[int] = frozenset(), secrets: bool = False) -> Pins:
+        """The pins of a world this seat cannot tell from the real one, where it will also see `also`."""
+        return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=True)
+
+    def learn(self, st: State, events: list[Event], action: Action | None = None, option: list | None = None) -> None:
+        """Take in a step of the real game (`st` the state after it)."""
+        for event in events:
+            if event[0] == "shuffle":
+                moved = self.fixed.intersection(event[2])
+                self.fixed -= moved
+                self.known |= moved
+            elif _shows(st, event, self.player):
+                self.fixed.update(_components(event))
+        if action is not None:
+            self.fixed |= named(st, action, option)
+        self.known -= self.fixed
