@@ -68,15 +68,10 @@ def test_games_with_agents_are_reproducible(tictactoe):
     assert a == b and a.agents == ["greedy", "mcts:iterations=50"]
 
 
-def test_greedy_needs_a_heuristic(tmp_path):
-    import shutil
-    shutil.copytree(ROOT / "rulesets" / "tictactoe", tmp_path / "t")
-    shutil.copytree(ROOT / "maps", tmp_path / "maps")
-    main_file = tmp_path / "t" / "ruleset.yaml"
-    text = main_file.read_text()
-    main_file.write_text(text[:text.index("heuristics:")])
-    with pytest.raises(LegesError, match="needs a heuristic"):
-        play_game(leges.load(str(tmp_path / "t")), 2, 0, ["greedy", "random"])
+def test_greedy_follows_only_a_heuristic_the_ruleset_has():
+    with pytest.raises(LegesError, match="no heuristic named 'nope'"):
+        play_game(leges.load(str(ROOT / "rulesets" / "tictactoe")), 2, 0, ["greedy:heuristic=nope", "random"])
+    # (a ruleset with none gets one learned: tests/test_learn.py)
 
 
 USER_AGENT = '''

@@ -21,9 +21,10 @@ def advantage(values: list[float], player: int) -> float:
 
 
 def require_heuristic(game, name: str | None, agent: str) -> None:
-    if not game.heuristics:
-        raise LegesError(Diagnostic(Position(game.ruleset_file), f"agent '{agent}' needs a heuristic, and this ruleset "
-                                    "declares none", "declare one under `heuristics:` (a value per player `p`)"))
+    """The heuristic `name` must be the ruleset's; a ruleset that declares none gets one learned
+    from random games (learn.py), so that every agent plays every ruleset."""
+    from ..learn import ensure_heuristic
+    ensure_heuristic(game)
     if name is not None and name not in game.heuristics:
         raise LegesError(Diagnostic(Position("--agents"), f"no heuristic named '{name}'",
                                     "heuristics: " + ", ".join(game.heuristics)))

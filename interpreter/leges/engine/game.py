@@ -123,13 +123,20 @@ class Game:
         self.warnings: list = []
 
     # ------------------------------------------------- extra rules (scenarios, checks)
-    def compile_expression(self, text, me: bool = False):
-        """Check and compile one more expression against this game's names (e.g. a scenario's)."""
+    def compile_expression(self, text, me: bool = False, player: bool = False):
+        """Check and compile one more expression against this game's names (e.g. a scenario's);
+        `player`: of a player `p`, as a heuristic is (a `Text`, or plain text of no file)."""
         from ..errors import Collector
+        from ..lang import types as T
         from ..lang.scope import Scope
+        if isinstance(text, str):
+            text = _plain_text(text)
         errors = Collector()
         self.compiler.errors = errors
-        _, fn = self.compiler.parse_expr(text, Scope(me=me))
+        scope = Scope({"p": T.PLAYER}, me=me) if player else Scope(me=me)
+        ty, fn = self.compiler.parse_expr(text, scope)
+        if player and not T.numeric(ty):
+            errors.error(text.at.position(), f"a player's value must be a number, not {ty}")
         errors.raise_if_errors()
         if len(self.compiler.memo.keys) == self.memo_size:
             return fn
@@ -231,3 +238,16 @@ class Game:
         Problems raise LegesError located in the JSON text (`name` is how the text is called)."""
         from .saved_state import load_state
         return load_state(self, text, name)
+
+
+def _plain_text(text: str):
+    """Rule-language text written by Leges itself (a learned heuristic's feature), located in no file."""
+    from ..model.decl import At, Text
+    from ..source import load_yaml_text
+    doc = load_yaml_text(json_string(text), "<generated>")
+    return Text(text, At(doc, ()))
+
+
+def json_string(text: str) -> str:
+    import json
+    return json.dumps(text)

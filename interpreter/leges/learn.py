@@ -1,0 +1,270 @@
+"""A heuristic learned from the rules: candidate features read off the declarations, weighed by
+what wins in played games.
+
+Why: `greedy` and depth-cut `mcts` judge positions by a heuristic, and a new ruleset has none —
+writing one took new users 10–25 minutes and several tries. The declarations already say what a
+player can hold: so each candidate feature is a rule-language expression of the player `p` —
+
+- the components in each of `p`'s own zones, in all and by type;
+- `p`'s components in each shared zone, and on the board, by type;
+- each numeric per-player variable, `V[p]`;
+- the ruleset's score, `scoring.score`, as it stands now;
+
+its values are read at positions sampled along random games, and a ridge regression (features
+standardised, its strength chosen by cross-validation over whole games) fits each player's final
+result (`returns()`: +1 a sole winner ... −1 a sole loser) to its features *less the mean of the
+other players'* — a heuristic ranks players, and what everybody has equally says nothing. The
+weights are written, rounded to whole numbers (the language's numbers are whole), as a
+`heuristics:` entry a designer can read, cite and edit (`leges learn`), with its training
+figures: how often, at positions along held-out games, the player it values highest went on to win.
+
+A feature whose value never varies, or that copies another, is left out. The result is only as
+good as the games it learns from: random play-outs show what the rules allow, so money that
+random players squander may still come out worth little; `--agents` learns from other players.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .agents.moves import random_move
+
+FOLDS = 5
+STRENGTHS = (0.01, 0.1, 1.0, 10.0, 100.0)
+SCALE = 1000  # the largest weight, once rounded
+
+
+@dataclass(frozen=True)
+class Learned:
+    features: list[str]
+    weights: list[int]  # whole-number weight of each feature, in its own units
+    games: int
+    positions: int
+    accuracy: float  # held-out: the player valued highest went on to win (a share of positions)
+    chance: float  # the same share for a player picked at random
+    strength: float
+
+    def expression(self) -> str:
+        parts = [f"{w} * ({f})" for f, w in zip(self.features, self.weights) if w]
+        return "\n+ ".join(parts).replace("+ -", "- ") if parts else "0"
+
+    def yaml(self, ruleset_id: str, players: Sequence[int]) -> str:
+        counts = ", ".join(map(str, players))
+        lines = [
+            "# yaml-language-server: $schema=../../schemas/ruleset.schema.json",
+            f"# Learned by `leges learn` from {self.games} random games of {ruleset_id} ({counts} players),",
+            f"# {self.positions} positions: on held-out games the player it values highest went on to win at",
+            f"# {self.accuracy:.0%} of positions (a player picked at random: {self.chance:.0%}). Edit freely: it is a",
+            "# judgement of positions for agents, not a rule.",
+            "heuristics:",
+            "  - id: learned",
+            "    description: >",
+            "      Learned from played games (leges learn): a weighed sum of what the declarations say a",
+            "      player can hold, each weight how much it went with winning, less what the others hold.",
+            "    value: >",
+        ]
+        lines += ["      " + line for line in self.expression().split("\n")]
+        return "\n".join(lines) + "\n"
+
+
+def candidates(game) -> list[str]:
+    """Feature expressions of `p` that the declarations suggest (not all need compile)."""
+    rs = game.ruleset
+    types = [c.id for c in rs.components]
+    owned = [c.id for c in rs.components if getattr(c, "per_player", False)]
+    out: list[str] = []
+    for z in rs.zones:
+        rows = _zone_names(z)
+        if z.per_player:
+            for zone in rows("p"):
+                out.append(f"count({zone})")
+                out += [f"count({zone}, c => c.type == \"{t}\")" for t in types]
+        else:
+            for zone in rows(None):
+                out += [f"count({zone}, c => c.owner == p and c.type == \"{t}\")" for t in owned]
+    out += [f"count(components(\"{t}\", p), c => c.space != none)" for t in owned]
+    for v in rs.variables:
+        if v.per_player and isinstance(v.initial, (int, float)) and not isinstance(v.initial, bool):
+            out.append(f"{v.id}[p]")
+    if rs.scoring is not None and rs.scoring.score is not None:
+        out.append(rs.scoring.score.text.strip())
+    return list(dict.fromkeys(out))
+
+
+def _zone_names(z):
+    count = getattr(z, "count", None)
+    if isinstance(count, dict):
+        count = max(int(v) for v in count.values())
+
+    def names(player: str | None) -> list[str]:
+        if count:
+            args = [f"{player}, {i}" if player else str(i) for i in range(min(int(count), 16))]
+            return [f"{z.id}({a})" for a in args]
+        return [f"{z.id}({player})" if player else z.id]
+    return names
+
+
+def compile_features(game, texts: Sequence[str]) -> list[tuple[str, object]]:
+    """The candidates that compile to numbers, with their functions (the others are dropped)."""
+    from .errors import LegesError
+    out = []
+    for text in texts:
+        try:
+            out.append((text, game.compile_expression(text, player=True)))
+        except LegesError:
+            continue
+    return out
+
+
+@dataclass(frozen=True)
+class Position:
+    game: int  # which game it was sampled from (folds keep a game's positions together)
+    values: list[list[float]]  # every feature, for every player
+    results: list[float]  # how the game ended for every player
+
+
+def sample(game, features, players: Sequence[int], games: int, seed: int, every: int = 4) -> list[Position]:
+    """Positions every `every` decisions along random games, with how each game ended."""
+    out = []
+    for g in range(games):
+        n = players[g % len(players)]
+        rng = random.Random(seed * 1_000_003 + g)
+        st = game.new_initial_state(players=n, seed=seed + g)
+        seen = []
+        step = 0
+        while not st.terminal:
+            if step % every == 0:
+                seen.append([[_value(fn, st, p) for _, fn in features] for p in range(n)])
+            random_move(st, rng)
+            step += 1
+        if not st.unfinished:
+            result = st.returns()
+            out += [Position(g, values, result) for values in seen]
+    return out
+
+
+def _value(fn, st, p: int) -> float:
+    from .errors import LegesError
+    try:
+        v = fn(st, {"p": p, "me": None})
+    except LegesError:
+        return 0.0
+    return float(v) if isinstance(v, (int, float)) else 0.0
+
+
+def learn(game, players: Sequence[int], games: int = 60, seed: int = 0, every: int = 4) -> Learned:
+    """The heuristic learned from `games` random games (cycling through the player counts)."""
+    import numpy as np
+    features = compile_features(game, candidates(game))
+    positions = sample(game, features, players, games, seed, every)
+    if not positions or not features:
+        return Learned([], [], games, len(positions), math.nan, math.nan, math.nan)
+    x, y, groups = _rows(positions, range(len(features)))
+    keep = _informative(x)
+    if not keep:
+        return Learned([], [], games, len(positions), math.nan, math.nan, math.nan)
+    x = x[:, keep]
+    sd = x.std(axis=0)
+    strength = min(STRENGTHS, key=lambda s: _cv_error(x / sd, y, groups, s))
+    w = _ridge(x / sd, y, strength) / sd  # in the features' own units
+    top = float(np.max(np.abs(w)))
+    weights = [int(round(v / top * SCALE)) if top else 0 for v in w]
+    accuracy, chance = _accuracy(positions, keep, strength)
+    return Learned([features[i][0] for i in keep], weights, games, len(positions), accuracy, chance, strength)
+
+
+def _rows(positions: Sequence[Position], keep):
+    """Training rows: each player's features less the mean of the others', and its result."""
+    import numpy as np
+    keep = list(keep)
+    x, y, groups = [], [], []
+    for pos in positions:
+        values = np.array(pos.values)[:, keep]
+        n = len(values)
+        total = values.sum(axis=0)
+        for p in range(n):
+            x.append(values[p] - (total - values[p]) / (n - 1) if n > 1 else values[p])
+            y.append(pos.results[p])
+            groups.append(pos.game)
+    return np.array(x), np.array(y), np.array(groups)
+
+
+def _informative(x) -> list[int]:
+    """Columns that vary, each unlike the ones kept before it."""
+    import numpy as np
+    keep: list[int] = []
+    for i in range(x.shape[1]):
+        column = x[:, i]
+        if column.std() < 1e-9:
+            continue
+        if any(abs(np.corrcoef(column, x[:, j])[0, 1]) > 0.999 for j in keep):
+            continue
+        keep.append(i)
+    return keep
+
+
+def _ridge(z, y, strength: float):
+    """Ridge weights of standardised features (no intercept: results and features are relative)."""
+    import numpy as np
+    k = z.shape[1]
+    return np.linalg.solve(z.T @ z + strength * len(y) * np.eye(k), z.T @ y)
+
+
+def _folds(groups):
+    import numpy as np
+    ids = np.unique(groups)
+    for f in range(FOLDS):
+        test = np.isin(groups, ids[f::FOLDS])
+        if test.any() and not test.all():
+            yield test
+
+
+def _cv_error(z, y, groups, strength: float) -> float:
+    """Squared error on held-out games (folds of whole games: positions of one game are alike)."""
+    return sum(float(((z[t] @ _ridge(z[~t], y[~t], strength) - y[t]) ** 2).sum()) for t in _folds(groups))
+
+
+def _accuracy(positions: Sequence[Position], keep: list[int], strength: float) -> tuple[float, float]:
+    """How often, at positions of held-out games, the player valued highest is one who won —
+    and how often a player picked at random is."""
+    import numpy as np
+    games = np.array([p.game for p in positions])
+    hits = chance = total = 0.0
+    for held in _folds(games):
+        train = [p for p, h in zip(positions, held) if not h]
+        x, y, _ = _rows(train, keep)
+        sd = x.std(axis=0)
+        sd[sd == 0] = 1.0
+        w = _ridge(x / sd, y, strength) / sd
+        for pos, h in zip(positions, held):
+            best = max(pos.results)
+            if not h or min(pos.results) == best:
+                continue
+            scores = np.array(pos.values)[:, keep] @ w
+            hits += pos.results[int(np.argmax(scores))] == best
+            chance += sum(1 for r in pos.results if r == best) / len(pos.results)
+            total += 1
+    return (hits / total, chance / total) if total else (math.nan, math.nan)
+
+
+# ------------------------------------------------------------------ for agents
+GAMES_FOR_AGENTS = 60  # random games an agent learns from when the ruleset has no heuristic (2-5 s)
+
+
+def ensure_heuristic(game) -> str:
+    """The name of the heuristic agents use: the ruleset's first, or — when it declares none — one
+    learned now from random games (the same one each time: fixed seed; kept on disk by the
+    ruleset's text, so that every process and every run learns it once) under the name `learned`."""
+    if game.heuristics:
+        return next(iter(game.heuristics))
+    from . import cache
+    players = list(range(game.min_players, game.max_players + 1))
+    key = "\0".join([game.id, game.version, *game.variants, *(d.text or "" for d in game.ruleset.docs), str(players)])
+
+    def make() -> str:
+        return learn(game, players, GAMES_FOR_AGENTS).expression()
+    text = cache.cached("learned-heuristic", key, make, dumps=str.encode, loads=bytes.decode)
+    game.heuristics["learned"] = game.compile_expression(text, player=True)
+    return "learned"
