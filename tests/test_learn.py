@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import shutil
 
-import pytest
-
 import leges
+import pytest
 from helpers import maps_dir, ruleset_dir
 from leges.cli import main
 from leges.learn import candidates, compile_features, ensure_heuristic, learn

@@ -170,7 +170,7 @@ def learn(game, players: Sequence[int], games: int = 60, seed: int = 0, every: i
     strength = min(STRENGTHS, key=lambda s: _cv_error(x / sd, y, groups, s))
     w = _ridge(x / sd, y, strength) / sd  # in the features' own units
     top = float(np.max(np.abs(w)))
-    weights = [int(round(v / top * SCALE)) if top else 0 for v in w]
+    weights = [round(float(v) / top * SCALE) if top else 0 for v in w]
     accuracy, chance = _accuracy(positions, keep, strength)
     return Learned([features[i][0] for i in keep], weights, games, len(positions), accuracy, chance, strength)
 

@@ -242,12 +242,8 @@ class Game:
 
 def _plain_text(text: str):
     """Rule-language text written by Leges itself (a learned heuristic's feature), located in no file."""
+    import json
+
     from ..model.decl import At, Text
     from ..source import load_yaml_text
-    doc = load_yaml_text(json_string(text), "<generated>")
-    return Text(text, At(doc, ()))
-
-
-def json_string(text: str) -> str:
-    import json
-    return json.dumps(text)
+    return Text(text, At(load_yaml_text(json.dumps(text), "<generated>"), ()))
