@@ -30,8 +30,13 @@ def test_a_value(capsys):
 
 def test_the_expression_may_follow_the_options(capsys):
     assert run(["eval", SAMPLE, "--seed", "1", "count(hand(x)) + 1"], capsys)[:2] == (0, "4\n")
+    assert run(["eval", SAMPLE, "--seed", "1", "1", "count(deck)"], capsys)[:2] == (0, "1 = 1\ncount(deck) = 9\n")
+
+
+def test_an_unknown_option_is_told_with_the_commands_own_usage(capsys):
     with pytest.raises(SystemExit):
-        main(["eval", SAMPLE, "--seed", "1", "1", "2"])
+        main(["eval", SAMPLE, "--bogus", "1"])
+    assert capsys.readouterr().err.startswith("usage: leges eval")
 
 
 def test_a_false_condition_shows_its_parts(capsys):

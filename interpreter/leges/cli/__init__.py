@@ -28,6 +28,14 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def sub_parser(top: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser | None:
+    """The parser of one command (for its usage line in an error)."""
+    for action in top._subparsers._group_actions if top._subparsers else []:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(command) if command else None
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; whatever it prints has its control characters escaped (see terminal.py)."""
     from ..terminal import SafeStream
@@ -42,10 +50,11 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     top = parser()
     args, extra = top.parse_known_args(argv)
-    if extra and len(extra) == 1 and not extra[0].startswith("-") and getattr(args, "expression", "") is None:
-        args.expression = extra[0]  # `leges eval R --seed 1 EXPR`: an optional positional after the options
-    elif extra:
-        top.error("unrecognized arguments: " + " ".join(extra))
+    if extra and isinstance(getattr(args, "expression", None), list) and not any(e.startswith("-") for e in extra):
+        args.expression += extra  # `leges eval R E1 --seed 1 E2`: expressions after the options too
+    elif extra:  # said by the command's own parser, with its own usage
+        chosen = sub_parser(top, getattr(args, "command", None))
+        (chosen or top).error("unrecognized arguments: " + " ".join(extra))
     if not getattr(args, "command", None):
         parser().print_help()
         return EXIT_INPUT

@@ -89,9 +89,14 @@ def _reason(reason: dict | None) -> str:
 def cmd_eval(args) -> int:
     game, st = position(args)
     me = seat_index(st, args.seat) if args.seat else (st.current_player() if st.current_player() >= 0 else None)
-    if args.expression is not None:
-        for line in evaluate(game, st, args.expression, me=me):
-            print(line)
+    if args.expression:
+        for i, text in enumerate(args.expression):
+            lines = evaluate(game, st, text, name=f"<expression {i + 1}>" if len(args.expression) > 1 else "<expression>",
+                             me=me)
+            if len(args.expression) > 1:
+                lines[0] = f"{shown(text)} = {lines[0]}"
+            for line in lines:
+                print(line)
         return EXIT_OK
     return repl(game, st, me if args.seat else None)
 
@@ -152,7 +157,8 @@ def repl(game, st, seat: int | None) -> int:
 def register(sub, variant) -> None:
     p = sub.add_parser("eval", parents=[variant], help="evaluate expressions against a position (a prompt without EXPR)")
     p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("expression", metavar="EXPR", nargs="?", help="an expression; without it, an interactive prompt")
+    p.add_argument("expression", metavar="EXPR", nargs="*",
+                   help="expressions, each printed with its value; without any, an interactive prompt")
     p.add_argument("--state", metavar="FILE", help="a saved state (State.to_json())")
     p.add_argument("--scenario", metavar="FILE", help="a scenario file: its start position")
     p.add_argument("--players", "-p", type=int, help="for a fresh game (default: the fewest the game allows)")
