@@ -112,3 +112,38 @@ def test_a_variant_file_is_not_a_ruleset(capsys):
     assert main(["simulate", str(ROOT / "rulesets" / "pompeii" / "variants" / "mayfair.yaml"), "-g", "1"]) == 2
     err = capsys.readouterr().err
     assert "this is a variant file, not a ruleset" in err and "--variant NAME" in err
+
+
+def sample_with_an_invariant(tmp_path):
+    """The sample with one more invariant, which its first move of o breaks (for these tests)."""
+    import shutil
+    shutil.copytree(SAMPLE, tmp_path / "sample")
+    checks = tmp_path / "sample" / "checks.yaml"
+    checks.write_text(checks.read_text() + """  - id: o_waits
+    description: o has no mark on the board (true only at the start, for this test)
+    check: count(components("mark", o), m => m.space != none) == 0
+""")
+    return HEAD.replace(str(SAMPLE), str(tmp_path / "sample"))
+
+
+def test_a_step_that_breaks_an_invariant_fails_the_scenario(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text(sample_with_an_invariant(tmp_path)
+                    + "steps:\n  - do: place card=green5 square=r0c0\n  - expect: count(deck) >= 0\n")
+    failures = run_file(str(path)).failures
+    assert len(failures) == 1 and "invariant 'o_waits' held before step 1 and not after it" in failures[0]
+    path.write_text(path.read_text().replace("leges_scenario: 1\n", "leges_scenario: 1\ncheck_invariants: false\n"))
+    assert run_file(str(path)).passed
+
+
+def test_a_position_is_checked_against_the_invariants_when_the_scenario_says_so(tmp_path):
+    head = sample_with_an_invariant(tmp_path).replace(
+        "    deal 3 from deck to [hand(x), hand(o)]\n",
+        "    deal 3 from deck to [hand(x), hand(o)]\n    move first(components(\"mark\", o)) to r2c2\n")
+    path = tmp_path / "s.yaml"
+    path.write_text(head + "steps:\n  - expect: count(deck) >= 0\n")
+    assert run_file(str(path)).passed  # by default a position arranged by hand is the author's
+    path.write_text(head.replace("leges_scenario: 1\n", "leges_scenario: 1\ncheck_invariants: true\n")
+                    + "steps:\n  - expect: count(deck) >= 0\n")
+    failures = run_file(str(path)).failures
+    assert failures and "invariant 'o_waits' does not hold at the position" in failures[0]

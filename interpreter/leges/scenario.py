@@ -149,10 +149,18 @@ def run_file(path: str) -> Outcome:
     game = _load_game(doc)
     check_citation(game, doc)
     state = start(game, doc)
+    checked = data.get("check_invariants")
+    broken = set(game.check_invariants(state))
+    if checked:  # the position too: the scenario says it is one a game can reach
+        outcome.failures += [f"{doc.position(('position',))}: invariant '{i}' does not hold at the position"
+                             for i in sorted(broken)]
     for i, step in enumerate(data.get("steps", [])):
         failures = _step(game, state, doc, i, step)
+        if checked is not False and not failures and "do" in step:
+            failures = [f"{doc.position(('steps', i))}: invariant '{inv}' held before step {i + 1} and not after it"
+                        for inv in game.check_invariants(state) if inv not in broken]
         outcome.failures.extend(failures)
-        if failures:
+        if outcome.failures:
             break
     return outcome
 
