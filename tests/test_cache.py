@@ -25,8 +25,9 @@ def folder(tmp_path, monkeypatch):
     cache.reset()
 
 
-def _entries(folder):
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != cache.KEY_FILE)
+def _entries(folder, kinds=("tree", "code")):
+    """The entries of these kinds (not the key, nor the parser's tables unless asked)."""
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name.split("-")[0] in kinds)
 
 
 def test_a_tree_is_parsed_once_and_then_read_from_disk(folder, monkeypatch):
@@ -184,3 +185,20 @@ def test_a_folder_or_key_not_the_users_own_means_no_cache(tmp_path, monkeypatch,
         assert cache.cached("tree", "x", make) == ["made", 1] and cache.cached("tree", "x", make) == ["made", 2]
     finally:
         cache.reset()
+
+
+def test_the_parsers_tables_are_kept_in_the_signed_cache_not_in_the_shared_temporary_folder(folder, tmp_path_factory,
+                                                                                            monkeypatch):
+    """Lark's own cache (`cache=True`) would unpickle $TMPDIR/.lark_cache_<user>_<hash>_<python>.tmp, a name
+    anyone can plant; the tables go through cache.py instead, and a planted entry there is ignored."""
+    import tempfile
+    shared = tmp_path_factory.mktemp("shared-tmp")
+    monkeypatch.setattr(tempfile, "tempdir", str(shared))
+    monkeypatch.setattr(parser, "_lark", parser._lark.__wrapped__)  # built afresh, not this process's own
+    source = "if a:\n  x = 1\n"
+    tree = parser._lark().parse(source, start="program")
+    assert list(shared.iterdir()) == []
+    assert len(_entries(folder, ("parser",))) == 1
+    marker = shared / "ran"
+    _entries(folder, ("parser",))[0].write_bytes(pickle.dumps(_Planted(marker)))
+    assert parser._lark().parse(source, start="program") == tree and not marker.exists()
