@@ -187,3 +187,9 @@ def test_a_copy_is_bounded_in_size_and_number_and_takes_no_special_file(tmp_path
     with pytest.raises(LegesError) as caught:
         read_tree(tmp_path, "r")
     assert caught.value.diagnostics[0].format().startswith("r/sub/fifo: error: is a FIFO")
+    os.unlink(tmp_path / "sub" / "fifo")
+    import socket
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(tmp_path / "sub" / "socket"))
+    with pytest.raises(LegesError, match="is a socket"):
+        read_tree(tmp_path, "r")

@@ -98,6 +98,9 @@ def read_bytes(path: str | Path, limit: int, shown: str | None = None, roots=Non
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise _error(shown, f"cannot read the {what}: too many levels of symbolic links") from None
+        if exc.errno == errno.ENXIO:  # a socket (or a device without its driver): nothing to open
+            raise _error(shown, "is a socket or a device, not a regular file",
+                         "Leges reads only ordinary files (never FIFOs, devices or sockets)") from None
         raise _error(shown, f"cannot read the {what}: {exc.strerror}") from None
     try:
         info = os.fstat(fd)

@@ -15,6 +15,7 @@ import atexit
 import hashlib
 import io
 import itertools
+import logging
 import math
 import os
 import shutil
@@ -168,8 +169,10 @@ def dask_client(address: str, jobs: int | None):
         raise LegesError(Diagnostic(Position("--dask"), "Dask is not installed",
                                     "pip install 'leges[dask]' (dask.distributed)")) from None
     if address == "local":
+        # its workers' logs stay quiet: a task that fails is reported by the client, where it is located,
+        # and a heartbeat missed while the cluster closes is no news (it printed worker tracebacks)
         cluster = LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=None, silence_logs=logging.CRITICAL)
         return Client(cluster), cluster
     try:
         return Client(address, timeout=CONNECT_SECONDS), None
