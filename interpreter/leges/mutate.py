@@ -16,12 +16,9 @@ is wrong; one that no longer loads is stillborn (the checker caught it) and is n
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -30,8 +27,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import files
+from .rule_tests import first_failure, leges_tests, run_pytest, ruleset_tests, tests_project
 
-ENV = "LEGES_RULESETS"
 FLIP = {"==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">"}
 COUNTED = {"draw_stmt": 0, "deal_stmt": 0, "shuffle_range": 0, "at_depth": 0, "repeat_stmt": 0}  # which of its expressions
 
@@ -264,14 +261,6 @@ def _write_copy(folder: Path, into: Path, mutant: Mutant | None) -> Path:
 
 
 # ------------------------------------------------------------------ running one mutant
-def _first_failure(output: str) -> str:
-    for line in output.splitlines():
-        if line.startswith(("FAILED ", "ERROR ")):
-            return line.split(" - ")[0]
-    lines = [line for line in output.splitlines() if line.strip()]
-    return lines[-1] if lines else "the tests failed"
-
-
 def _scenarios(target: Path) -> str | None:
     """Run the copy's scenarios (the game loaded once per set of variants); what failed, or None."""
     from . import scenario
@@ -332,78 +321,16 @@ def evaluate(folder: str, mutant: Mutant | None, tests: list[str], project: str,
             return done("killed", failed)
         if not tests:
             return done("survived")
-        code, output = _pytest(tests, project, target.parent, scratch / "pytest.out", timeout)
+        code, output = run_pytest(tests, project, target.parent, scratch / "pytest.out", timeout)
         if code is None:
             return done("timeout", f"the tests ran longer than {timeout:.0f} s")
         if code == 0:
             return done("survived")
         if code == 5:
             return done("survived", "no tests ran")
-        return done("killed", _first_failure(output))
+        return done("killed", first_failure(output))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-
-
-# pytest stops at the first failure; plugins the tests do not need are not loaded
-PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-o", "addopts="]
-
-
-def _pytest(tests: list[str], project: str, rulesets: Path, out: Path, timeout: float) -> tuple[int | None, str]:
-    """Run pytest on the tests with LEGES_RULESETS set: (its exit status or None on timeout, its output).
-
-    pytest's root and the highest folder it takes a conftest.py from are the project's folder: never
-    the copied ruleset's, nor a folder above. Where the system can fork, the tests run in a child of
-    this (already warmed up) process, which saves starting Python and importing Leges and pytest for
-    every mutant; elsewhere in a new process."""
-    args = [*PYTEST_ARGS, f"--rootdir={project}", f"--confcutdir={project}", *tests]
-    if not hasattr(os, "fork"):
-        env = dict(os.environ, **{ENV: str(rulesets)}, PYTHONDONTWRITEBYTECODE="1")
-        try:
-            run = subprocess.run([sys.executable, "-m", "pytest", *args], cwd=project, env=env,
-                                 capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None, ""
-        return run.returncode, run.stdout + run.stderr
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # the child: run the tests, exit with their status
-        code = 3
-        try:
-            os.setsid()
-            fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.dup2(fd, 1)
-            os.dup2(fd, 2)
-            os.environ[ENV] = str(rulesets)
-            os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
-            os.chdir(project)
-            sys.path.insert(0, project)
-            folders = {str(Path(t).resolve().parent) + os.sep for t in tests}
-            for name, module in list(sys.modules.items()):  # the tests' own modules are read afresh
-                where = getattr(module, "__file__", None) or ""
-                if any(where.startswith(f) for f in folders):
-                    del sys.modules[name]
-            import pytest
-            code = int(pytest.main(args))
-        except BaseException:  # the child must never return into the caller
-            code = 3
-        finally:
-            os._exit(code)
-    deadline = time.monotonic() + timeout
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() > deadline:
-            try:
-                os.killpg(pid, 9)
-            except OSError:
-                pass
-            os.waitpid(pid, 0)
-            return None, ""
-        time.sleep(0.05)
-    text = out.read_text(encoding="utf-8", errors="replace") if out.exists() else ""
-    return os.waitstatus_to_exitcode(status), text
 
 
 def _job(args):
@@ -411,33 +338,6 @@ def _job(args):
 
 
 # ------------------------------------------------------------------ the whole run
-def leges_tests(folder: Path, ruleset_id: str) -> tuple[list[str], Path] | None:
-    """Leges' own `tests/test_<id>.py` and its project folder, for a ruleset bundled with Leges: the project's
-    own Python, the one kind of Python `leges mutate` runs unasked."""
-    bundled = files.bundled("rulesets")
-    if bundled is None or Path(os.path.realpath(folder)).parent != Path(os.path.realpath(bundled)):
-        return None
-    project = Path(os.path.realpath(bundled)).parent
-    candidate = project / "tests" / f"test_{ruleset_id}.py"
-    return ([str(candidate)], project) if candidate.is_file() else None
-
-
-def ruleset_tests(folder: Path, ruleset_id: str) -> tuple[list[str], Path] | None:
-    """`tests/test_<id>.py` of the nearest folder above the ruleset's (or the folder itself) that has one, and
-    that folder: Python that came with the ruleset, which may be a stranger's — run only when asked."""
-    for up in [folder, *folder.parents]:
-        candidate = up / "tests" / f"test_{ruleset_id}.py"
-        if candidate.is_file():
-            return [str(candidate)], up
-    return None
-
-
-def _tests_project(tests: list[str]) -> Path:
-    """Where pytest runs for test files named on the command line: the folder holding their `tests/`."""
-    common = Path(os.path.commonpath([Path(t).parent for t in tests]))
-    return common.parent if common.name == "tests" else common
-
-
 def select(mutants: list, rule: str | None = None, sample: int | None = None, seed: int = 0) -> list:
     """The mutants of the rules whose id (or KIND:ID) matches `rule`, or `sample` of them drawn with `seed`."""
     if rule:
@@ -464,7 +364,7 @@ def run(folder: str, tests: list[str] | None = None, project: str | None = None,
     not_run: list[str] = []
     if tests is not None:
         tests = [str(Path(t).resolve()) for t in tests]
-        found_project = _tests_project(tests) if tests else path.parent
+        found_project = tests_project(tests) if tests else path.parent
     elif (own := leges_tests(path, rs.id)) is not None:
         tests, found_project = own
     elif beside is not None and ruleset_python:
