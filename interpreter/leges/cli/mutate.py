@@ -67,7 +67,8 @@ def register(sub, variant) -> None:
                         "conftest.py beside it: this RUNS PYTHON THAT CAME WITH THE RULESET, as you (only for a "
                         "ruleset you trust)")
     p.add_argument("--no-tests", action="store_true", help="run the scenarios alone against each mutant")
-    p.add_argument("--project", metavar="DIR", help="where pytest runs (default: the folder holding tests/)")
+    p.add_argument("--project", metavar="DIR", help="where pytest runs, its root and the highest folder it takes a "
+                   "conftest.py from (default: the folder holding the tests' tests/)")
     p.add_argument("--sample", type=int, metavar="N", help="run N mutants chosen at random (see --seed)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", "-j", type=int, default=1, help="mutants run at once")
