@@ -202,3 +202,11 @@ def test_the_parsers_tables_are_kept_in_the_signed_cache_not_in_the_shared_tempo
     marker = shared / "ran"
     _entries(folder, ("parser",))[0].write_bytes(pickle.dumps(_Planted(marker)))
     assert parser._lark().parse(source, start="program") == tree and not marker.exists()
+
+
+def test_another_version_of_leges_reads_no_entry_of_this_one(folder, monkeypatch):
+    import leges
+    make, calls = _make_counted()
+    cache.cached("tree", "versioned", make)
+    monkeypatch.setattr(leges, "__version__", leges.__version__ + ".next")
+    assert cache.cached("tree", "versioned", make) == ["made", 2]

@@ -136,14 +136,19 @@ def reset() -> None:
     _state = False
 
 
+def _version() -> str:
+    """Leges' version, part of every key: taken from the package, imported before any of its modules
+    (importing it here would be an import cycle)."""
+    return str(getattr(sys.modules.get(__package__ or ""), "__version__", ""))
+
+
 def _entry(kind: str, text: str) -> tuple[Path, bytes, bytes] | None:
     """Where the entry for `text` lies, its name (the hash of its key) and the secret that signs it."""
     state = _open()
     if state is None:
         return None
-    from . import __version__
     base, key = state
-    digest = hashlib.sha256(f"{sys.version}\0{__version__}\0{kind}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256(f"{sys.version}\0{_version()}\0{kind}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
     return base / digest[:2] / f"{kind}-{digest[2:]}", digest.encode(), key
 
 
