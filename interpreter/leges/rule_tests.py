@@ -64,9 +64,10 @@ def run_pytest(tests: list[str], project: str, rulesets: Path, out: Path, timeou
             os.chdir(project)
             sys.path.insert(0, project)
             folders = {str(Path(t).resolve().parent) + os.sep for t in tests}
+            clashing = {Path(t).stem for t in tests} | {"conftest"}  # names pytest imports the tests by
             for name, module in list(sys.modules.items()):  # the tests' own modules are read afresh
                 where = getattr(module, "__file__", None) or ""
-                if any(where.startswith(f) for f in folders):
+                if name in clashing or any(where.startswith(f) for f in folders):
                     del sys.modules[name]
             import pytest
             code = int(pytest.main(args))
