@@ -120,3 +120,76 @@ def test_each_listed_equivalent_mutant_is_one_mutant_with_a_reason(game):
     for entry in equivalents(Path(folder)):
         assert len([m for m in mutants if _matches(entry, m)]) == 1, entry
         assert len(entry["why"].split()) >= 8
+
+
+def _stranger(tmp_path):
+    """A copy of Tic-Tac-Toe as a stranger's mod might come: Python in and beside its folder that leaves a mark."""
+    import shutil
+    folder = tmp_path / "mod" / "rulesets" / "tictactoe"
+    shutil.copytree(ROOT / "rulesets" / "tictactoe", folder)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    for where in (folder, folder.parent, folder.parent.parent):
+        (where / "tests").mkdir()
+        (where / "tests" / "test_tictactoe.py").write_text(
+            f"open({str(marks / 'test')!r} + __file__.replace('/', '_'), 'w').close()\ndef test_x():\n    pass\n")
+        (where / "conftest.py").write_text(f"open({str(marks / 'conftest')!r} + __file__.replace('/', '_'), 'w').close()\n")
+    return folder, marks
+
+
+def test_python_that_came_with_a_ruleset_runs_only_when_asked(tmp_path, capsys):
+    from leges.cli import main
+    folder, marks = _stranger(tmp_path)
+    report = run(str(folder), sample=1)
+    assert report["tests"] == [] and report["not_run"] == [str(folder / "tests" / "test_tictactoe.py")]
+    assert list(marks.iterdir()) == []
+    assert main(["mutate", str(folder), "--sample", "1"]) == 0
+    assert "--run-ruleset-python runs it" in capsys.readouterr().err and list(marks.iterdir()) == []
+    report = run(str(folder), sample=1, ruleset_python=True)  # asked: the tests beside it run, twice
+    assert report["tests"] == [str(folder / "tests" / "test_tictactoe.py")] and report["survived"] == 1
+    ran = sorted(p.name for p in marks.iterdir())
+    assert len(ran) == 2 and all(str(folder).replace("/", "_") in name for name in ran)  # none from above
+
+
+def test_the_projects_own_tests_never_run_a_conftest_of_the_ruleset(tmp_path):
+    """The project's tests named with --tests against a stranger's ruleset: pytest takes no conftest.py from
+    the ruleset's folder nor from above the project."""
+    folder, marks = _stranger(tmp_path)
+    report = run(str(folder), tests=[str(ROOT / "tests" / "test_tictactoe.py")], sample=1, seed=3)
+    assert report["killed"] == 1 and list(marks.iterdir()) == []
+
+
+@pytest.mark.parametrize("link", ["/dev/zero", "/usr/share", "/etc/hostname"])
+def test_a_copy_never_follows_a_link_out_of_the_ruleset(tmp_path, link):
+    from leges import LegesError
+    folder, _ = _stranger(tmp_path)
+    (folder / "extra").symlink_to(link)
+    with pytest.raises(LegesError) as caught:
+        run(str(folder), tests=[], sample=1)
+    assert "extra" in caught.value.diagnostics[0].format()
+
+
+def test_a_copy_is_bounded_in_size_and_number_and_takes_no_special_file(tmp_path):
+    import os
+    from leges import LegesError
+    from leges.files import read_tree
+    (tmp_path / "a.txt").write_bytes(b"x" * 60)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.txt").write_bytes(b"y" * 60)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "big").write_bytes(b"z" * 1000)  # not the ruleset's: left out
+    assert read_tree(tmp_path, "r") == {"a.txt": b"x" * 60, "sub/b.txt": b"y" * 60}
+    with pytest.raises(LegesError, match="larger than 100 bytes"):
+        read_tree(tmp_path, "r", limit=100)
+    with pytest.raises(LegesError, match="more than 2 files"):
+        read_tree(tmp_path, "r", count=2)
+    os.mkfifo(tmp_path / "sub" / "fifo")
+    with pytest.raises(LegesError) as caught:
+        read_tree(tmp_path, "r")
+    assert caught.value.diagnostics[0].format().startswith("r/sub/fifo: error: is a FIFO")
+    os.unlink(tmp_path / "sub" / "fifo")
+    import socket
+    with socket.socket(socket.AF_UNIX) as s:
+        s.bind(str(tmp_path / "sub" / "socket"))
+    with pytest.raises(LegesError, match="is a socket"):
+        read_tree(tmp_path, "r")

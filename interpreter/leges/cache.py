@@ -2,27 +2,40 @@
 
 Loading a game parses every rule text (Lark) and compiles the Python source generated for it;
 a syntax tree depends only on the text and the parser, compiled code only on its source (and the
-Python version), so they are kept on disk keyed by a hash of these, and a second load of an
-unchanged ruleset skips that work. A game itself — closures
-over the compiled code — is rebuilt every time: what is cached is plain data.
+Python version), so they are kept on disk keyed by a hash of these and of Leges' version, and a
+second load of an unchanged ruleset skips that work. A game itself — closures over the compiled
+code — is rebuilt every time.
 
-The cache lives in `$LEGES_CACHE` (a folder; `off` disables it), else in `$XDG_CACHE_HOME/leges`
-or `~/.cache/leges`. It is best-effort: a folder that cannot be written, or an entry that cannot
-be read, is the same as no cache. Like Python's own `__pycache__`, the entries hold compiled code
-that is run: the folder must be the user's own.
+An entry is unpickled (a tree) or unmarshalled and run (code), so nothing is trusted because of
+where it lies: the folder — `$LEGES_CACHE` (`off` disables it), else `$XDG_CACHE_HOME/leges` or
+`~/.cache/leges` — is created 0700 and used only if it is the user's own and no one else may
+write in it; every entry carries an HMAC-SHA256 of its key and content under a secret of the
+user's (the file `key` there, 0600, made on first use), so a planted, foreign, moved or damaged
+entry is ignored and made again. The cache is best-effort: a folder that cannot be used, or an
+entry that cannot be read or written, is the same as no cache.
 """
 from __future__ import annotations
 
 import hashlib
+import hmac
 import marshal
 import os
 import pickle
+import secrets
+import stat
 import sys
 from pathlib import Path
 from typing import Any, Callable
 
-_folder: Path | None | bool = False  # False: not looked up yet; None: disabled
+from .errors import LegesError
+from .files import read_bytes
+
+_state: tuple[Path, bytes] | None | bool = False  # False: not looked up yet; None: disabled; else (folder, key)
 _PARSER_FILES = ("lang/grammar.lark", "lang/parser.py", "lang/ast.py")  # what a syntax tree depends on
+KEY_FILE = "key"
+KEY_BYTES = 32
+MAX_ENTRY_BYTES = 64_000_000  # an entry larger than this is not read (the largest rule's tree: some 100 KB)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def parser_fingerprint() -> str:
@@ -35,51 +48,144 @@ def parser_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def _mine(info: os.stat_result) -> bool:
+    """Owned by this user (where the system has users) and writable by no one else."""
+    getuid = getattr(os, "getuid", None)
+    return (getuid is None or info.st_uid == getuid()) and not info.st_mode & 0o022
+
+
+def private_folder(path: Path) -> Path | None:
+    """`path` as a folder of the user's own (made 0700 if it is not there), or None if it is not one:
+    a link, another user's folder or one others may write in is refused, never repaired."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or not _mine(info) or not os.access(path, os.W_OK):
+        return None
+    return path
+
+
+def _secret(base: Path) -> bytes | None:
+    """The user's cache key (made on first use; its file 0600 and the user's own), or None."""
+    path = base / KEY_FILE
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+        except FileNotFoundError:
+            _make_secret(path)
+            continue
+        except OSError:
+            return None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode) or not _mine(info) or info.st_mode & 0o077 or info.st_size != KEY_BYTES:
+                return None
+            key = os.read(fd, KEY_BYTES + 1)
+            return key if len(key) == KEY_BYTES else None
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+    return None
+
+
+def _make_secret(path: Path) -> None:
+    """Write a new key whole under another name, then link it in: two processes starting at once agree."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+        try:
+            os.write(fd, secrets.token_bytes(KEY_BYTES))
+        finally:
+            os.close(fd)
+        os.link(temporary, path)
+    except OSError:  # another process linked its key first, or the folder cannot be written
+        pass
+    finally:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+
+
 def folder() -> Path | None:
-    global _folder
-    if _folder is False:
+    """The cache's folder, or None when there is no usable one."""
+    state = _open()
+    return state[0] if state else None
+
+
+def _open() -> tuple[Path, bytes] | None:
+    global _state
+    if _state is False:
         setting = os.environ.get("LEGES_CACHE")
-        if setting == "off":
-            _folder = None
-        else:
+        _state = None
+        if setting != "off":
             base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "leges"
-            try:
-                base.mkdir(parents=True, exist_ok=True)
-                _folder = base if os.access(base, os.W_OK) else None
-            except OSError:
-                _folder = None
-    return _folder
+            base = private_folder(base)
+            key = _secret(base) if base is not None else None
+            if base is not None and key is not None:
+                _state = (base, key)
+    return _state or None
 
 
 def reset() -> None:
     """Look the folder up again (after `LEGES_CACHE` changed, in tests)."""
-    global _folder
-    _folder = False
+    global _state
+    _state = False
 
 
-def _path(kind: str, text: str) -> Path | None:
-    base = folder()
-    if base is None:
+def _version() -> str:
+    """Leges' version, part of every key: taken from the package, imported before any of its modules
+    (importing it here would be an import cycle)."""
+    return str(getattr(sys.modules.get(__package__ or ""), "__version__", ""))
+
+
+def _entry(kind: str, text: str) -> tuple[Path, bytes, bytes] | None:
+    """Where the entry for `text` lies, its name (the hash of its key) and the secret that signs it."""
+    state = _open()
+    if state is None:
         return None
-    digest = hashlib.sha256(f"{sys.version}\0{kind}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
-    return base / digest[:2] / f"{kind}-{digest[2:]}"
+    base, key = state
+    digest = hashlib.sha256(f"{sys.version}\0{_version()}\0{kind}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    return base / digest[:2] / f"{kind}-{digest[2:]}", digest.encode(), key
+
+
+def _read(path: Path, name: bytes, key: bytes) -> bytes | None:
+    """The entry's content if it is a regular file and its HMAC is right, else None."""
+    try:
+        data = read_bytes(path, MAX_ENTRY_BYTES)
+    except LegesError:
+        return None
+    tag, content = data[:32], data[32:]
+    return content if hmac.compare_digest(tag, hmac.new(key, name + b"\0" + content, hashlib.sha256).digest()) else None
+
+
+def _write(path: Path, name: bytes, key: bytes, content: bytes) -> None:
+    tag = hmac.new(key, name + b"\0" + content, hashlib.sha256).digest()
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(tag + content)
+    os.replace(temporary, path)
 
 
 def cached(kind: str, text: str, make: Callable[[], Any], dumps=pickle.dumps, loads=pickle.loads) -> Any:
-    """The value `make()` gives for `text`, from the cache when it holds it."""
-    path = _path(kind, text)
-    if path is not None:
-        try:
-            return loads(path.read_bytes())
-        except Exception:  # absent, or damaged: make it again
-            pass
+    """The value `make()` gives for `text`, from the cache when it holds it (signed by this user's key)."""
+    entry = _entry(kind, text)
+    if entry is not None:
+        content = _read(*entry)
+        if content is not None:
+            try:
+                return loads(content)
+            except Exception:  # signed but unreadable (a Python that pickles otherwise): make it again
+                pass
     value = make()
-    if path is not None:
+    if entry is not None:
         try:
-            path.parent.mkdir(exist_ok=True)
-            temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            temporary.write_bytes(dumps(value))
-            os.replace(temporary, path)
+            _write(*entry, dumps(value))
         except Exception:
             pass
     return value

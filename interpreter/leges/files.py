@@ -29,6 +29,10 @@ MAX_RULESET_VALUES = 20_000  # YAML values of all those files together (see sour
 MAX_JSON_BYTES = 4_000_000  # a game record or a saved state (a 10,000-turn game's record: about 1 MB)
 MAX_TEXT_BYTES = 4_000_000  # a rulebook's text (`leges coverage`)
 HEAD_BYTES = 4000  # what is looked at to tell a map, a scenario and a ruleset apart
+# What a tool copies out of one ruleset's folder (`leges mutate`, the `--dask` bundle): the bundled
+# games hold under 300 KB in 30 files; a rulebook's text, pictures and notes may come along.
+MAX_COPY_BYTES = 32_000_000
+MAX_COPY_FILES = 2_000
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,9 @@ def read_bytes(path: str | Path, limit: int, shown: str | None = None, roots=Non
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise _error(shown, f"cannot read the {what}: too many levels of symbolic links") from None
+        if exc.errno == errno.ENXIO:  # a socket (or a device without its driver): nothing to open
+            raise _error(shown, "is a socket or a device, not a regular file",
+                         "Leges reads only ordinary files (never FIFOs, devices or sockets)") from None
         raise _error(shown, f"cannot read the {what}: {exc.strerror}") from None
     try:
         info = os.fstat(fd)
@@ -165,6 +172,60 @@ def read_head(path: str | Path, size: int = HEAD_BYTES) -> str:
         return ""
     finally:
         os.close(fd)
+
+
+def read_tree(folder: str | Path, shown: str | None = None, limit: int = MAX_COPY_BYTES,
+              count: int = MAX_COPY_FILES) -> dict[str, bytes]:
+    """Every file of a folder (its POSIX path inside → its content), read through the gate, for a copy.
+
+    A copy must not take more than the folder: a symbolic link is copied as the file it names only
+    when that file lies inside the folder (never a link out, never a link to a folder, which could
+    loop), FIFOs, devices and sockets are refused, and the files together are bounded in size and
+    number, so a link to `/dev/zero` or to a system folder cannot fill a disk. Names beginning with
+    "." or "__" (`.git`, `__pycache__`) are not the ruleset's and are left out.
+    """
+    shown = (shown or display(folder)).rstrip("/")
+    root = Root.of(folder, "the ruleset's folder")
+    out: dict[str, bytes] = {}
+    used = seen = 0
+    pending = [(root.path, "")]
+    while pending:
+        directory, inside = pending.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            raise _error(f"{shown}/{inside}", f"cannot read the folder: {exc.strerror}") from None
+        for entry in entries:
+            if entry.name.startswith((".", "__")):
+                continue
+            name, where = f"{inside}{entry.name}", f"{shown}/{inside}{entry.name}"
+            seen += 1
+            if seen > count:
+                raise _error(shown, f"the folder holds more than {count:,} files and folders, too many to copy",
+                             "keep only the ruleset's own files in its folder")
+            if entry.is_dir(follow_symlinks=False):
+                pending.append((Path(entry.path), name + "/"))
+                continue
+            if entry.is_symlink() and os.path.isdir(entry.path):
+                raise _error(where, f"'{where}' is a symbolic link to a folder, which is not copied",
+                             "put the folder itself in the ruleset's folder")
+            data = read_bytes(entry.path, limit, where, roots=[root])
+            used += len(data)
+            if used > limit:
+                raise _error(where, f"the folder's files together are larger than {limit:,} bytes, too many to copy",
+                             "keep only the ruleset's own files in its folder")
+            out[name] = data
+    return out
+
+
+def write_tree(tree: dict[str, bytes], into: str | Path) -> None:
+    """Write a `read_tree` (or a ruleset's, loader.ruleset_tree) under `into`, creating every file anew."""
+    into = Path(into)
+    for name, data in tree.items():
+        target = into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(target, "xb") as handle:  # "x": never through a file or link already there
+            handle.write(data)
 
 
 def is_regular(path: str | Path) -> bool:

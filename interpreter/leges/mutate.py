@@ -4,22 +4,21 @@ Each mutant changes one rule of the ruleset in one place, on the rule's parsed t
 comparison flipped (`<` → `<=`, `==` → `!=`, `in` → `not in`, ...), a number one more or one
 less, a statement dropped (replaced by `pass`), `and` and `or` swapped, `true` and `false`
 swapped, a count or depth that is not a plain number made one more. The mutant is a copy of the
-ruleset's folder (and of the maps beside it) in a temporary folder, with the one file changed.
-The ruleset's scenarios run against it first, then its rule tests (pytest on the test files
-given, by default `tests/test_<ruleset id>.py` of the project), which are pointed at the copy
-by the environment variable LEGES_RULESETS (the folder holding the mutated ruleset). A mutant
+ruleset's folder (and of its map) in a temporary folder, made through the file gate, with the one
+file changed. The ruleset's scenarios run against it first, then its rule tests (pytest on the
+test files given, by default Leges' own `tests/test_<ruleset id>.py` for a bundled ruleset), which
+are pointed at the copy by the environment variable LEGES_RULESETS (the folder holding the mutated
+ruleset). Python that came with a ruleset (a `tests/` or `conftest.py` in or beside its folder) may
+be a stranger's: it runs only when asked (`ruleset_python`, `--run-ruleset-python`). A mutant
 the tests fail on is killed; one they pass survives — its rule has no test that fails when it
 is wrong; one that no longer loads is stillborn (the checker caught it) and is not counted.
 """
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -27,7 +26,9 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-ENV = "LEGES_RULESETS"
+from . import files
+from .rule_tests import first_failure, leges_tests, run_pytest, ruleset_tests, tests_project
+
 FLIP = {"==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">"}
 COUNTED = {"draw_stmt": 0, "deal_stmt": 0, "shuffle_range": 0, "at_depth": 0, "repeat_stmt": 0}  # which of its expressions
 
@@ -243,39 +244,23 @@ def splice(file_text: str, doc, path: tuple, value) -> str:
     return file_text[:start] + json.dumps(value, ensure_ascii=False) + tail + file_text[end:]
 
 
-def _maps_folder(folder: Path) -> Path | None:
-    """The maps folder a ruleset's map is read from, if it is not inside the ruleset's folder."""
-    for up in list(folder.parents)[:3]:
-        if (up / "maps").is_dir():
-            return up / "maps"
-    return None
-
-
 def _write_copy(folder: Path, into: Path, mutant: Mutant | None) -> Path:
-    """Copy the ruleset (and the maps beside it) into `into`/rulesets/NAME, with the mutant's change."""
+    """Copy the ruleset (and its map, when that lies outside its folder) into `into`/rulesets/NAME with the
+    mutant's change: through the file gate (loader.ruleset_tree), so no link leads the copy out of the
+    folder, no device is read and the copy is bounded in size."""
+    from .model.loader import ruleset_tree
     from .source import load_yaml_file
-    target = into / "rulesets" / folder.name
-    shutil.copytree(folder, target)
-    maps = _maps_folder(folder)
-    if maps is not None and not (folder / "maps").is_dir():
-        shutil.copytree(maps, into / "maps")
+    folder = folder.resolve()
+    tree, _ = ruleset_tree(folder)
     if mutant is not None:
-        original = folder / mutant.file
-        doc = load_yaml_file(str(original))
-        text = original.read_text(encoding="utf-8")
-        (target / mutant.file).write_text(splice(text, doc, mutant.path, mutant.text), encoding="utf-8")
-    return target
+        name = f"{folder.name}/{mutant.file}"
+        doc = load_yaml_file(str(folder / mutant.file))
+        tree[name] = splice(tree[name].decode("utf-8"), doc, mutant.path, mutant.text).encode("utf-8")
+    files.write_tree(tree, into / "rulesets")
+    return into / "rulesets" / folder.name
 
 
 # ------------------------------------------------------------------ running one mutant
-def _first_failure(output: str) -> str:
-    for line in output.splitlines():
-        if line.startswith(("FAILED ", "ERROR ")):
-            return line.split(" - ")[0]
-    lines = [line for line in output.splitlines() if line.strip()]
-    return lines[-1] if lines else "the tests failed"
-
-
 def _scenarios(target: Path) -> str | None:
     """Run the copy's scenarios (the game loaded once per set of variants); what failed, or None."""
     from . import scenario
@@ -307,7 +292,7 @@ def _scenarios(target: Path) -> str | None:
 
 
 def snapshot(folder: Path, into: Path) -> Path:
-    """A copy of the ruleset (and the maps beside it) that the run's mutants are all made from: files
+    """A copy of the ruleset (and its map) that the run's mutants are all made from: files
     edited while the run goes on change none of them."""
     return _write_copy(folder, into, None)
 
@@ -336,75 +321,16 @@ def evaluate(folder: str, mutant: Mutant | None, tests: list[str], project: str,
             return done("killed", failed)
         if not tests:
             return done("survived")
-        code, output = _pytest(tests, project, target.parent, scratch / "pytest.out", timeout)
+        code, output = run_pytest(tests, project, target.parent, scratch / "pytest.out", timeout)
         if code is None:
             return done("timeout", f"the tests ran longer than {timeout:.0f} s")
         if code == 0:
             return done("survived")
         if code == 5:
             return done("survived", "no tests ran")
-        return done("killed", _first_failure(output))
+        return done("killed", first_failure(output))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-
-
-# pytest stops at the first failure; plugins the tests do not need are not loaded
-PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-o", "addopts="]
-
-
-def _pytest(tests: list[str], project: str, rulesets: Path, out: Path, timeout: float) -> tuple[int | None, str]:
-    """Run pytest on the tests with LEGES_RULESETS set: (its exit status or None on timeout, its output).
-
-    Where the system can fork, the tests run in a child of this (already warmed up) process, which
-    saves starting Python and importing Leges and pytest for every mutant; elsewhere in a new process."""
-    if not hasattr(os, "fork"):
-        env = dict(os.environ, **{ENV: str(rulesets)}, PYTHONDONTWRITEBYTECODE="1")
-        try:
-            run = subprocess.run([sys.executable, "-m", "pytest", *PYTEST_ARGS, *tests], cwd=project, env=env,
-                                 capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None, ""
-        return run.returncode, run.stdout + run.stderr
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:  # the child: run the tests, exit with their status
-        code = 3
-        try:
-            os.setsid()
-            fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            os.dup2(fd, 1)
-            os.dup2(fd, 2)
-            os.environ[ENV] = str(rulesets)
-            os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
-            os.chdir(project)
-            sys.path.insert(0, project)
-            folders = {str(Path(t).resolve().parent) + os.sep for t in tests}
-            for name, module in list(sys.modules.items()):  # the tests' own modules are read afresh
-                where = getattr(module, "__file__", None) or ""
-                if any(where.startswith(f) for f in folders):
-                    del sys.modules[name]
-            import pytest
-            code = int(pytest.main([*PYTEST_ARGS, *tests]))
-        except BaseException:  # the child must never return into the caller
-            code = 3
-        finally:
-            os._exit(code)
-    deadline = time.monotonic() + timeout
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() > deadline:
-            try:
-                os.killpg(pid, 9)
-            except OSError:
-                pass
-            os.waitpid(pid, 0)
-            return None, ""
-        time.sleep(0.05)
-    text = out.read_text(encoding="utf-8", errors="replace") if out.exists() else ""
-    return os.waitstatus_to_exitcode(status), text
 
 
 def _job(args):
@@ -412,15 +338,6 @@ def _job(args):
 
 
 # ------------------------------------------------------------------ the whole run
-def default_tests(folder: Path, ruleset_id: str) -> tuple[list[str], Path]:
-    """`tests/test_<id>.py` of the project the ruleset belongs to (the nearest folder above with such a file)."""
-    for up in [folder, *folder.parents]:
-        candidate = up / "tests" / f"test_{ruleset_id}.py"
-        if candidate.is_file():
-            return [str(candidate)], up
-    return [], folder.parent
-
-
 def select(mutants: list, rule: str | None = None, sample: int | None = None, seed: int = 0) -> list:
     """The mutants of the rules whose id (or KIND:ID) matches `rule`, or `sample` of them drawn with `seed`."""
     if rule:
@@ -431,15 +348,29 @@ def select(mutants: list, rule: str | None = None, sample: int | None = None, se
 
 
 def run(folder: str, tests: list[str] | None = None, project: str | None = None, sample: int | None = None,
-        seed: int = 0, jobs: int = 1, rule: str | None = None, timeout: float = 900.0, progress=None) -> dict:
-    """Mutate every rule (or a sample), run the tests against each mutant; the results and the score."""
+        seed: int = 0, jobs: int = 1, rule: str | None = None, timeout: float = 900.0, progress=None,
+        ruleset_python: bool = False) -> dict:
+    """Mutate every rule (or a sample), run the tests against each mutant; the results and the score.
+
+    The tests are those given (`[]`: the scenarios alone), else Leges' own for a bundled ruleset, else
+    (with `ruleset_python` only) the `tests/test_<id>.py` found beside the ruleset; one found but not
+    run is named in the report's `not_run`."""
     from .model.loader import load_declarations
     path = Path(folder).resolve()
     if path.is_file():
         path = path.parent
     rs, _, _ = load_declarations(str(path))
-    found_tests, found_project = default_tests(path, rs.id)
-    tests = [str(Path(t).resolve()) for t in tests] if tests is not None else found_tests  # []: the scenarios alone
+    beside = ruleset_tests(path, rs.id)
+    not_run: list[str] = []
+    if tests is not None:
+        tests = [str(Path(t).resolve()) for t in tests]
+        found_project = tests_project(tests) if tests else path.parent
+    elif (own := leges_tests(path, rs.id)) is not None:
+        tests, found_project = own
+    elif beside is not None and ruleset_python:
+        tests, found_project = beside
+    else:
+        tests, found_project, not_run = [], path.parent, beside[0] if beside else []
     project = str(Path(project).resolve()) if project else str(found_project)
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="leges-mutate-"))
@@ -454,6 +385,7 @@ def run(folder: str, tests: list[str] | None = None, project: str | None = None,
         stale = [e for e in known if not any(_matches(e, m) for m in every)]
         mutants = [m for m in mutants if m not in equivalent]
         report = _run_all(rs.id, pristine, mutants, total, tests, project, jobs, timeout, progress, started)
+        report["not_run"] = not_run
         if "error" not in report:
             why = {m.index: next(e["why"] for e in known if _matches(e, m)) for m in equivalent}
             report["results"] = sorted(report["results"] + [Result(m, "equivalent", " ".join(why[m.index].split()))

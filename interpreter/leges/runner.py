@@ -11,16 +11,18 @@ game is played changes nothing. Games go out in chunks and come back in order.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
 import io
 import itertools
+import logging
 import math
 import os
+import shutil
 import tarfile
 import tempfile
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 from .simulate import PlayResult, play_game
@@ -115,36 +117,40 @@ def run(job: Job, games: list[GameSpec], jobs: int | None = None, dask: str | No
 
 # ------------------------------------------------------------------ Dask
 def bundle(ruleset: str) -> tuple[str, bytes, str]:
-    """The ruleset folder and its map as a tar archive: (digest, bytes, the ruleset's path inside)."""
-    from .model.loader import find_map
-    from .model.loader import load_declarations
-    path = Path(ruleset).resolve()
-    folder = path if path.is_dir() else path.parent
-    inner = folder.name if path.is_dir() else f"{folder.name}/{path.name}"
-    rs, _, _ = load_declarations(str(path))
+    """The ruleset folder and its map as a tar archive: (its SHA-256, the bytes, the ruleset's path inside).
+
+    The files are read through the file gate (loader.ruleset_tree): a link out of the folder, a
+    device or an oversized folder is a located error here, before any worker sees the archive."""
+    from .model.loader import ruleset_tree
+    tree, inner = ruleset_tree(ruleset)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
-        for f in sorted(folder.rglob("*")):
-            if f.is_file() and not any(part.startswith((".", "__")) for part in f.relative_to(folder).parts):
-                tar.add(str(f), arcname=f"{folder.name}/{f.relative_to(folder)}")
-        map_file = find_map(folder, rs.map) if getattr(rs, "map", None) else None
-        if map_file is not None and folder not in map_file.resolve().parents:
-            tar.add(str(map_file), arcname=f"maps/{map_file.name}")
+        for name, content in sorted(tree.items()):
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(content), 0o600
+            tar.addfile(info, io.BytesIO(content))
     data = buffer.getvalue()
-    return hashlib.sha256(data).hexdigest()[:16], data, inner
+    return hashlib.sha256(data).hexdigest(), data, inner
+
+
+_UNPACKED: dict[str, str] = {}  # digest → folder, in this worker process
 
 
 def _unpacked(digest: str, data: bytes) -> str:
-    root = Path(tempfile.gettempdir()) / f"leges-bundle-{digest}"
-    if not root.exists():
-        staging = Path(tempfile.mkdtemp(prefix=f"leges-bundle-{digest}-"))
+    """The bundle unpacked, once per worker process, into a folder of its own made by `mkdtemp` (private,
+    with a name no one can guess). A folder found lying in a shared place such as $TMPDIR is never
+    reused: anyone could have planted one under the name a bundle would take."""
+    if digest not in _UNPACKED:
+        if hashlib.sha256(data).hexdigest() != digest:
+            from .errors import Diagnostic, LegesError, Position
+            raise LegesError(Diagnostic(Position("--dask"), "the ruleset's bundle arrived damaged at a worker",
+                                        "run again; if it repeats, check the cluster's network"))
+        root = tempfile.mkdtemp(prefix="leges-bundle-")
+        atexit.register(shutil.rmtree, root, True)
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            tar.extractall(staging, filter="data")
-        try:
-            os.replace(staging, root)
-        except OSError:
-            pass  # another worker unpacked it first
-    return str(root)
+            tar.extractall(root, filter="data")
+        _UNPACKED[digest] = root
+    return _UNPACKED[digest]
 
 
 def play_bundled_chunk(job: Job, packed: tuple[str, bytes, str], chunk: list[GameSpec]) -> list[PlayResult]:
@@ -152,25 +158,37 @@ def play_bundled_chunk(job: Job, packed: tuple[str, bytes, str], chunk: list[Gam
     return play_chunk(job, chunk, os.path.join(_unpacked(digest, data), inner))
 
 
+CONNECT_SECONDS = 20  # how long a scheduler may take to answer before `--dask ADDRESS` is an error
+
+
 def dask_client(address: str, jobs: int | None):
+    from .errors import Diagnostic, LegesError, Position
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        from .errors import Diagnostic, LegesError, Position
         raise LegesError(Diagnostic(Position("--dask"), "Dask is not installed",
                                     "pip install 'leges[dask]' (dask.distributed)")) from None
     if address == "local":
+        # its workers' logs stay quiet: a task that fails is reported by the client, where it is located,
+        # and a heartbeat missed while the cluster closes is no news (it printed worker tracebacks)
         cluster = LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=None, silence_logs=logging.CRITICAL)
         return Client(cluster), cluster
-    return Client(address), None
+    try:
+        return Client(address, timeout=CONNECT_SECONDS), None
+    except (OSError, ValueError, TypeError, TimeoutError) as exc:  # a malformed, unknown or silent address
+        reason = " ".join(str(exc).split())[:300] or type(exc).__name__
+        raise LegesError(Diagnostic(Position("--dask"), f"cannot reach a Dask scheduler at '{address}': {reason}",
+                                    "give a scheduler's address (tcp://HOST:PORT) or 'local' for a cluster on "
+                                    "this machine")) from None
 
 
 def _run_dask(job: Job, games: list[GameSpec], address: str, jobs: int | None, progress: Progress | None):
     from dask.distributed import as_completed as dask_completed
+    packed = bundle(job.ruleset)  # a ruleset that cannot be bundled is reported before a cluster starts
     client, cluster = dask_client(address, jobs)
     try:
-        packed = client.scatter(bundle(job.ruleset), broadcast=True)
+        packed = client.scatter(packed, broadcast=True)
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         parts = chunks(games, workers)
         futures = [client.submit(play_bundled_chunk, job, packed, part, pure=False) for part in parts]

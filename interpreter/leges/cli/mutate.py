@@ -21,7 +21,11 @@ def cmd_mutate(args) -> int:
         print(f"[{done:>{len(str(total))}}/{total}] {result.status:<9} {m.describe()}{by}", file=sys.stderr, flush=True)
 
     report = run(args.ruleset, tests=[] if args.no_tests else args.tests, project=args.project, sample=args.sample, seed=args.seed,
-                 jobs=args.jobs, rule=args.rule, timeout=args.timeout, progress=progress)
+                 jobs=args.jobs, rule=args.rule, timeout=args.timeout, progress=progress,
+                 ruleset_python=args.run_ruleset_python)
+    for path in report.get("not_run", []):
+        print(f"note: {path} was not run: it is Python that came with the ruleset; --run-ruleset-python runs it "
+              "(only for a ruleset you trust)", file=sys.stderr)
     if "error" in report:
         print(f"leges mutate: {report['error']}", file=sys.stderr)
         return EXIT_INPUT
@@ -55,10 +59,16 @@ def register(sub, variant) -> None:
     p = sub.add_parser("mutate", help="change each rule in turn and check that the scenarios and tests fail")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--tests", action="append", metavar="FILE",
-                   help="a pytest file to run against each mutant (repeatable; default: tests/test_<ruleset id>.py "
-                        "of the project); it finds the mutated ruleset's folder in $LEGES_RULESETS")
+                   help="a pytest file to run against each mutant, which runs its Python (repeatable; default: "
+                        "Leges' own tests/test_<ruleset id>.py for a bundled ruleset, none for another); it finds "
+                        "the mutated ruleset's folder in $LEGES_RULESETS")
+    p.add_argument("--run-ruleset-python", action="store_true",
+                   help="also run tests/test_<ruleset id>.py found in or above the ruleset's folder, and the "
+                        "conftest.py beside it: this RUNS PYTHON THAT CAME WITH THE RULESET, as you (only for a "
+                        "ruleset you trust)")
     p.add_argument("--no-tests", action="store_true", help="run the scenarios alone against each mutant")
-    p.add_argument("--project", metavar="DIR", help="where pytest runs (default: the folder holding tests/)")
+    p.add_argument("--project", metavar="DIR", help="where pytest runs, its root and the highest folder it takes a "
+                   "conftest.py from (default: the folder holding the tests' tests/)")
     p.add_argument("--sample", type=int, metavar="N", help="run N mutants chosen at random (see --seed)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", "-j", type=int, default=1, help="mutants run at once")

@@ -1,15 +1,17 @@
 """Parsing rule-language text into the syntax tree of `ast.py`.
 
-The grammar lives in `grammar.lark` (LALR, positions kept, cached); this module turns Lark's
+The grammar lives in `grammar.lark` (LALR, positions kept, its tables cached); this module turns Lark's
 tree into our nodes and Lark's exceptions into located, readable diagnostics.
 """
 from __future__ import annotations
 
 import ast as pyast
+import io
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+import lark
 from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
@@ -42,8 +44,22 @@ class RuleIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(grammar_text(), parser="lalr", postlex=RuleIndenter(), start=["program", "expression"],
-                propagate_positions=True, maybe_placeholders=True, cache=True)
+    """The parser, its tables kept in Leges' signed cache (cache.py). Not Lark's own `cache=True`: that
+    unpickles a file of a predictable name in the shared temporary folder, which anyone could plant."""
+    def build() -> Lark:
+        return Lark(grammar_text(), parser="lalr", postlex=RuleIndenter(), start=["program", "expression"],
+                    propagate_positions=True, maybe_placeholders=True)
+    return cache.cached("parser", f"{lark.__version__}\0{_fingerprint()}", build, _save, _restore)
+
+
+def _save(parser: Lark) -> bytes:
+    buffer = io.BytesIO()
+    parser.save(buffer)
+    return buffer.getvalue()
+
+
+def _restore(data: bytes) -> Lark:
+    return Lark.load(io.BytesIO(data))
 
 
 def _pos(meta_or_token) -> dict:
@@ -504,16 +520,15 @@ def _check_size(text: str, origin: TextOrigin) -> None:
         raise LegesError(Diagnostic(origin.locate(1, 1), f"rule text longer than {MAX_TEXT} characters"))
 
 
-_FINGERPRINT = None
+@lru_cache(maxsize=1)
+def _fingerprint() -> str:
+    return cache.parser_fingerprint()
 
 
 def _cached_tree(start: str, text: str, parse):
     """The syntax tree of `text`, from the disk cache when an identical text was parsed before
     (cache.py); a text with an error is never cached (the error is reported afresh)."""
-    global _FINGERPRINT
-    if _FINGERPRINT is None:
-        _FINGERPRINT = cache.parser_fingerprint()
-    return cache.cached("tree", f"{_FINGERPRINT}\0{start}\0{text}", parse)
+    return cache.cached("tree", f"{_fingerprint()}\0{start}\0{text}", parse)
 
 
 def parse_program(text: str, origin: TextOrigin) -> ast.Program:

@@ -102,6 +102,30 @@ def find_map(root: Path, name: str) -> Path | None:
     return None
 
 
+def _maps_root(path: Path) -> files.Root:
+    """The maps folder a map was found in: neither the map nor that folder may be a link elsewhere."""
+    return files.Root(Path(os.path.realpath(path.parent.parent)) / path.parent.name, "the maps folder")
+
+
+def ruleset_tree(path: str | Path) -> tuple[dict[str, bytes], str]:
+    """A copy of the ruleset at `path` as files (path → content), laid out to load as the original does.
+
+    Its folder comes as NAME/... and its map, when that lies outside the folder, as maps/MAP.yaml
+    beside it; also the ruleset's path in the copy (NAME, or NAME/FILE.yaml). Everything is read
+    through the file gate (files.read_tree): `leges mutate` and the `--dask` bundle copy a stranger's
+    folder so, never with a copy that follows links out of it or reads a device.
+    """
+    path = Path(path).resolve()
+    folder = path if path.is_dir() else path.parent
+    rs, _, _ = load_declarations(str(path))
+    tree = {f"{folder.name}/{name}": data for name, data in files.read_tree(folder, display_path(folder)).items()}
+    map_file = find_map(folder, rs.map) if rs.map else None
+    if map_file is not None and folder not in Path(os.path.realpath(map_file)).parents:
+        tree[f"maps/{map_file.name}"] = files.read_bytes(map_file, files.MAX_YAML_BYTES, display_path(map_file),
+                                                         roots=[_maps_root(map_file)])
+    return tree, folder.name if path.is_dir() else f"{folder.name}/{path.name}"
+
+
 def load_map(root: Path, name: str, at: d.At, errors: Collector, budget: files.Budget | None = None) -> Board | None:
     if not MAP_NAME.match(name):
         errors.error(at.position(), f"map name '{name}' is not a plain name",
@@ -114,10 +138,8 @@ def load_map(root: Path, name: str, at: d.At, errors: Collector, budget: files.B
         close = did_you_mean(name, known)
         errors.error(at.position(), f"no map named '{name}'", f"{close} ({looked})" if close else looked)
         return None
-    # the map must really be in that maps folder: neither it nor the folder may be a link elsewhere
-    maps = files.Root(Path(os.path.realpath(path.parent.parent)) / path.parent.name, "the maps folder")
     try:
-        doc = load_yaml_file(str(path), display_path(path), roots=[maps], budget=budget)
+        doc = load_yaml_file(str(path), display_path(path), roots=[_maps_root(path)], budget=budget)
     except LegesError as exc:
         errors.extend(exc.diagnostics)
         return None
