@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..errors import Collector, Diagnostic, LegesError, Position
 from .common import EXIT_OK, kind_of
-from .simulate import ProgressBar, add_play_arguments, check_agents, interval_text, is_rate, play_batches, players_of
+from .simulate import ProgressBar, add_play_arguments, budget_of, check_agents, interval_text, is_rate, play_batches, players_of
 
 
 def resolve_variants(ruleset: str, text: str, flag: str) -> list[str]:
@@ -51,12 +51,13 @@ def cmd_compare(args) -> int:
     seats = game_a.setup_for(players).seat_names
     games = plan(args.seed, args.games, specs, args.rotate_seats)
     path = os.path.abspath(args.ruleset)
+    budget = budget_of(args)
     bar = ProgressBar(2 * len(games), sys.stderr.isatty() and not args.quiet and not args.json)
     start = time.perf_counter()
     try:
-        a = play_batches(game_a, Job(path, tuple(va), players), games, args, bar)
+        a = play_batches(game_a, Job(path, tuple(va), players, budget=budget), games, args, bar)
         bar.advance(len(games))
-        b = play_batches(game_b, Job(path, tuple(vb), players), games, args, bar)
+        b = play_batches(game_b, Job(path, tuple(vb), players, budget=budget), games, args, bar)
     finally:
         bar.close()
     seconds = time.perf_counter() - start

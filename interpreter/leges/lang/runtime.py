@@ -33,12 +33,12 @@ class LimitExceeded(RuleMisuse):
 
 def each(st, items):
     """`items`, charged to the work budget of the action being run: every loop and comprehension
-    goes through its items here, so nested loops over large lists stop at `limits.max_work`."""
+    goes through its items here, so nested loops over large lists stop at `limits.max_work`, and
+    a game at its budget of work in all."""
     game = st.game
     game.work -= len(items)
     if game.work < 0:
-        raise LimitExceeded(f"rules went through more than {game.max_work} items for one action (limits.max_work)",
-                            "loops over large lists, or nested too deep? limits.max_work raises the bound")
+        game.meter.refill()  # the next slice of the budget, or the error naming the limit (engine/budget.py)
     return items
 
 
