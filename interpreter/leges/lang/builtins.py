@@ -288,7 +288,7 @@ def _payment_args(cx, charged=True):
          "payments([1, 1, 2], [1]) == [[1]] and payments([1, 1, 2], [1], substitute=2) == [[1], [1, 1], [1, 2]]")
 def _payments(cx):
     elem, pool, need, wildcard, substitute, wild = _payment_args(cx)
-    return T.list_of(T.list_of(elem)), f"H.payments({pool}, {need}, {wildcard}, {substitute}, {wild})"
+    return T.list_of(T.list_of(elem)), f"P.payments(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
 
 
 @builtin("payable(pool, need, [wildcard=w], [wild=v], [substitute=n])",
@@ -299,9 +299,9 @@ def _payable(cx):
     hoisting = cx.c.hoist
     if (hoisting is not None and id(cx.node) in hoisting.reached and not substitute.startswith("lambda")
             and all(hoisting.invariant(n, cx.scope.py) for n in [cx.arg_node(0), *cx.node.kwargs.values()])):
-        prepared = hoisting.add(f"H.payable_from({pool}, {wildcard}, {substitute}, {wild})")  # (hoist.py)
+        prepared = hoisting.add(f"P.payable_from({pool}, {wildcard}, {substitute}, {wild})")  # (hoist.py)
         return T.BOOL, f"{prepared}(st, {need})"
-    return T.BOOL, f"H.payable(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
+    return T.BOOL, f"P.payable(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
 
 
 TABLE_KEYS = ("player", "space", "area", "zone", "str", "any")

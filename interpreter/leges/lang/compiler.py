@@ -18,7 +18,7 @@ from typing import Any
 from .. import cache
 from ..errors import Collector, LegesError, did_you_mean
 from ..source import TextOrigin
-from . import ast, memo, runtime
+from . import ast, memo, payments, runtime
 from . import types as T
 from .builtins import BUILTINS
 from .call import NOTHING, Call
@@ -50,7 +50,7 @@ class Compiler:
         self.dynamic_space_props: set[str] = set()
         self.uniform_props: dict[str, set] = {}  # component type → properties every instance has
         self.constants: list = []
-        self.namespace: dict[str, Any] = {"H": runtime, "K": self.constants, "__builtins__": {
+        self.namespace: dict[str, Any] = {"H": runtime, "P": payments, "K": self.constants, "__builtins__": {
             "len": len, "sum": sum, "any": any, "all": all, "list": list, "range": range, "min": min, "max": max,
             "abs": abs, "sorted": sorted, "reversed": reversed, "str": str, "set": set, "tuple": tuple,
             "KeyError": KeyError, "TypeError": TypeError, "zip": zip, "bool": bool, "enumerate": enumerate}}
