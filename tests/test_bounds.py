@@ -182,3 +182,27 @@ def test_payments_is_charged_by_the_ways_it_lists(game):
 
 def refused():
     raise LimitExceeded("over", "")
+
+
+# ------------------------------------------------------------------ options
+SQUARE = '      square: "[s for s in spaces if count(s) == 0]"'
+
+
+def test_options_that_multiply_are_a_located_error_before_they_fill_memory(game, capsys):
+    """Issue 22: two parameters of range(3000) made 9,000,000 options (4 GB for two decisions)."""
+    edit(game / "game" / "ruleset.yaml", SQUARE, SQUARE + '\n      a: "range(3000)"\n      b: "range(3000)"')
+    started = time.monotonic()
+    expect(leges(capsys, "simulate", "game", "-g", "1", "-q"), f"{RULES}:50:7",
+           "action 'place' offers more than 100000 options at one decision (limits.max_options)", hint="limits.max_options")
+    assert time.monotonic() - started < 10
+
+
+def test_max_options_bounds_an_actions_options_and_a_choose(game, capsys):
+    edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", "map: tictactoe\nlimits: {max_options: 9}\n")
+    assert leges(capsys, "simulate", "game", "-g", "1", "-q").status == 0  # nine squares
+    edit(game / "game" / "ruleset.yaml", "limits: {max_options: 9}", "limits: {max_options: 8}")
+    expect(leges(capsys, "simulate", "game", "-g", "1", "-q"), f"{RULES}:51:7", "more than 8 options")
+    edit(game / "game" / "ruleset.yaml", MOVE, "      choose n from range(20) as pick\n" + MOVE)
+    edit(game / "game" / "ruleset.yaml", SQUARE, '      square: "take([s for s in spaces if count(s) == 0], 1)"')
+    expect(leges(capsys, "simulate", "game", "-g", "1", "-q"), f"{RULES}:53:7",
+           "choose n offers more than 8 options at one decision (limits.max_options)")

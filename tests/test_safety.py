@@ -183,7 +183,7 @@ def test_a_number_of_thousands_of_digits_is_located(game, capsys):
 
 # ------------------------------------------------------------------ limits: located, named
 @pytest.mark.parametrize("limit, value", [("max_steps", 10**9), ("max_loop", 10**8), ("max_turns", 10**7),
-                                          ("max_work", 10**9), ("max_decisions", 10**8)])
+                                          ("max_work", 10**9), ("max_decisions", 10**8), ("max_options", 10**7)])
 def test_every_limit_has_a_maximum_that_names_it(game, capsys, limit, value):
     edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", f"map: tictactoe\nlimits: {{{limit}: {value}}}\n")
     expect(leges(capsys, "validate", "game"), f"{RULES}:16:{10 + len(limit) + 2}", "more than the maximum",

@@ -100,6 +100,7 @@ class Game:
         self.max_turns = 0
         self.max_decisions = 0
         self.max_work = 10_000_000
+        self.max_options = 100_000  # options one action or choose may offer at a decision
         self.work = self.max_work  # what is left of the current action's work budget (lang/runtime.each)
         self.meter = Meter(self)  # hands it out, and looks at the game's budget (engine/budget.py)
         self.flow = Flow(self)

@@ -5,6 +5,8 @@ the frame's locals `env`, the tables of one compiled game and these helpers.
 """
 from __future__ import annotations
 
+from ..errors import Diagnostic, Position, RuleError
+
 MISSING = object()  # no value cached yet (memoised functions, lang/memo.py)
 
 # Sizes no rule may build past (the safety promise: a stranger's ruleset cannot exhaust memory).
@@ -40,6 +42,13 @@ def each(st, items):
     if game.work < 0:
         game.meter.refill()  # the next slice of the budget, or the error naming the limit (engine/budget.py)
     return items
+
+
+def too_many_options(where: Position, what: str, most: int):
+    """The error of a decision offering more than limits.max_options options, at the rule listing them."""
+    raise RuleError(Diagnostic(where, f"{what} offers more than {most} options at one decision (limits.max_options)",
+                               "a long list of options, or parameters whose options multiply (a require that rules "
+                               "most out still has them all tried)? limits.max_options raises the bound"))
 
 
 def span(a, b):
