@@ -18,7 +18,7 @@ from hypothesis import strategies as hs
 
 import leges as leges_api
 from leges.engine.budget import DEFAULT_GAME_SECONDS, DEFAULT_GAME_WORK, GameBudget
-from leges.lang import payments
+from leges.lang import payments, runtime
 from leges.lang.runtime import LimitExceeded
 from test_errors import MOVE, RULES, TURN, expect, leges
 from test_language_constructs import UNBOUNDED
@@ -206,3 +206,45 @@ def test_max_options_bounds_an_actions_options_and_a_choose(game, capsys):
     edit(game / "game" / "ruleset.yaml", SQUARE, '      square: "take([s for s in spaces if count(s) == 0], 1)"')
     expect(leges(capsys, "simulate", "game", "-g", "1", "-q"), f"{RULES}:53:7",
            "choose n offers more than 8 options at one decision (limits.max_options)")
+
+
+# ------------------------------------------------------------------ built-ins charged by what they do
+# Each built-in's own work, beyond the items it is handed, is charged: a loop of few items calling
+# it stays a loop of few items no more. Each attack ran for minutes to hours before; now it is the
+# located error naming limits.max_work (or a result) within seconds.
+BUILTIN_ATTACKS = [
+    ("      let n = count(map(range(100000), i => range(1000000)))", 7, "limits.max_work"),  # range builds its list
+    ("      let l = range(400000)\n      repeat 10000:\n        let m = count(l + l)", 9, "limits.max_work"),  # + copies
+    ('      let t = text(range(50000))\n      repeat 10000:\n        let m = count([t + t])', 9, "limits.max_work"),
+    ("      let l = map(range(900), i => range(1000))\n      repeat 10000:\n        let m = count(sort(l))", 9,
+     "limits.max_work"),  # comparing lists goes through them
+    ("      let l = map(range(2000), i => [i])\n      repeat 10000:\n        let m = count(unique(l))", 9, "limits.max_work"),
+    ("      let l = range(1000000)\n      repeat 10000:\n        let m = 5 in l", 9, "limits.max_work"),
+    ("      repeat 10000:\n        let m = count(lines(1))", 9, "limits.max_work"),
+    ("      repeat 10000:\n        let m = count(reachable(r0c0, 1000))", 9, "limits.max_work"),
+    ("      let n = count(lines(30000))", 7, "may hold more than 1000000 spaces"),
+]
+
+
+@pytest.mark.parametrize("attack, column, words", BUILTIN_ATTACKS, ids=[a.split("\n")[-1].strip() for a, _, _ in BUILTIN_ATTACKS])
+def test_a_built_in_is_charged_by_the_work_it_does(game, attack, column, words):
+    if "lines(" in attack or "reachable(" in attack:  # a board of 40,000 spaces
+        edit(game / "maps" / "tictactoe.yaml", "grid: {rows: 3, cols: 3}", "grid: {rows: 200, cols: 200}")
+    edit(game / "game" / "ruleset.yaml", MOVE, MOVE + "\n" + attack)
+    lines = (game / "game" / "ruleset.yaml").read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if text == attack.splitlines()[-1])
+    started = time.monotonic()
+    run = run_leges("simulate", "game", "-g", "1", "-j", "1", "-q", cwd=game)
+    assert run.returncode == 2 and f"{RULES}:{line}:{column}" in run.stderr and words in run.stderr, run.stderr
+    assert time.monotonic() - started < 30
+
+
+def test_without_counts_by_value(game, capsys):
+    """without() took one scan of the list for every item taken out: a million by a million ran for hours."""
+    edit(game / "game" / "ruleset.yaml", MOVE, MOVE + "\n      let n = count(without(range(1000000), range(1000001, 1000064)"
+                                                      " + range(3, 5) + range(3, 5)))")
+    started = time.monotonic()
+    assert leges(capsys, "simulate", "game", "-g", "1", "-q").status == 0
+    assert time.monotonic() - started < 20
+    assert runtime.without(UNBOUNDED, [1, 2, 2, 3, [4], [4]], [2, [4], 5]) == [1, 2, 3, [4]]
+    assert runtime.without(UNBOUNDED, [1, 2, 2, 3], [2, 3, 4]) == [1, 2]

@@ -193,7 +193,7 @@ def test_payments_with_a_wild_item_and_a_rate_per_kind(sample):
 
 def test_a_rule_that_ran_cards_needed_by_hand_agrees_with_payable():
     """Attika's former affordability test: one card per need, two for a need the hand cannot match."""
-    cards_needed = lambda pool, need: len(need) + len(runtime.without([x for x in need if x != "any"], pool))
+    cards_needed = lambda pool, need: len(need) + len(runtime.without(UNBOUNDED, [x for x in need if x != "any"], pool))
     for pool in (["hill"], ["hill", "water", "water"], ["forest"] * 5, []):
         for need in (["hill"], ["water", "water"], ["any"] * 5, ["hill", "mountain", "any"]):
             assert payments.payable(UNBOUNDED, pool, need, "any", 2) == (cards_needed(pool, need) <= len(pool))

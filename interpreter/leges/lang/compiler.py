@@ -615,9 +615,9 @@ class Compiler:
         if op == "+" and (lt.kind == "list" or rt.kind == "list"):
             if not (T.is_list(lt) and T.is_list(rt)):
                 self.err(node, origin, f"cannot add {lt} and {rt}")
-            return T.join(lt, rt), f"H.concat({left}, {right})"
+            return T.join(lt, rt), f"H.concat(st, {left}, {right})"
         if op == "+" and lt.kind == "str" and rt.kind == "str":
-            return T.STR, f"H.concat({left}, {right})"
+            return T.STR, f"H.concat(st, {left}, {right})"
         if not (T.numeric(lt) and T.numeric(rt)):
             self.err(node, origin, f"'{op}' needs numbers, found {lt} and {rt}")
             return NOTHING
@@ -653,6 +653,8 @@ class Compiler:
                 return T.BOOL, f"({left} {pyop} {self.contents(rt, right, None, node.right, scope)})"
             if rt.kind == "table" and T.key_of(rt).kind == "player":
                 return T.BOOL, f"({left} {pyop} range(len({right})))"
+            if rt.kind == "list":  # looked through: charged when long
+                return T.BOOL, f"({'not ' if op == 'notin' else ''}H.member(st, {left}, {right}))"
             return T.BOOL, f"({left} {pyop} {right})"
         if not T.compatible(lt, rt):
             self.err(node, origin, f"comparing {lt} with {rt} is always {'false' if op == '==' else 'meaningless'}")

@@ -51,15 +51,24 @@ def too_many_options(where: Position, what: str, most: int):
                                "most out still has them all tried)? limits.max_options raises the bound"))
 
 
-def span(a, b):
-    """range(a, b) as a list, refused past MAX_ITEMS items."""
+def charged(st, n: int) -> None:
+    """n items of work a built-in does by itself (building a list, searching the board), charged
+    when more than FREE_ITEMS."""
+    if n > FREE_ITEMS:
+        each(st, range(n))
+
+
+def span(st, a, b):
+    """range(a, b) as a list, refused past MAX_ITEMS items, charged by its items."""
     if b - a > MAX_ITEMS:
         raise LimitExceeded(f"range of {b - a} numbers is more than {MAX_ITEMS}", "the limit of a list's size (docs/language.md, Bounds)")
+    charged(st, b - a)
     return list(range(a, b))
 
 
-def concat(a, b):
-    """Two lists (or strings) joined, refused past the size limits."""
+def concat(st, a, b):
+    """Two lists (or strings) joined, refused past the size limits, charged by what is copied."""
+    charged(st, len(a) + len(b))
     if a.__class__ is str:
         if len(a) + len(b) > MAX_CHARS:
             raise LimitExceeded(f"a string of more than {MAX_CHARS} characters", "the limit of a string's size (docs/language.md, Bounds)")
@@ -113,8 +122,14 @@ def bottom(items):
     return items[0] if items else None
 
 
-def top_n(items, n):
+def top_n(st, items, n):
+    charged(st, n)
     return list(reversed(items[-n:])) if n > 0 else []
+
+
+def bottom_n(st, items, n):
+    charged(st, n)
+    return list(items[:max(0, n)])
 
 
 def index(items, i):
@@ -141,11 +156,12 @@ def last(items):
     return items[-1] if items else None
 
 
-def unique(items):
+def unique(st, items):
     try:
         return list(dict.fromkeys(items))
     except TypeError:  # lists of lists
         pass
+    charged(st, _compared(items))  # the text of each list, to key it by
     seen, out = set(), []
     for x in items:
         key = repr(x) if isinstance(x, list) else x
@@ -182,8 +198,47 @@ def all_best(items, key, larger: bool):
     return [x for x, k in zip(items, keys) if k == top_key]
 
 
-def sort(items, key, descending):
+def sort(st, items, key, descending):
+    """The items sorted, charged by the comparisons (n log n; lists compared item by item)."""
+    if len(items) > FREE_ITEMS:
+        charged(st, _compared(items) * (len(items).bit_length() - 1))
     return sorted(items, key=key, reverse=bool(descending))
+
+
+def _compared(items) -> int:
+    """What comparing the items may go through: each, and the items of those that are lists."""
+    return len(items) + sum(len(x) for x in items if x.__class__ is list)
+
+
+def member(st, x, items) -> bool:
+    """`x in items` for a list: charged by the items looked at, when many."""
+    charged(st, len(items))
+    return x in items
+
+
+def searched(st, board, found: dict) -> dict:
+    """What a search of the board found (distances), charged by the steps it looked at: the
+    neighbours of every space it reached."""
+    charged(st, len(found) * board.degree())
+    return found
+
+
+def lines(st, board, n: int) -> list:
+    """board.lines(n), charged by the spaces its lines hold, every time (the same work wherever the
+    game is played, whatever the board remembers); refused before it is built past MAX_ITEMS."""
+    bound = len(board.spaces) * 4 * max(0, min(n, len(board.spaces)))
+    if bound > MAX_ITEMS:
+        raise LimitExceeded(f"lines of {n} spaces on a board of {len(board.spaces)} may hold more than {MAX_ITEMS} spaces",
+                            "the limit of a list's size (docs/language.md, Bounds)")
+    found = board.lines(n)
+    charged(st, len(found) * n)
+    return found
+
+
+def chars(st, text: str) -> str:
+    """A text a built-in built, charged by its characters."""
+    charged(st, len(text))
+    return text
 
 
 def space_of(st, c, spaces):
@@ -226,7 +281,24 @@ def as_list(value):
 
 
 
-def without(items, taken):
+def without(st, items, taken):
+    """`items` less the first occurrence of each of `taken`: counted by value (not one scan of the
+    list for each item taken out), or, for items that are lists, charged by the scans."""
+    try:
+        left: dict = {}
+        for t in taken:
+            left[t] = left.get(t, 0) + 1
+        out = []
+        for x in items:
+            n = left.get(x, 0)
+            if n:
+                left[x] = n - 1
+            else:
+                out.append(x)
+        return out
+    except TypeError:  # lists among them
+        pass
+    charged(st, len(items) * len(taken))
     out = list(items)
     for t in taken:
         try:
