@@ -74,10 +74,11 @@ class Meter:
         """The action is over, having run `steps` statements (None: it stopped before the end): what
         it spent is the game's. The ending of a game past its budget, or None."""
         st, game = self.st, self.game
-        spent = st.spent
-        spent[0] += self.issued - max(game.work, 0) + (self.steps if steps is None else steps)
+        spent, budget, ending = st.spent, st.budget, self.ending
+        spent[0] += self.issued - (game.work if game.work > 0 else 0) + (self.steps if steps is None else steps)
         spent[1] += time.perf_counter() - self.started
-        ending = self.ending or _ending(st.budget, spent[0], spent[1])
+        if ending is None and (spent[0] > budget.work or spent[1] > budget.seconds):
+            ending = _ending(budget, spent[0], spent[1])
         self.st, self.ending = None, None
         game.work = game.max_work
         return ending

@@ -479,6 +479,12 @@ def _board(cx):
     return cx.const(board) if board is not None else "None"
 
 
+def _degree(cx) -> int:
+    """Neighbours of a space of the board, on average: what a search looks at for each space it reaches."""
+    board = cx.board()
+    return board.degree() if board is not None else 1
+
+
 @builtin("neighbors(s)", "The spaces adjacent to s (for a graph board: those its edges lead to).",
          "count(neighbors(r1c1)) == 4")
 def _neighbors(cx):
@@ -517,7 +523,7 @@ def _distance(cx):
     src = _sources(cx, 0)
     _, b = cx.code(1, T.SPACE)
     blocked = _space_set(cx, "blocked")
-    return T.INT, f"(lambda t: H.searched(st, {_board(cx)}, {_board(cx)}.distances({src}, {blocked}, target=t)).get(t))({b})"
+    return T.INT, f"(lambda t: H.searched(st, {_degree(cx)}, {_board(cx)}.distances({src}, {blocked}, target=t)).get(t))({b})"
 
 
 @builtin("distances(from, [blocked=spaces], [steps=n])",
@@ -528,7 +534,7 @@ def _distances(cx):
     src = _sources(cx, 0)
     blocked = _space_set(cx, "blocked")
     steps = cx.code("steps", T.INT)[1] if cx.arg_node("steps") is not None else "None"
-    return T.table_of(T.INT), f"H.searched(st, {_board(cx)}, {_board(cx)}.distances({src}, {blocked}, {steps}))"
+    return T.table_of(T.INT), f"H.searched(st, {_degree(cx)}, {_board(cx)}.distances({src}, {blocked}, {steps}))"
 
 
 @builtin("reachable(from, steps, [blocked=spaces])",
@@ -539,7 +545,7 @@ def _reachable(cx):
     src = _sources(cx, 0)
     _, steps = cx.code(1, T.INT)
     blocked = _space_set(cx, "blocked")
-    found = cx.c.iter_safe(f"H.searched(st, {_board(cx)}, {_board(cx)}.distances({src}, {blocked}, {steps})).items()", cx.scope)
+    found = cx.c.iter_safe(f"H.searched(st, {_degree(cx)}, {_board(cx)}.distances({src}, {blocked}, {steps})).items()", cx.scope)
     return T.list_of(T.SPACE), f"[s for s, d in {found} if d > 0]"
 
 
@@ -561,7 +567,7 @@ def _connected(cx):
     cx.board()
     through = _space_set(cx, "through") if cx.arg_node("through") is not None else "None"
     return T.BOOL, (f"(lambda d, t: any(x in d for x in H.as_list(t)))"
-                    f"(H.searched(st, {_board(cx)}, {_board(cx)}.distances({src}, (), None, None, {through})), {b})")
+                    f"(H.searched(st, {_degree(cx)}, {_board(cx)}.distances({src}, (), None, None, {through})), {b})")
 
 
 @builtin("lines(n)", "Every straight line of n spaces on a grid or hex board (each direction once), from "

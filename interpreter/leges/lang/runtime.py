@@ -62,13 +62,15 @@ def span(st, a, b):
     """range(a, b) as a list, refused past MAX_ITEMS items, charged by its items."""
     if b - a > MAX_ITEMS:
         raise LimitExceeded(f"range of {b - a} numbers is more than {MAX_ITEMS}", "the limit of a list's size (docs/language.md, Bounds)")
-    charged(st, b - a)
+    if b - a > FREE_ITEMS:
+        each(st, range(b - a))
     return list(range(a, b))
 
 
 def concat(st, a, b):
     """Two lists (or strings) joined, refused past the size limits, charged by what is copied."""
-    charged(st, len(a) + len(b))
+    if len(a) + len(b) > FREE_ITEMS:
+        each(st, range(len(a) + len(b)))
     if a.__class__ is str:
         if len(a) + len(b) > MAX_CHARS:
             raise LimitExceeded(f"a string of more than {MAX_CHARS} characters", "the limit of a string's size (docs/language.md, Bounds)")
@@ -212,14 +214,16 @@ def _compared(items) -> int:
 
 def member(st, x, items) -> bool:
     """`x in items` for a list: charged by the items looked at, when many."""
-    charged(st, len(items))
+    if len(items) > FREE_ITEMS:
+        each(st, items)
     return x in items
 
 
-def searched(st, board, found: dict) -> dict:
+def searched(st, degree: int, found: dict) -> dict:
     """What a search of the board found (distances), charged by the steps it looked at: the
-    neighbours of every space it reached."""
-    charged(st, len(found) * board.degree())
+    neighbours (`degree`, on average) of every space it reached."""
+    if len(found) * degree > FREE_ITEMS:
+        each(st, range(len(found) * degree))
     return found
 
 
