@@ -17,8 +17,8 @@ real games are far from and seconds the one that stops what work does not count.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
+from time import perf_counter
 
 from ..lang.runtime import LimitExceeded
 
@@ -66,9 +66,10 @@ class Meter:
 
     def begin(self, st) -> None:
         game = self.game
-        self.st, self.started, self.ending, self.steps = st, time.perf_counter(), None, 0
-        self.issued = game.work = min(SLICE, game.max_work)
-        self.reserve = game.max_work - game.work
+        self.st, self.started, self.ending, self.steps = st, perf_counter(), None, 0
+        most = game.max_work
+        self.issued = game.work = first = most if most < SLICE else SLICE
+        self.reserve = most - first
 
     def end(self, steps: int | None) -> dict | None:
         """The action is over, having run `steps` statements (None: it stopped before the end): what
@@ -76,7 +77,7 @@ class Meter:
         st, game = self.st, self.game
         spent, budget, ending = st.spent, st.budget, self.ending
         spent[0] += self.issued - (game.work if game.work > 0 else 0) + (self.steps if steps is None else steps)
-        spent[1] += time.perf_counter() - self.started
+        spent[1] += perf_counter() - self.started
         if ending is None and (spent[0] > budget.work or spent[1] > budget.seconds):
             ending = _ending(budget, spent[0], spent[1])
         self.st, self.ending = None, None
@@ -103,7 +104,7 @@ class Meter:
         if self.ending is None:
             st, game = self.st, self.game
             self.ending = _ending(st.budget, st.spent[0] + self.issued - max(game.work, 0) + self.steps,
-                                  st.spent[1] + time.perf_counter() - self.started)
+                                  st.spent[1] + perf_counter() - self.started)
         if self.ending is not None:
             self.game.work = -1
             raise BudgetSpent(self.ending)

@@ -11,6 +11,7 @@ from typing import Callable
 
 from . import ast
 from . import types as T
+from .runtime import FREE_ITEMS
 
 
 @dataclass
@@ -576,7 +577,12 @@ def _connected(cx):
 def _lines(cx):
     cx.arity(1, 1)
     _, n = cx.code(0, T.INT)
-    return T.list_of(T.list_of(T.SPACE)), f"H.lines(st, {_board(cx)}, {n})"
+    board, length = _board(cx), getattr(cx.arg_node(0), "value", None)
+    if cx.board() is not None and length.__class__ is int and 0 <= length <= FREE_ITEMS:  # lines(3): known now
+        found = cx.board().lines(length)
+        if len(found) * length <= FREE_ITEMS:
+            return T.list_of(T.list_of(T.SPACE)), cx.const(found)  # shared: rules never change a list
+    return T.list_of(T.list_of(T.SPACE)), f"H.lines(st, {board}, {n})"
 
 
 @builtin("areas(kind)", "The areas of a kind declared by the map (e.g. every building).",
