@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .engine.budget import GameBudget
+from .engine.budget import DEFAULT_BUDGET, GameBudget
 from .simulate import PlayResult, play_game
 
 
@@ -36,7 +36,7 @@ class Job:
     variants: tuple[str, ...]
     players: int
     check: bool = False
-    budget: GameBudget = GameBudget()
+    budget: GameBudget = DEFAULT_BUDGET
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,9 @@ class GameBudget:
             raise ValueError(f"a game's budget of seconds is a number above 0, not {self.seconds!r}")
 
 
+DEFAULT_BUDGET = GameBudget()  # one for every game given none (it never changes)
+
+
 class BudgetSpent(BaseException):
     """The game's budget ran out within an action: Flow.run ends the game unfinished. Not an
     Exception, so that rules' own handling of a failing value (`except Exception` in generated
@@ -59,28 +62,32 @@ class Meter:
         self.game = game
         self.st = None  # the state whose action runs (None: no action runs, the per-call limit alone holds)
         self.started = 0.0
-        self.issued = 0  # items handed out to game.work during this action
-        self.reserve = 0  # items of limits.max_work not handed out yet
+        self.reserve = 0  # items of limits.max_work not handed out to game.work yet
         self.ending: dict | None = None  # the budget ran out during this action
         self.steps = 0  # statements the action had run when the budget was last looked at
 
     def begin(self, st) -> None:
         game = self.game
-        self.st, self.started, self.ending, self.steps = st, perf_counter(), None, 0
+        self.st, self.started = st, perf_counter()
         most = game.max_work
-        self.issued = game.work = first = most if most < SLICE else SLICE
+        game.work = first = most if most < SLICE else SLICE
         self.reserve = most - first
+
+    def used(self) -> int:
+        """Items the action has gone through so far."""
+        work = self.game.work
+        return self.game.max_work - self.reserve - (work if work > 0 else 0)
 
     def end(self, steps: int | None) -> dict | None:
         """The action is over, having run `steps` statements (None: it stopped before the end): what
         it spent is the game's. The ending of a game past its budget, or None."""
-        st, game = self.st, self.game
-        spent, budget, ending = st.spent, st.budget, self.ending
-        spent[0] += self.issued - (game.work if game.work > 0 else 0) + (self.steps if steps is None else steps)
+        st, game, ending = self.st, self.game, self.ending
+        spent, budget = st.spent, st.budget
+        spent[0] += self.used() + (self.steps if steps is None else steps)
         spent[1] += perf_counter() - self.started
         if ending is None and (spent[0] > budget.work or spent[1] > budget.seconds):
             ending = _ending(budget, spent[0], spent[1])
-        self.st, self.ending = None, None
+        self.st, self.ending, self.steps = None, None, 0
         game.work = game.max_work
         return ending
 
@@ -90,7 +97,6 @@ class Meter:
         while game.work < 0 and self.st is not None and self.reserve > 0 and self.ending is None:
             give = min(SLICE, self.reserve)
             self.reserve -= give
-            self.issued += give
             game.work += give
         if self.ending is None and game.work < 0:
             raise LimitExceeded(f"rules went through more than {game.max_work} items for one action (limits.max_work)",
@@ -102,8 +108,8 @@ class Meter:
         Once it has, every later charge in the action raises again (a rule may have caught it)."""
         self.steps = max(self.steps, steps)
         if self.ending is None:
-            st, game = self.st, self.game
-            self.ending = _ending(st.budget, st.spent[0] + self.issued - max(game.work, 0) + self.steps,
+            st = self.st
+            self.ending = _ending(st.budget, st.spent[0] + self.used() + self.steps,
                                   st.spent[1] + perf_counter() - self.started)
         if self.ending is not None:
             self.game.work = -1

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import rng as R
-from .budget import GameBudget, Meter
+from .budget import DEFAULT_BUDGET, GameBudget, Meter
 from .flow import Flow
 from .state import State
 
@@ -223,7 +223,7 @@ class Game:
         st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
         st.forced_moves, st.forced, st.ending = forced_moves, 0, None
-        st.budget, st.spent = budget or GameBudget(), [0, 0.0]
+        st.budget, st.spent = budget or DEFAULT_BUDGET, [0, 0.0]
         st.forget_cached()
         if run:
             self.flow.run(st)

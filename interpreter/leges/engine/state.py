@@ -13,7 +13,7 @@ from ..lang.memo import TURN
 from ..lang.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
-from .budget import GameBudget
+from .budget import DEFAULT_BUDGET
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
 
 LOG_LIMIT = 200
@@ -331,7 +331,7 @@ class State(StateAPI):
         s.forced = data.get("forced", 0)
         s.ending = data.get("end_reason")
         s.dropped = list(data.get("dropped") or [])
-        s.budget, s.spent = GameBudget(), [0, 0.0]  # what a game spent is not saved: it begins afresh
+        s.budget, s.spent = DEFAULT_BUDGET, [0, 0.0]  # what a game spent is not saved: it begins afresh
         s.forget_cached()
         return s
 
