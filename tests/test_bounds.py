@@ -248,3 +248,15 @@ def test_without_counts_by_value(game, capsys):
     assert time.monotonic() - started < 20
     assert runtime.without(UNBOUNDED, [1, 2, 2, 3, [4], [4]], [2, [4], 5]) == [1, 2, 3, [4]]
     assert runtime.without(UNBOUNDED, [1, 2, 2, 3], [2, 3, 4]) == [1, 2]
+
+
+@pytest.mark.parametrize("attack", [
+    "      let l = range(900000)\n      let k = l + []\n      repeat 10000:\n        let m = l == k",
+    "      let l = range(900000)\n      let k = range(900000)\n      repeat 10000:\n        let m = l != k",
+])
+def test_comparing_long_lists_is_charged(game, attack):
+    edit(game / "game" / "ruleset.yaml", MOVE, MOVE + "\n" + attack)
+    started = time.monotonic()
+    run = run_leges("simulate", "game", "-g", "1", "-j", "1", "-q", cwd=game)
+    assert run.returncode == 2 and "limits.max_work" in run.stderr, run.stderr
+    assert time.monotonic() - started < 30

@@ -661,6 +661,8 @@ class Compiler:
         self._check_literal_domain(node, origin)
         if op in ("<", "<=", ">", ">=") and not (T.numeric(lt) and T.numeric(rt)) and not (lt.kind == rt.kind == "str"):
             self.err(node, origin, f"'{op}' needs numbers, found {lt} and {rt}")
+        if op in ("==", "!=") and "list" in (lt.kind, rt.kind):  # compared item by item: charged when long
+            return T.BOOL, f"({'not ' if op == '!=' else ''}H.equal(st, {left}, {right}))"
         return T.BOOL, f"({left} {op} {right})"
 
     def _check_literal_domain(self, node, origin):

@@ -338,6 +338,20 @@ def player_table(n, keys, f):
     return out
 
 
+def frozen(st, value):
+    """freeze(value), charged by the items of a long list (a memoised function's list argument)."""
+    if value.__class__ is list and len(value) > FREE_ITEMS:
+        each(st, value)
+    return freeze(value)
+
+
+def equal(st, a, b) -> bool:
+    """`a == b` where a list may be compared: charged by the items of long lists alike in length."""
+    if a.__class__ is list and b.__class__ is list and len(a) == len(b) > FREE_ITEMS:
+        each(st, a)
+    return a == b
+
+
 def freeze(value):
     """A hashable stand-in for a list (or table) argument of a memoised function: its cache key."""
     if value.__class__ is list:
