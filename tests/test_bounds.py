@@ -173,6 +173,10 @@ def test_payments_is_charged_by_the_ways_it_lists(game):
     run = run_leges("simulate", "game", "-g", "1", "-j", "1", "-q", cwd=game)
     assert run.returncode == 2 and f"{RULES}:53:7" in run.stderr and "(limits.max_work)" in run.stderr, run.stderr
     assert time.monotonic() - started < 15
+    started = time.process_time()
+    with pytest.raises(LimitExceeded, match="limits.max_work"):  # counted, not listed: at once
+        payments.payments(UNBOUNDED, list(range(40)), [100], None, 20)
+    assert time.process_time() - started < 0.5
     budget = SimpleNamespace(game=SimpleNamespace(work=10**6, max_work=10**6, meter=SimpleNamespace(refill=refused)))
     with pytest.raises(LimitExceeded):
         payments.payments(budget, list(range(22)), [100, 101], None, 3)  # C(22, 6) ways of six items

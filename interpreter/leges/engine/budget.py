@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from time import perf_counter
 
-from ..lang.runtime import LimitExceeded
+from ..lang.runtime import work_exceeded
 
 SLICE = 1_000_000  # items, or statements, between two looks at the budget within one action
 DEFAULT_GAME_WORK = 100_000_000  # some 300 times what the longest bundled game does (a random one: about 300,000)
@@ -99,8 +99,7 @@ class Meter:
             self.reserve -= give
             game.work += give
         if self.ending is None and game.work < 0:
-            raise LimitExceeded(f"rules went through more than {game.max_work} items for one action (limits.max_work)",
-                                "loops over large lists, or nested too deep? limits.max_work raises the bound")
+            raise work_exceeded(game.max_work)
         self.check(0)
 
     def check(self, steps: int) -> None:

@@ -33,6 +33,12 @@ class LimitExceeded(RuleMisuse):
     """A rule did more work, or built a larger value, than the limits allow."""
 
 
+def work_exceeded(most: int) -> LimitExceeded:
+    """The error of an action that went through more than limits.max_work items."""
+    return LimitExceeded(f"rules went through more than {most} items for one action (limits.max_work)",
+                         "loops over large lists, or nested too deep? limits.max_work raises the bound")
+
+
 def each(st, items):
     """`items`, charged to the work budget of the action being run: every loop and comprehension
     goes through its items here, so nested loops over large lists stop at `limits.max_work`, and
