@@ -264,3 +264,13 @@ def test_comparing_long_lists_is_charged(game, attack):
     run = run_leges("simulate", "game", "-g", "1", "-j", "1", "-q", cwd=game)
     assert run.returncode == 2 and "limits.max_work" in run.stderr, run.stderr
     assert time.monotonic() - started < 30
+
+
+def test_the_texts_of_long_options_are_charged(game, capsys):
+    """An option's text is as long as its value: a thousand options of a thousand numbers each."""
+    edit(game / "game" / "ruleset.yaml", SQUARE, SQUARE + '\n      a: "map(range(1000), i => range(i, i + 1000))"')
+    edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", "map: tictactoe\nlimits: {max_work: 5000000}\n")
+    expect(leges(capsys, "simulate", "game", "-g", "1", "-q"), f"{RULES}:43:7", "limits.max_work")  # act place
+    edit(game / "game" / "ruleset.yaml", MOVE, "      choose n from map(range(1000), i => range(i, i + 1000)) as pick\n" + MOVE)
+    edit(game / "game" / "ruleset.yaml", '\n      a: "map(range(1000), i => range(i, i + 1000))"', "")
+    expect(leges(capsys, "simulate", "game", "-g", "1", "-q"), f"{RULES}:53:7", "limits.max_work")  # the choose

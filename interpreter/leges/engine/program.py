@@ -17,7 +17,7 @@ from ..lang.builtins import BUILTINS
 from ..lang.compiler import BUILTIN_EVENTS, Compiler
 from ..lang.scope import Scope
 from ..source import TextOrigin
-from ..lang.runtime import fit, too_many_options
+from ..lang.runtime import chars, fit, too_many_options
 from .constants import MISSING, PUSHED, SUSPEND, UNWIND
 
 
@@ -373,6 +373,7 @@ class StatementCompiler:
             return
 
         where = self.origin.locate(node.line or 1, node.col or 1)
+        long = elem.kind in ("list", "table", "tuple", "any")  # a text as long as the value: charged
 
         def choose(st, fr, pc):
             env = fr[2]
@@ -384,7 +385,7 @@ class StatementCompiler:
             seen: dict[str, list] = {}
             most = st.game.max_options
             for value in domain(st, env):
-                text = f"{label} {name}={fmt(st, value)}"
+                text = f"{label} {name}={chars(st, fmt(st, value)) if long else fmt(st, value)}"
                 if text not in seen:
                     seen[text] = [text, "$choose", {name: value}, {}]
                     if len(seen) > most:
