@@ -75,15 +75,13 @@ def span(st, a, b):
 
 def concat(st, a, b):
     """Two lists (or strings) joined, refused past the size limits, charged by what is copied."""
-    if len(a) + len(b) > FREE_ITEMS:
-        each(st, range(len(a) + len(b)))
-    if a.__class__ is str:
-        if len(a) + len(b) > MAX_CHARS:
-            raise LimitExceeded(f"a string of more than {MAX_CHARS} characters", "the limit of a string's size (docs/language.md, Bounds)")
-        return a + b
-    if len(a) + len(b) > MAX_ITEMS:
-        raise LimitExceeded(f"a list of more than {MAX_ITEMS} items", "the limit of a list's size (docs/language.md, Bounds)")
-    if a.__class__ is list and b.__class__ is list:
+    n = len(a) + len(b)
+    if n > FREE_ITEMS:
+        each(st, range(n))
+        if n > (MAX_CHARS if a.__class__ is str else MAX_ITEMS):
+            what = f"a string of more than {MAX_CHARS} characters" if a.__class__ is str else f"a list of more than {MAX_ITEMS} items"
+            raise LimitExceeded(what, f"the limit of a {'string' if a.__class__ is str else 'list'}'s size (docs/language.md, Bounds)")
+    if a.__class__ is b.__class__ and a.__class__ in (str, list):
         return a + b  # a new list: neither operand is shared with the result
     return list(a) + list(b)
 
@@ -292,29 +290,33 @@ def as_list(value):
 
 
 def without(st, items, taken):
-    """`items` less the first occurrence of each of `taken`: counted by value (not one scan of the
-    list for each item taken out), or, for items that are lists, charged by the scans."""
-    try:
-        left: dict = {}
-        for t in taken:
-            left[t] = left.get(t, 0) + 1
-        out = []
-        for x in items:
-            n = left.get(x, 0)
-            if n:
-                left[x] = n - 1
-            else:
-                out.append(x)
-        return out
-    except TypeError:  # lists among them
-        pass
-    charged(st, len(items) * len(taken))
+    """`items` less the first occurrence of each of `taken`: for long lists counted by value (not
+    one scan of the list for each item taken out), or, for items that are lists, charged by the scans."""
+    if len(items) * len(taken) > FREE_ITEMS:
+        try:
+            return _without_counted(items, taken)
+        except TypeError:  # lists among them
+            each(st, range(len(items) * len(taken)))
     out = list(items)
     for t in taken:
         try:
             out.remove(t)
         except ValueError:
             pass
+    return out
+
+
+def _without_counted(items, taken) -> list:
+    left: dict = {}
+    for t in taken:
+        left[t] = left.get(t, 0) + 1
+    out = []
+    for x in items:
+        n = left.get(x, 0)
+        if n:
+            left[x] = n - 1
+        else:
+            out.append(x)
     return out
 
 
