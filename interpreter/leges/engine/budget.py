@@ -83,7 +83,8 @@ class Meter:
         it spent is the game's. The ending of a game past its budget, or None."""
         st, game, ending = self.st, self.game, self.ending
         spent, budget = st.spent, st.budget
-        spent[0] += self.used() + (self.steps if steps is None else steps)
+        work = game.work
+        spent[0] += game.max_work - self.reserve - (work if work > 0 else 0) + (self.steps if steps is None else steps)
         spent[1] += perf_counter() - self.started
         if ending is None and (spent[0] > budget.work or spent[1] > budget.seconds):
             ending = _ending(budget, spent[0], spent[1])
