@@ -468,7 +468,10 @@ MORE = {
               "table(players, p => count(hand(p)))[o] == 3 and text(table(players, p => score[p])) == \"{x:0,o:0}\""),
     "product": (None, "count(product(players, spaces)) == 18 and product([x], [r0c0]) == [(x, r0c0)]"),
     "payments": ("Each way can be offered as a choice (`choose pay from payments(...)`); `payable` asks only whether "
-                 "there is one, much faster. Two cards of any colour standing for a missing one:",
+                 "there is one, much faster. The ways are found by how many items of each kind they take, not by trying "
+                 "every item for every need, so a pool of many alike items is quick; but there may be very many ways "
+                 "(every 20 of 40 different items, for a need that 20 items of any kinds stand for): listing them is "
+                 "charged to `limits.max_work`, which stops them. Two cards of any colour standing for a missing one:",
                  'payments([c.colour for c in hand(x)], ["red", "blue"], substitute=2) == [["blue", "green", "green"]]'),
     "payable": ("With a rate per kind, and a wild item:",
                 'payable(["gold", "wood"], ["stone"], substitute=k => if k == "stone" then 2 else 3) '

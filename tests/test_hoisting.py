@@ -9,7 +9,7 @@ import pytest
 
 import leges
 from helpers import expr
-from leges.lang import runtime
+from leges.lang import payments
 
 GAME = """\
     leges: 1
@@ -131,25 +131,25 @@ def test_payable_from_one_pool_answers_as_payable_does():
     kinds = ["a", "b", "c", "any"]
     for _ in range(300):
         pool = [rng.choice(kinds[:3]) for _ in range(rng.randrange(7))]
-        check = runtime.payable_from(pool, "any", 2)
+        check = payments.payable_from(pool, "any", 2)
         for _ in range(5):
             need = [rng.choice(kinds) for _ in range(rng.randrange(5))]
-            assert check(UNBOUNDED, need) == runtime.payable(UNBOUNDED, pool, need, "any", 2)
+            assert check(UNBOUNDED, need) == payments.payable(UNBOUNDED, pool, need, "any", 2)
 
 
 def test_the_answers_kept_by_value_stay_bounded():
     """A mod asking payable() of ever new pools and needs must not grow memory without end."""
     pool = ["a"] * 3
-    for n in range(runtime._PAYABLE_NEEDS + 10):
-        runtime.payable(UNBOUNDED, pool, [f"k{n}"], None, 0)
-    assert 0 < len(runtime._answers(tuple(pool), None, 0, None)) <= runtime._PAYABLE_NEEDS
-    check = runtime.payable_from(["b"], None, 0)
-    for n in range(runtime._PAYABLE_NEEDS + 10):
+    for n in range(payments._PAYABLE_NEEDS + 10):
+        payments.payable(UNBOUNDED, pool, [f"k{n}"], None, 0)
+    assert 0 < len(payments._answers(tuple(pool), None, 0, None)) <= payments._PAYABLE_NEEDS
+    check = payments.payable_from(["b"], None, 0)
+    for n in range(payments._PAYABLE_NEEDS + 10):
         check(UNBOUNDED, [f"k{n}"])
-    assert len(runtime._answers(("b",), None, 0, None)) <= runtime._PAYABLE_NEEDS
-    for n in range(runtime._PAYABLE_POOLS + 10):
-        runtime.payable(UNBOUNDED, [f"p{n}"], [], None, 0)
-    assert len(runtime._PAYABLE) <= runtime._PAYABLE_POOLS
+    assert len(payments._answers(("b",), None, 0, None)) <= payments._PAYABLE_NEEDS
+    for n in range(payments._PAYABLE_POOLS + 10):
+        payments.payable(UNBOUNDED, [f"p{n}"], [], None, 0)
+    assert len(payments._PAYABLE) <= payments._PAYABLE_POOLS
 
 
 def test_a_hoisted_pool_is_still_charged_for_long_lists(game):

@@ -20,7 +20,7 @@ from hypothesis import strategies as hs
 import leges
 from helpers import ROOT, expr, play_random
 from leges.errors import LegesError
-from leges.lang import runtime
+from leges.lang import payments, runtime
 from leges.lang.parser import parse_expression, parse_program
 from leges.source import TextOrigin
 from leges.lang.unparse import expression as unparse_expression, program as unparse_program
@@ -182,7 +182,7 @@ UNBOUNDED = SimpleNamespace(game=SimpleNamespace(work=10 ** 9, max_work=10 ** 9)
 def test_payable_is_whether_payments_finds_a_way(pool, need, rate, per_kind, wild):
     substitute = (lambda k: {"a": rate, "b": 1, "c": 0}.get(k, 2)) if per_kind else rate
     w = "w" if wild else None
-    assert runtime.payable(UNBOUNDED, pool, need, "*", substitute, w) == bool(runtime.payments(pool, need, "*", substitute, w))
+    assert payments.payable(UNBOUNDED, pool, need, "*", substitute, w) == bool(payments.payments(UNBOUNDED, pool, need, "*", substitute, w))
 
 
 def test_payments_with_a_wild_item_and_a_rate_per_kind(sample):
@@ -193,10 +193,10 @@ def test_payments_with_a_wild_item_and_a_rate_per_kind(sample):
 
 def test_a_rule_that_ran_cards_needed_by_hand_agrees_with_payable():
     """Attika's former affordability test: one card per need, two for a need the hand cannot match."""
-    cards_needed = lambda pool, need: len(need) + len(runtime.without([x for x in need if x != "any"], pool))
+    cards_needed = lambda pool, need: len(need) + len(runtime.without(UNBOUNDED, [x for x in need if x != "any"], pool))
     for pool in (["hill"], ["hill", "water", "water"], ["forest"] * 5, []):
         for need in (["hill"], ["water", "water"], ["any"] * 5, ["hill", "mountain", "any"]):
-            assert runtime.payable(UNBOUNDED, pool, need, "any", 2) == (cards_needed(pool, need) <= len(pool))
+            assert payments.payable(UNBOUNDED, pool, need, "any", 2) == (cards_needed(pool, need) <= len(pool))
 
 
 # ------------------------------------------------------------------ declarations

@@ -183,7 +183,7 @@ def test_a_number_of_thousands_of_digits_is_located(game, capsys):
 
 # ------------------------------------------------------------------ limits: located, named
 @pytest.mark.parametrize("limit, value", [("max_steps", 10**9), ("max_loop", 10**8), ("max_turns", 10**7),
-                                          ("max_work", 10**9), ("max_decisions", 10**8)])
+                                          ("max_work", 10**9), ("max_decisions", 10**8), ("max_options", 10**7)])
 def test_every_limit_has_a_maximum_that_names_it(game, capsys, limit, value):
     edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", f"map: tictactoe\nlimits: {{{limit}: {value}}}\n")
     expect(leges(capsys, "validate", "game"), f"{RULES}:16:{10 + len(limit) + 2}", "more than the maximum",
@@ -217,7 +217,7 @@ def test_a_turn_that_never_ends_stops_at_the_decision_cap(game, capsys):
     edit(game / "game" / "ruleset.yaml", MOVE, "      log \"nothing\"")
     edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", "map: tictactoe\nlimits: {max_decisions: 40}\n")
     run = leges(capsys, "simulate", "game", "-g", "2", "-j", "1")
-    assert run.status == 0 and "unfinished (turn or decision limit): 2" in run.out and "40 decisions" in run.out, run.out
+    assert run.status == 0 and "unfinished (turn, decision or budget limit): 2" in run.out and "40 decisions" in run.out, run.out
     st = leges_api.load(str(game / "game")).new_initial_state(players=2, seed=0)
     while not st.is_terminal():
         st.apply_option(len(st.pending["options"]) - 1 if len(st.history) % 7 == 6 else 0)

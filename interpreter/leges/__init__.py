@@ -8,12 +8,13 @@
 from __future__ import annotations
 
 from .engine.api import Action, IllegalAction
+from .engine.budget import GameBudget
 from .engine.game import Game
 from .engine.state import CHANCE, TERMINAL, State
 from .errors import Diagnostic, LegesError, RuleError
 
 __all__ = ["load", "Game", "State", "Action", "IllegalAction", "LegesError", "RuleError", "Diagnostic",
-           "CHANCE", "TERMINAL"]
+           "CHANCE", "TERMINAL", "GameBudget"]
 __version__ = "0.1.0"
 
 

@@ -31,7 +31,7 @@ FIXED = {
                            0, 1),
     "completion": Metric("rate", "share of games that end with a sole winner", "Completion"),
     "drawishness": Metric("rate", "share of games that end with the first place shared (a draw)", "Drawishness"),
-    "timeouts": Metric("rate", "share of games stopped by the turn or decision limit (limits.max_turns, max_decisions)", "Timeouts"),
+    "timeouts": Metric("rate", "share of games stopped by the turn or decision limit (limits.max_turns, max_decisions) or the game's budget", "Timeouts"),
     "decisiveness": Metric("mean", "share of a game's decisions played after its sole winner took the lead for good "
                                    "(high: decided early)", "Decisiveness Moves", 0, 1),
     "lead_changes": Metric("mean", "times the sole leader changed, looked at after every turn", "Lead Change", 0),

@@ -25,17 +25,20 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable
 
+from .engine.budget import DEFAULT_BUDGET, GameBudget
 from .simulate import PlayResult, play_game
 
 
 @dataclass(frozen=True)
 class Job:
-    """What every game of a batch shares: the ruleset (a folder, or its main file), variants, players."""
+    """What every game of a batch shares: the ruleset (a folder, or its main file), variants, players,
+    and the most each game's rules may spend (engine/budget.py)."""
 
     ruleset: str
     variants: tuple[str, ...]
     players: int
     check: bool = False
+    budget: GameBudget = DEFAULT_BUDGET
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def remember(job: Job, game) -> None:
 
 def play_chunk(job: Job, chunk: list[GameSpec], path: str | None = None) -> list[PlayResult]:
     game = _game(job, path)
-    return [play_game(game, job.players, g.seed, list(g.agents), job.check) for g in chunk]
+    return [play_game(game, job.players, g.seed, list(g.agents), job.check, budget=job.budget) for g in chunk]
 
 
 def chunks(games: list[GameSpec], workers: int) -> list[list[GameSpec]]:

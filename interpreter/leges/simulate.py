@@ -18,6 +18,7 @@ from .agents import make as make_agent
 from .agents import start as start_agent
 from .agents.moves import forced_moves, moves, others_out_of_turn, play, random_move, turn_number
 from .engine.api import Action
+from .engine.budget import GameBudget
 from .errors import Diagnostic, Position, RuleError
 
 
@@ -36,6 +37,7 @@ class PlayResult:
     forced: int | None = None  # decisions with one option the engine took by itself (state.forced)
     leaders: list = field(default_factory=list)  # [(decision, sole leader or None)] after every turn
     statistics: dict = field(default_factory=dict)
+    ending: dict | None = None  # why the game ended (State.end_reason)
 
 
 def agent_rng(seed: int) -> random.Random:
@@ -63,10 +65,11 @@ def sole_leader(values: list) -> int | None:
 
 
 def play_game(game, players: int, seed: int, agents: list[str] | None = None, check: bool = False,
-              track: bool = True) -> PlayResult:
-    """Play one game: `agents` gives a spec a seat (default: all random)."""
+              track: bool = True, budget: GameBudget | None = None) -> PlayResult:
+    """Play one game: `agents` gives a spec a seat (default: all random); `budget`: the most its
+    rules may spend (engine/budget.py; default GameBudget()), past which it ends unfinished."""
     specs = list(agents) if agents else ["random"] * players
-    st = game.new_initial_state(players=players, seed=seed)
+    st = game.new_initial_state(players=players, seed=seed, budget=budget)
     plain_random = all(s == "random" for s in specs)
     if plain_random:
         rng = agent_rng(seed)
@@ -98,7 +101,7 @@ def play_game(game, players: int, seed: int, agents: list[str] | None = None, ch
                       scores=st.scores(), returns=st.returns(), length=length, unfinished=st.unfinished,
                       history=list(st.history), agents=specs, turns=turn_number(st), options=options,
                       forced=forced_moves(st), leaders=leaders,
-                      statistics=st.statistics() if game.statistics else {})
+                      statistics=st.statistics() if game.statistics else {}, ending=st.end_reason)
 
 
 def random_playout(game, players: int, seed: int, check: bool = False) -> PlayResult:
@@ -185,12 +188,13 @@ class Summary:
 
 
 def simulate(game, players: int, games: int, seed: int, check: bool = False, progress=None,
-             agents: list[str] | None = None) -> Summary:
-    """Play `games` games in this process (seeds seed, seed+1, ...); runner.py plays them on many."""
+             agents: list[str] | None = None, budget: GameBudget | None = None) -> Summary:
+    """Play `games` games in this process (seeds seed, seed+1, ...), each within `budget`; runner.py
+    plays them on many."""
     results = []
     start = time.perf_counter()
     for i in range(games):
-        results.append(play_game(game, players, seed + i, agents, check))
+        results.append(play_game(game, players, seed + i, agents, check, budget=budget))
         if progress is not None:
             progress(i + 1, games, time.perf_counter() - start)
     return Summary(game.id, players, seed, results, time.perf_counter() - start)

@@ -14,7 +14,8 @@ the agent's legal actions' texts sorted (`State.action_to_string`), so ids are p
 to move only. Actions other players may take out of turn (`anytime`) are offered when it is their
 turn. Chance is sampled from the state's generator (`reset(seed=...)`); single-option decisions are
 asked (forced moves) unless `forced_moves=False`. Rewards come at the end: Leges' `returns()`.
-A game stopped by `limits.max_turns` or `max_decisions` is truncated, any other end terminates.
+A game stopped by `limits.max_turns`, `max_decisions` or its budget (engine/budget.py) is truncated, any other
+end terminates.
 
 The observation (`observation`) is a vector of numbers built only from what the agent may see:
 the number of items in every zone, where each component is (its zone's index + 1, 0 when the agent

@@ -115,6 +115,14 @@ class Board:
             result.append(group)
         return result
 
+    def degree(self) -> int:
+        """Neighbours of a space, on average (rounded up, at least 1): what a search looks at for each space it reaches."""
+        degree = self.__dict__.get("_degree")
+        if degree is None:
+            edges = sum(map(len, self.neighbors.values()))
+            degree = self.__dict__["_degree"] = max(1, -(-edges // max(1, len(self.neighbors))))
+        return degree
+
     def order(self) -> dict[str, int]:
         """Each space's place in the board's order (made once: groups() sorts by it on every call)."""
         order = self.__dict__.get("_order")

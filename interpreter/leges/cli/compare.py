@@ -14,6 +14,7 @@ from .common import EXIT_OK, kind_of
 from .simulate import (
     ProgressBar,
     add_play_arguments,
+    budget_of,
     check_agents,
     interval_text,
     is_rate,
@@ -106,11 +107,12 @@ def play_study(args, game_a, game_b, va, vb, players: int, seats, specs: list[st
     from ..runner import Job, plan
     games = plan(args.seed, args.games, specs, args.rotate_seats)
     path = os.path.abspath(args.ruleset)
+    budget = budget_of(args)
     bar = ProgressBar(2 * len(games), sys.stderr.isatty() and not args.quiet and not args.json)
     start = time.perf_counter()
     until = None
     if args.until_interval is not None:
-        job_b = Job(path, tuple(vb), players)
+        job_b = Job(path, tuple(vb), players, budget=budget)
 
         def until(results):  # B's games for these seeds too, then the differences' intervals
             played_b.extend(play_batches(game_b, job_b, games[len(played_b):len(results)], args, bar))
@@ -118,9 +120,10 @@ def play_study(args, game_a, game_b, va, vb, players: int, seats, specs: list[st
             return all(d[k].width < args.until_interval for k in d if k.startswith("seat_win_rate."))
     played_b: list = []
     try:
-        a = play_batches(game_a, Job(path, tuple(va), players), games, args, bar, until)
+        a = play_batches(game_a, Job(path, tuple(va), players, budget=budget), games, args, bar, until)
         bar.advance(len(a))
-        b = played_b if until is not None else play_batches(game_b, Job(path, tuple(vb), players), games, args, bar)
+        b = played_b if until is not None else \
+            play_batches(game_b, Job(path, tuple(vb), players, budget=budget), games, args, bar)
     finally:
         bar.close()
     diffs = stats.adjust(metrics.differences(a, b, seats), args.adjust)

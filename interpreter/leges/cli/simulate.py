@@ -7,6 +7,7 @@ import os
 import sys
 import time
 
+from ..engine.budget import DEFAULT_GAME_SECONDS, DEFAULT_GAME_WORK, GameBudget
 from ..errors import Diagnostic, LegesError, Position
 from ..terminal import shown
 from .common import EXIT_OK, load_ruleset, variants_of
@@ -33,6 +34,34 @@ def add_play_arguments(p, several_agents: bool = False) -> None:
     p.add_argument("--plot", metavar="FILE", help="draw the results into FILE (.svg or .png; needs matplotlib)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--quiet", "-q", action="store_true", help="only the summary, no progress bar")
+    p.add_argument("--game-work", type=int, default=DEFAULT_GAME_WORK, metavar="N",
+                   help=f"items and statements the rules of one game may go through in all before it ends "
+                        f"unfinished (default {DEFAULT_GAME_WORK:,})")
+    p.add_argument("--game-seconds", type=float, default=DEFAULT_GAME_SECONDS, metavar="S",
+                   help=f"seconds the rules of one game may run in all before it ends unfinished (default "
+                        f"{DEFAULT_GAME_SECONDS:g})")
+
+
+def budget_of(args) -> GameBudget:
+    """--game-work and --game-seconds as a game's budget (engine/budget.py)."""
+    try:
+        return GameBudget(args.game_work, args.game_seconds)
+    except ValueError as exc:
+        flag = "--game-work" if "work" in str(exc) else "--game-seconds"
+        raise LegesError(Diagnostic(Position(flag), str(exc))) from None
+
+
+def unfinished_reason(ending: dict | None) -> str:
+    """Which bound stopped an unfinished game, in a few words."""
+    kind = (ending or {}).get("kind")
+    if kind == "max_turns":
+        return f"turn limit of {ending['turns']} reached"
+    if kind == "max_decisions":
+        return f"decision limit of {ending['decisions']} reached"
+    if kind == "budget":
+        flag = "--game-work" if ending["spent"] == "work" else "--game-seconds"
+        return f"the game's budget spent ({flag} {ending['limit']})"
+    return "stopped"
 
 
 def players_of(game, args) -> int:
@@ -131,7 +160,7 @@ def cmd_simulate(args) -> int:
     specs = seat_specs(args.agents, players)
     check_agents(game, specs)
     seats = game.setup_for(players).seat_names
-    job = Job(os.path.abspath(args.ruleset), tuple(variants_of(args)), players, args.check)
+    job = Job(os.path.abspath(args.ruleset), tuple(variants_of(args)), players, args.check, budget_of(args))
     games = plan(args.seed, args.games, specs, args.rotate_seats)
     until = None
     if args.until_interval is not None:
@@ -170,7 +199,7 @@ def cmd_simulate(args) -> int:
     if not args.quiet:
         for r in summary.results:
             ranking = " > ".join(" = ".join(group) for group in r.ranking)
-            status = " (unfinished: turn or decision limit reached)" if r.unfinished else ""
+            status = f" (unfinished: {unfinished_reason(r.ending)})" if r.unfinished else ""
             who = "" if all(a == "random" for a in r.agents) else f" [{', '.join(r.agents)}]"
             print(f"seed {r.seed}{who}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
     n = len(results)
@@ -188,7 +217,7 @@ def cmd_simulate(args) -> int:
         print("  agent win rate: " + ", ".join(f"{k.split('.', 1)[1]} {interval_text(measured[k], True)}" for k in agents)
               + f" (fair share {1 / players:.1%})")
     if unfinished:
-        print(f"  unfinished (turn or decision limit): {unfinished}")
+        print(f"  unfinished (turn, decision or budget limit): {unfinished}")
     if args.check:
         print(f"  invariants held after every action: {', '.join(i for i, _, _ in game.invariants) or 'none declared'}")
     print("  metrics (value [95 % interval]):")

@@ -120,7 +120,8 @@ class StateAPI:
         """Why the game ended, None while it goes on: {"kind": "end_if", "phase": ID} (the phase's end_if
         held and no phase follows), {"kind": "end_game", "rule": ID} (a rule's `end game`), {"kind":
         "max_turns", "turns": N} (limits.max_turns: the game is unfinished), {"kind": "max_decisions",
-        "decisions": N} (limits.max_decisions: unfinished too) or {"kind": "last_phase",
+        "decisions": N} (limits.max_decisions: unfinished too), {"kind": "budget", "spent": "work" or
+        "seconds", "limit": N} (the game's budget, engine/budget.py: unfinished too) or {"kind": "last_phase",
         "phase": ID} (the last phase ended otherwise: its turns used up, an `end phase`, no turns)."""
         return self.ending if self.terminal else None
 

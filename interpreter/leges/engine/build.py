@@ -24,6 +24,7 @@ DEFAULT_MAX_LOOP = 10_000
 DEFAULT_MAX_WORK = 10_000_000
 DEFAULT_MAX_TURNS = 10_000  # a game still running then ends unfinished: no ruleset runs for ever
 DEFAULT_MAX_DECISIONS = 100_000  # the same for decisions (a turn may go on and on)
+DEFAULT_MAX_OPTIONS = 100_000  # the bundled games offer at most about 800 at a decision
 
 
 def _count_for(count: Any, n: int) -> int | None:
@@ -364,7 +365,8 @@ class Builder:
                     self.error(decl.at.child("params"), f"parameter '{p}' hides a game variable or zone")
         # actions
         for action in sym.actions.values():
-            options, types = options_function(c, action.id, action.params, action.require, action.args_types)
+            where = action.at.child("params").position() if action.params else action.at.position()
+            options, types = options_function(c, action.id, action.params, action.require, action.args_types, where)
             locals_ = dict(action.args_types)
             locals_.update(types)
             code_id = progs.parse_program(action.effect, Scope(locals_, me=True), f"action:{action.id}")
@@ -518,6 +520,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector, optimise: bool = True) -
     game.max_turns = rs.limits.get("max_turns", DEFAULT_MAX_TURNS)
     game.max_decisions = rs.limits.get("max_decisions", DEFAULT_MAX_DECISIONS)
     game.max_work = game.work = rs.limits.get("max_work", DEFAULT_MAX_WORK)
+    game.max_options = rs.limits.get("max_options", DEFAULT_MAX_OPTIONS)
     if board is not None:
         game.approximations = list(board.approximations)
     if not errors.errors:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import Diagnostic, LegesError, Position, RuleError
 from ..lang.memo import TURN
 from ..lang.runtime import RuleMisuse
+from .budget import SLICE, BudgetSpent
 from .constants import SUSPEND
 
 MAX_FRAMES = 2000
@@ -21,10 +22,26 @@ class Flow:
 
     # ------------------------------------------------------------- running
     def run(self, st, until_empty: bool = False) -> None:
-        """Execute rules until a decision is pending or the game is over (or, if asked, no frame is left)."""
+        """Execute rules until a decision is pending or the game is over (or, if asked, no frame is left).
+        A game past its budget (engine/budget.py) ends unfinished, as at the turn limit."""
+        meter = self.game.meter
+        meter.begin(st)
+        steps = None
+        try:
+            steps = self._run(st, until_empty)
+        except BudgetSpent:
+            pass  # the ending is the meter's
+        finally:
+            ending = meter.end(steps)
+        if ending is not None and not st.terminal:
+            st.unfinished = True
+            st.ending = ending
+            self.finish(st)
+
+    def _run(self, st, until_empty: bool) -> int:
+        """`run`; the statements it ran."""
         codes = self.game.codes
-        budget = self.game.max_steps
-        self.game.work = self.game.max_work
+        budget = min(SLICE, self.game.max_steps)
         steps = 0
         frames = st.frames
         if len(st.memo) < self.game.memo_size:  # a scenario compiled more rules after the state began
@@ -33,13 +50,13 @@ class Flow:
         while True:
             if st.terminal:
                 st.pending = None
-                return
+                return steps
             if st.pending is not None:
                 self.cap_decisions(st)
-                return
+                return steps
             if not frames:
                 if until_empty:
-                    return
+                    return steps
                 self.advance_checked(st)
                 continue
             if len(frames) > MAX_FRAMES:
@@ -57,7 +74,7 @@ class Flow:
                     if r >= 0:
                         pc = r
                         if steps > budget:
-                            break
+                            budget = self.next_slice(steps, positions[min(pc, n - 1)] if n else None)
                         continue
                     break
                 else:
@@ -69,15 +86,23 @@ class Flow:
                 raise RuleError(Diagnostic(positions[pc], "rule failed: expression nested too deeply")) from None
             except Exception as exc:  # a rule did something impossible: report where, not how Python felt
                 raise RuleError(Diagnostic(positions[pc], f"rule failed: {_describe(exc)}", _hint(exc))) from None
-            if steps > budget:
-                raise RuleError(Diagnostic(positions[min(pc, n - 1)] if n else Position(self.game.ruleset_file),
-                                           f"rules ran more than {budget} steps for one action",
-                                           "a loop that never ends? limits.max_steps raises the bound"))
+            if steps > budget:  # the statement that went past it asked, or pushed a frame
+                budget = self.next_slice(steps, positions[min(pc, n - 1)] if n else None)
             if r == SUSPEND:
                 fr[1] = pc
                 self.cap_decisions(st)
-                return
+                return steps
             # PUSHED: the instruction stored where this frame resumes; UNWIND: the stack was replaced
+
+    def next_slice(self, steps: int, where: Position | None) -> int:
+        """The step count at which to look at the game's budget again, once it is looked at now; past
+        limits.max_steps, the action's error."""
+        limit = self.game.max_steps
+        if steps > limit:
+            raise RuleError(Diagnostic(where or Position(self.game.ruleset_file), f"rules ran more than {limit} steps for one action",
+                                       "a loop that never ends? limits.max_steps raises the bound"))
+        self.game.meter.check(steps)
+        return min(steps + SLICE, limit)
 
     def cap_decisions(self, st) -> None:
         """A decision is asked for: past `limits.max_decisions` the game ends unfinished instead, as

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from . import rng as R
+from .budget import DEFAULT_BUDGET, GameBudget, Meter
 from .flow import Flow
 from .state import State
 
@@ -100,7 +101,9 @@ class Game:
         self.max_turns = 0
         self.max_decisions = 0
         self.max_work = 10_000_000
+        self.max_options = 100_000  # options one action or choose may offer at a decision
         self.work = self.max_work  # what is left of the current action's work budget (lang/runtime.each)
+        self.meter = Meter(self)  # hands it out, and looks at the game's budget (engine/budget.py)
         self.flow = Flow(self)
         self._setups: dict[int, Setup] = {}
         self.setup_builder: Callable[[int], Setup] | None = None
@@ -190,10 +193,12 @@ class Game:
         return self._setups[n]
 
     def new_initial_state(self, players: int | None = None, seed: int = 0, explicit_chance: bool = False,
-                          run: bool = True, forced_moves: bool = False) -> State:
+                          run: bool = True, forced_moves: bool = False, budget: GameBudget | None = None) -> State:
         """A game at its start. `explicit_chance`: every shuffle, draw from a bag and random choice is a
         chance node; `forced_moves`: a decision with a single option is asked too (by default it is
-        taken at once and appears neither in `legal_actions` nor in the history)."""
+        taken at once and appears neither in `legal_actions` nor in the history); `budget`: the most
+        its rules may spend in all (engine/budget.py; default GameBudget()), past which it ends
+        unfinished — a copy of the state spends on from what the original had spent."""
         from ..errors import Diagnostic, LegesError, Position
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
@@ -226,7 +231,7 @@ class Game:
         st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
         st.forced_moves, st.forced, st.ending = forced_moves, 0, None
-        st.steps = 0
+        st.budget, st.spent = budget or DEFAULT_BUDGET, [0, 0.0]
         st.forget_cached()
         if run:
             self.flow.run(st)

@@ -12,7 +12,7 @@ and the errors a rule raises where there are choices — are the same.
 """
 from __future__ import annotations
 
-from ..errors import LegesError
+from ..errors import LegesError, Position
 from ..lang import ast, memo
 from ..lang import types as T
 from ..lang.compiler import Compiler
@@ -21,15 +21,17 @@ from ..lang.formatting import text_source
 from ..lang.scope import Scope
 
 
-def options_function(c: Compiler, action_id: str, params: list, require, args_types: dict):
+def options_function(c: Compiler, action_id: str, params: list, require, args_types: dict, where: Position):
     """(fn, parameter types): `fn(st, me, args)` gives the legal choices of `me` as [text, id,
     params, args] lists, for the action's arguments `args` (given by `act NAME(arg=...)`).
 
     Nested loops over the parameters' options (each may use the earlier ones), the `require`
-    condition innermost. The list is shared by every caller: never change it.
+    condition innermost. The list is shared by every caller: never change it. Past
+    limits.max_options choices, the error located at `where` (the action's parameters), before
+    the cross product of long domains fills memory.
     """
     scope = Scope(dict(args_types), me=True, me_code="me")
-    lines = ["def {body}(st, me, args):", "    env = args", "    out = []"]
+    lines = ["def {body}(st, me, args):", "    env = args", "    out = []", "    most = st.game.max_options"]
     outer_reads, c.reads = c.reads, set()
     early = _early_test(c, require, scope, [name for name, _ in params]) if params and c.optimise else None
     if early is not None:
@@ -61,6 +63,8 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
     reads, c.reads = frozenset(c.reads), outer_reads
     values = "{" + ", ".join(f"{n!r}: v_{n}" for n in names) + "}"
     lines.append(f"{indent}out.append([{text}, {action_id!r}, {values}, args])")
+    lines.append(f"{indent}if len(out) > most:")
+    lines.append(f"{indent}    H.too_many_options({c.const(where)}, {('action ' + repr(action_id))!r}, most)")
     lines.append("    return out")
     name = f"O{len(c.memo.keys)}_options"
     if not c.optimise:  # the reference build: worked out afresh every time

@@ -18,7 +18,7 @@ from ..lang.builtins import BUILTINS
 from ..lang.compiler import BUILTIN_EVENTS, Compiler
 from ..lang.scope import Scope
 from ..source import TextOrigin
-from ..lang.runtime import fit
+from ..lang.runtime import chars, fit, too_many_options
 from .constants import MISSING, PUSHED, SUSPEND, UNWIND
 
 
@@ -383,6 +383,9 @@ class StatementCompiler:
             self.emit(choose_random, node)
             return
 
+        where = self.origin.locate(node.line or 1, node.col or 1)
+        long = elem.kind in ("list", "table", "tuple", "any")  # a text as long as the value: charged
+
         def choose(st, fr, pc):
             env = fr[2]
             answer = env.pop("$answer", None)
@@ -391,10 +394,13 @@ class StatementCompiler:
                 return pc + 1
             player = by(st, env) if by is not None else env.get("me")
             seen: dict[str, list] = {}
+            most = st.game.max_options
             for value in domain(st, env):
-                text = f"{label} {name}={fmt(st, value)}"
+                text = f"{label} {name}={chars(st, fmt(st, value)) if long else fmt(st, value)}"
                 if text not in seen:
                     seen[text] = [text, "$choose", {name: value}, {}]
+                    if len(seen) > most:
+                        too_many_options(where, f"choose {name}", most)
             options = list(seen.values())
             if optional:
                 options.append(["pass", "pass", {name: None}, {}])

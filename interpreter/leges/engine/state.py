@@ -13,6 +13,7 @@ from ..lang.memo import TURN
 from ..lang.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
+from .budget import DEFAULT_BUDGET
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
 
 LOG_LIMIT = 200
@@ -21,8 +22,10 @@ LOG_LIMIT = 200
 class State(StateAPI):
     __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
                  "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
-                 "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "steps", "seed",
+                 "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "seed",
                  "sealed",
+                 "budget",  # the most the game's rules may spend in all (engine/budget.GameBudget)
+                 "spent",  # [work, seconds] they have spent so far
                  "forced_moves",  # decisions with one option are asked too (not taken at once)
                  "forced",  # how many decisions with one option the engine took by itself (the forced_moves metric)
                  "dropped",  # players who dropped out of the current phase's turns (`drop out`), in the order they did
@@ -286,7 +289,7 @@ class State(StateAPI):
         s.fired = list(self.fired)
         s.explicit_chance, s.forced_moves, s.forced, s.ending = self.explicit_chance, self.forced_moves, self.forced, self.ending
         s.log = list(self.log)
-        s.steps = self.steps
+        s.budget, s.spent = self.budget, list(self.spent)
         s.seed = self.seed
         s.memo = list(self.memo)  # shared values stay valid: invalidation replaces a slot, never clears it
         s.private, self.private = set(), set()
@@ -333,7 +336,7 @@ class State(StateAPI):
         s.forced = data.get("forced", 0)
         s.ending = data.get("end_reason")
         s.dropped = list(data.get("dropped") or [])
-        s.steps = 0
+        s.budget, s.spent = DEFAULT_BUDGET, [0, 0.0]  # what a game spent is not saved: it begins afresh
         s.forget_cached()
         return s
 

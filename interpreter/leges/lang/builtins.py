@@ -11,6 +11,7 @@ from typing import Callable
 
 from . import ast
 from . import types as T
+from .runtime import FREE_ITEMS
 
 
 @dataclass
@@ -179,7 +180,7 @@ def _sort(cx):
     by = pred_of(cx, "by", elem)
     desc = cx.code("descending") if cx.arg_node("descending") is not None else (T.BOOL, "False")
     key = "None" if by is None else f"lambda {by[1]}: {by[2]}"
-    return T.list_of(elem), f"H.sort({xs}, {key}, {desc[1]})"
+    return T.list_of(elem), f"H.sort(st, {xs}, {key}, {desc[1]})"
 
 
 @builtin("reverse(xs)", "The items in reverse order.", "reverse([1, 2]) == [2, 1]")
@@ -240,7 +241,7 @@ def _drop(cx):
 def _unique(cx):
     cx.arity(1, 1)
     elem, xs = listy(cx, 0)
-    return T.list_of(elem), f"H.unique({xs})"
+    return T.list_of(elem), f"H.unique(st, {xs})"
 
 
 @builtin("flatten(xss)", "One list of the items of a list of lists.", "flatten([[1], [2, 3]]) == [1, 2, 3]")
@@ -260,7 +261,7 @@ def _without(cx):
     cx.arity(2, 2)
     elem, xs = listy(cx, 0)
     _, ys = listy(cx, 1)
-    return T.list_of(elem), f"H.without({xs}, {ys})"
+    return T.list_of(elem), f"H.without(st, {xs}, {ys})"
 
 
 def _payment_args(cx, charged=True):
@@ -288,7 +289,7 @@ def _payment_args(cx, charged=True):
          "payments([1, 1, 2], [1]) == [[1]] and payments([1, 1, 2], [1], substitute=2) == [[1], [1, 1], [1, 2]]")
 def _payments(cx):
     elem, pool, need, wildcard, substitute, wild = _payment_args(cx)
-    return T.list_of(T.list_of(elem)), f"H.payments({pool}, {need}, {wildcard}, {substitute}, {wild})"
+    return T.list_of(T.list_of(elem)), f"P.payments(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
 
 
 @builtin("payable(pool, need, [wildcard=w], [wild=v], [substitute=n])",
@@ -299,9 +300,9 @@ def _payable(cx):
     hoisting = cx.c.hoist
     if (hoisting is not None and id(cx.node) in hoisting.reached and not substitute.startswith("lambda")
             and all(hoisting.invariant(n, cx.scope.py) for n in [cx.arg_node(0), *cx.node.kwargs.values()])):
-        prepared = hoisting.add(f"H.payable_from({pool}, {wildcard}, {substitute}, {wild})")  # (hoist.py)
+        prepared = hoisting.add(f"P.payable_from({pool}, {wildcard}, {substitute}, {wild})")  # (hoist.py)
         return T.BOOL, f"{prepared}(st, {need})"
-    return T.BOOL, f"H.payable(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
+    return T.BOOL, f"P.payable(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
 
 
 TABLE_KEYS = ("player", "space", "area", "zone", "str", "any")
@@ -354,9 +355,9 @@ def _range(cx):
     cx.arity(1, 2)
     _, a = cx.code(0, T.INT)
     if cx.nargs() == 1:
-        return T.list_of(T.INT), f"H.span(0, {a})"
+        return T.list_of(T.INT), f"H.span(st, 0, {a})"
     _, b = cx.code(1, T.INT)
-    return T.list_of(T.INT), f"H.span({a}, {b})"
+    return T.list_of(T.INT), f"H.span(st, {a}, {b})"
 
 
 @builtin("abs(x)", "The absolute value.", "abs(-3) == 3")
@@ -371,7 +372,7 @@ def _text(cx):
     cx.arity(1, 1)
     ty, x = cx.code(0)
     fmt = cx.const(cx.formatter(ty))
-    return T.STR, f"{fmt}(st, {x})"
+    return T.STR, f"H.chars(st, {fmt}(st, {x}))"
 
 
 @builtin("components(type, [owner])", "Every component of a type in this game (for this number of players), wherever it is; with an owner, only theirs.",
@@ -438,7 +439,7 @@ def _top(cx):
     if cx.nargs() == 1:
         return T.COMPONENT, f"H.top({z})"
     _, n = cx.code(1, T.INT)
-    return T.list_of(T.COMPONENT), f"H.top_n({z}, {n})"
+    return T.list_of(T.COMPONENT), f"H.top_n(st, {z}, {n})"
 
 
 @builtin("bottom(zone, [n])", "The bottom item of an ordered zone; with n, the bottom n items, bottom-most first.",
@@ -449,7 +450,7 @@ def _bottom(cx):
     if cx.nargs() == 1:
         return T.COMPONENT, f"H.bottom({z})"
     _, n = cx.code(1, T.INT)
-    return T.list_of(T.COMPONENT), f"list({z}[:max(0, {n})])"
+    return T.list_of(T.COMPONENT), f"H.bottom_n(st, {z}, {n})"
 
 
 # -------------------------------------------------------------------- board
@@ -477,6 +478,12 @@ def _board(cx):
     cx.c.heavy()
     board = cx.board()
     return cx.const(board) if board is not None else "None"
+
+
+def _degree(cx) -> int:
+    """Neighbours of a space of the board, on average: what a search looks at for each space it reaches."""
+    board = cx.board()
+    return board.degree() if board is not None else 1
 
 
 @builtin("neighbors(s)", "The spaces adjacent to s (for a graph board: those its edges lead to).",
@@ -517,7 +524,7 @@ def _distance(cx):
     src = _sources(cx, 0)
     _, b = cx.code(1, T.SPACE)
     blocked = _space_set(cx, "blocked")
-    return T.INT, f"(lambda t: {_board(cx)}.distances({src}, {blocked}, target=t).get(t))({b})"
+    return T.INT, f"(lambda t: H.searched(st, {_degree(cx)}, {_board(cx)}.distances({src}, {blocked}, target=t)).get(t))({b})"
 
 
 @builtin("distances(from, [blocked=spaces], [steps=n])",
@@ -528,7 +535,7 @@ def _distances(cx):
     src = _sources(cx, 0)
     blocked = _space_set(cx, "blocked")
     steps = cx.code("steps", T.INT)[1] if cx.arg_node("steps") is not None else "None"
-    return T.table_of(T.INT), f"{_board(cx)}.distances({src}, {blocked}, {steps})"
+    return T.table_of(T.INT), f"H.searched(st, {_degree(cx)}, {_board(cx)}.distances({src}, {blocked}, {steps}))"
 
 
 @builtin("reachable(from, steps, [blocked=spaces])",
@@ -539,7 +546,7 @@ def _reachable(cx):
     src = _sources(cx, 0)
     _, steps = cx.code(1, T.INT)
     blocked = _space_set(cx, "blocked")
-    found = cx.c.iter_safe(f"{_board(cx)}.distances({src}, {blocked}, {steps}).items()", cx.scope)
+    found = cx.c.iter_safe(f"H.searched(st, {_degree(cx)}, {_board(cx)}.distances({src}, {blocked}, {steps})).items()", cx.scope)
     return T.list_of(T.SPACE), f"[s for s, d in {found} if d > 0]"
 
 
@@ -561,7 +568,7 @@ def _connected(cx):
     cx.board()
     through = _space_set(cx, "through") if cx.arg_node("through") is not None else "None"
     return T.BOOL, (f"(lambda d, t: any(x in d for x in H.as_list(t)))"
-                    f"({_board(cx)}.distances({src}, (), None, None, {through}), {b})")
+                    f"(H.searched(st, {_degree(cx)}, {_board(cx)}.distances({src}, (), None, None, {through})), {b})")
 
 
 @builtin("lines(n)", "Every straight line of n spaces on a grid or hex board (each direction once), from "
@@ -570,7 +577,12 @@ def _connected(cx):
 def _lines(cx):
     cx.arity(1, 1)
     _, n = cx.code(0, T.INT)
-    return T.list_of(T.list_of(T.SPACE)), f"{_board(cx)}.lines({n})"
+    board, length = _board(cx), getattr(cx.arg_node(0), "value", None)
+    if cx.board() is not None and length.__class__ is int and 0 <= length <= FREE_ITEMS:  # lines(3): known now
+        found = cx.board().lines(length)
+        if len(found) * length <= FREE_ITEMS:
+            return T.list_of(T.list_of(T.SPACE)), cx.const(found)  # shared: rules never change a list
+    return T.list_of(T.list_of(T.SPACE)), f"H.lines(st, {board}, {n})"
 
 
 @builtin("areas(kind)", "The areas of a kind declared by the map (e.g. every building).",

@@ -18,7 +18,7 @@ from typing import Any
 from .. import cache
 from ..errors import Collector, LegesError, did_you_mean
 from ..source import TextOrigin
-from . import ast, memo, runtime
+from . import ast, memo, payments, runtime
 from . import types as T
 from .builtins import BUILTINS
 from .call import NOTHING, Call
@@ -53,7 +53,7 @@ class Compiler:
         self.dynamic_space_props: set[str] = set()
         self.uniform_props: dict[str, set] = {}  # component type → properties every instance has
         self.constants: list = []
-        self.namespace: dict[str, Any] = {"H": runtime, "K": self.constants, "__builtins__": {
+        self.namespace: dict[str, Any] = {"H": runtime, "P": payments, "K": self.constants, "__builtins__": {
             "len": len, "sum": sum, "any": any, "all": all, "list": list, "range": range, "min": min, "max": max,
             "abs": abs, "sorted": sorted, "reversed": reversed, "str": str, "set": set, "tuple": tuple,
             "KeyError": KeyError, "TypeError": TypeError, "zip": zip, "bool": bool, "enumerate": enumerate}}
@@ -622,9 +622,9 @@ class Compiler:
         if op == "+" and (lt.kind == "list" or rt.kind == "list"):
             if not (T.is_list(lt) and T.is_list(rt)):
                 self.err(node, origin, f"cannot add {lt} and {rt}")
-            return T.join(lt, rt), f"H.concat({left}, {right})"
+            return T.join(lt, rt), f"H.concat(st, {left}, {right})"
         if op == "+" and lt.kind == "str" and rt.kind == "str":
-            return T.STR, f"H.concat({left}, {right})"
+            return T.STR, f"H.concat(st, {left}, {right})"
         if not (T.numeric(lt) and T.numeric(rt)):
             self.err(node, origin, f"'{op}' needs numbers, found {lt} and {rt}")
             return NOTHING
@@ -660,12 +660,16 @@ class Compiler:
                 return T.BOOL, f"({left} {pyop} {self.contents(rt, right, None, node.right, scope)})"
             if rt.kind == "table" and T.key_of(rt).kind == "player":
                 return T.BOOL, f"({left} {pyop} range(len({right})))"
+            if rt.kind == "list":  # looked through: charged when long
+                return T.BOOL, f"({'not ' if op == 'notin' else ''}H.member(st, {left}, {right}))"
             return T.BOOL, f"({left} {pyop} {right})"
         if not T.compatible(lt, rt):
             self.err(node, origin, f"comparing {lt} with {rt} is always {'false' if op == '==' else 'meaningless'}")
         self._check_literal_domain(node, origin)
         if op in ("<", "<=", ">", ">=") and not (T.numeric(lt) and T.numeric(rt)) and not (lt.kind == rt.kind == "str"):
             self.err(node, origin, f"'{op}' needs numbers, found {lt} and {rt}")
+        if op in ("==", "!=") and "list" in (lt.kind, rt.kind):  # compared item by item: charged when long
+            return T.BOOL, f"({'not ' if op == '!=' else ''}H.equal(st, {left}, {right}))"
         return T.BOOL, f"({left} {op} {right})"
 
     def _check_literal_domain(self, node, origin):

@@ -44,4 +44,6 @@ def text_source(ty: T.Ty, var: str, const: Callable[[Any], str]) -> str:
         return f"({fmt}(st, {var}) if {var} is None else st.setup.clabel[{var}])"
     if ty.kind == "player":
         return f"({fmt}(st, {var}) if {var} is None else st.setup.seat_names[{var}])"
+    if ty.kind in ("list", "table", "tuple", "any"):  # as long as the value: charged by its characters
+        return f"H.chars(st, {fmt}(st, {var}))"
     return f"{fmt}(st, {var})"

@@ -18,7 +18,7 @@ building × every free hex. Five moves, made while the comprehension compiles:
 - a memoised call with such arguments that not every item reaches has its cached value, if
   any, taken once: an item calls it only when there was none;
 - `payable(pool, need, ...)` whose pool does not depend on the items becomes a prepared check
-  (`runtime.payable_from`) that keeps its answers by the needed list, for the items alike in it.
+  (`payments.payable_from`) that keeps its answers by the needed list, for the items alike in it.
 """
 from __future__ import annotations
 

@@ -165,14 +165,14 @@ def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me:
 
     `hoisted`: calls of the body whose values join the key instead of their reads joining the
     function's (an early cut-off: a change that leaves their values as they were keeps this
-    function's values). `frozen`: parameters holding lists, frozen into the key (`H.freeze`); an
+    function's values). `frozen`: parameters holding lists, frozen into the key (`H.frozen`); an
     argument that cannot be a key though its type did not say so is simply computed. `by_space`: the
     values are filed under that space parameter first (MemoTable.by_space). `projected`: component
     parameters keyed by the source given (their fixed properties the body reads).
     """
     projected = projected or {}
     args = "".join(f", v_{p}" for p in params)
-    parts = (["me"] if uses_me else []) + [projected[p] if p in projected else f"H.freeze(v_{p})" if p in frozen
+    parts = (["me"] if uses_me else []) + [projected[p] if p in projected else f"H.frozen(st, v_{p})" if p in frozen
                                            else f"v_{p}" for p in params if p != by_space] + list(hoisted)
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")" if parts else "None"
     head = f"def {fname}_body(st, me{args}):\n    return {body}\n" f"def {fname}(st, me{args}):\n"

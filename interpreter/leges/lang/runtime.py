@@ -5,6 +5,8 @@ the frame's locals `env`, the tables of one compiled game and these helpers.
 """
 from __future__ import annotations
 
+from ..errors import Diagnostic, Position, RuleError
+
 MISSING = object()  # no value cached yet (memoised functions, lang/memo.py)
 
 # Sizes no rule may build past (the safety promise: a stranger's ruleset cannot exhaust memory).
@@ -31,33 +33,55 @@ class LimitExceeded(RuleMisuse):
     """A rule did more work, or built a larger value, than the limits allow."""
 
 
+def work_exceeded(most: int) -> LimitExceeded:
+    """The error of an action that went through more than limits.max_work items."""
+    return LimitExceeded(f"rules went through more than {most} items for one action (limits.max_work)",
+                         "loops over large lists, or nested too deep? limits.max_work raises the bound")
+
+
 def each(st, items):
     """`items`, charged to the work budget of the action being run: every loop and comprehension
-    goes through its items here, so nested loops over large lists stop at `limits.max_work`."""
+    goes through its items here, so nested loops over large lists stop at `limits.max_work`, and
+    a game at its budget of work in all."""
     game = st.game
     game.work -= len(items)
     if game.work < 0:
-        raise LimitExceeded(f"rules went through more than {game.max_work} items for one action (limits.max_work)",
-                            "loops over large lists, or nested too deep? limits.max_work raises the bound")
+        game.meter.refill()  # the next slice of the budget, or the error naming the limit (engine/budget.py)
     return items
 
 
-def span(a, b):
-    """range(a, b) as a list, refused past MAX_ITEMS items."""
+def too_many_options(where: Position, what: str, most: int):
+    """The error of a decision offering more than limits.max_options options, at the rule listing them."""
+    raise RuleError(Diagnostic(where, f"{what} offers more than {most} options at one decision (limits.max_options)",
+                               "a long list of options, or parameters whose options multiply (a require that rules "
+                               "most out still has them all tried)? limits.max_options raises the bound"))
+
+
+def charged(st, n: int) -> None:
+    """n items of work a built-in does by itself (building a list, searching the board), charged
+    when more than FREE_ITEMS."""
+    if n > FREE_ITEMS:
+        each(st, range(n))
+
+
+def span(st, a, b):
+    """range(a, b) as a list, refused past MAX_ITEMS items, charged by its items."""
     if b - a > MAX_ITEMS:
         raise LimitExceeded(f"range of {b - a} numbers is more than {MAX_ITEMS}", "the limit of a list's size (docs/language.md, Bounds)")
+    if b - a > FREE_ITEMS:
+        each(st, range(b - a))
     return list(range(a, b))
 
 
-def concat(a, b):
-    """Two lists (or strings) joined, refused past the size limits."""
-    if a.__class__ is str:
-        if len(a) + len(b) > MAX_CHARS:
-            raise LimitExceeded(f"a string of more than {MAX_CHARS} characters", "the limit of a string's size (docs/language.md, Bounds)")
-        return a + b
-    if len(a) + len(b) > MAX_ITEMS:
-        raise LimitExceeded(f"a list of more than {MAX_ITEMS} items", "the limit of a list's size (docs/language.md, Bounds)")
-    if a.__class__ is list and b.__class__ is list:
+def concat(st, a, b):
+    """Two lists (or strings) joined, refused past the size limits, charged by what is copied."""
+    n = len(a) + len(b)
+    if n > FREE_ITEMS:
+        each(st, range(n))
+        if n > (MAX_CHARS if a.__class__ is str else MAX_ITEMS):
+            what = f"a string of more than {MAX_CHARS} characters" if a.__class__ is str else f"a list of more than {MAX_ITEMS} items"
+            raise LimitExceeded(what, f"the limit of a {'string' if a.__class__ is str else 'list'}'s size (docs/language.md, Bounds)")
+    if a.__class__ is b.__class__ and a.__class__ in (str, list):
         return a + b  # a new list: neither operand is shared with the result
     return list(a) + list(b)
 
@@ -104,8 +128,14 @@ def bottom(items):
     return items[0] if items else None
 
 
-def top_n(items, n):
+def top_n(st, items, n):
+    charged(st, n)
     return list(reversed(items[-n:])) if n > 0 else []
+
+
+def bottom_n(st, items, n):
+    charged(st, n)
+    return list(items[:max(0, n)])
 
 
 def index(items, i):
@@ -132,11 +162,12 @@ def last(items):
     return items[-1] if items else None
 
 
-def unique(items):
+def unique(st, items):
     try:
         return list(dict.fromkeys(items))
     except TypeError:  # lists of lists
         pass
+    charged(st, _compared(items))  # the text of each list, to key it by
     seen, out = set(), []
     for x in items:
         key = repr(x) if isinstance(x, list) else x
@@ -173,8 +204,49 @@ def all_best(items, key, larger: bool):
     return [x for x, k in zip(items, keys) if k == top_key]
 
 
-def sort(items, key, descending):
+def sort(st, items, key, descending):
+    """The items sorted, charged by the comparisons (n log n; lists compared item by item)."""
+    if len(items) > FREE_ITEMS:
+        charged(st, _compared(items) * (len(items).bit_length() - 1))
     return sorted(items, key=key, reverse=bool(descending))
+
+
+def _compared(items) -> int:
+    """What comparing the items may go through: each, and the items of those that are lists."""
+    return len(items) + sum(len(x) for x in items if x.__class__ is list)
+
+
+def member(st, x, items) -> bool:
+    """`x in items` for a list: charged by the items looked at, when many."""
+    if len(items) > FREE_ITEMS:
+        each(st, items)
+    return x in items
+
+
+def searched(st, degree: int, found: dict) -> dict:
+    """What a search of the board found (distances), charged by the steps it looked at: the
+    neighbours (`degree`, on average) of every space it reached."""
+    if len(found) * degree > FREE_ITEMS:
+        each(st, range(len(found) * degree))
+    return found
+
+
+def lines(st, board, n: int) -> list:
+    """board.lines(n), charged by the spaces its lines hold, every time (the same work wherever the
+    game is played, whatever the board remembers); refused before it is built past MAX_ITEMS."""
+    bound = len(board.spaces) * 4 * max(0, min(n, len(board.spaces)))
+    if bound > MAX_ITEMS:
+        raise LimitExceeded(f"lines of {n} spaces on a board of {len(board.spaces)} may hold more than {MAX_ITEMS} spaces",
+                            "the limit of a list's size (docs/language.md, Bounds)")
+    found = board.lines(n)
+    charged(st, len(found) * n)
+    return found
+
+
+def chars(st, text: str) -> str:
+    """A text a built-in built, charged by its characters."""
+    charged(st, len(text))
+    return text
 
 
 def space_of(st, c, spaces):
@@ -217,7 +289,14 @@ def as_list(value):
 
 
 
-def without(items, taken):
+def without(st, items, taken):
+    """`items` less the first occurrence of each of `taken`: for long lists counted by value (not
+    one scan of the list for each item taken out), or, for items that are lists, charged by the scans."""
+    if len(items) * len(taken) > FREE_ITEMS:
+        try:
+            return _without_counted(items, taken)
+        except TypeError:  # lists among them
+            each(st, range(len(items) * len(taken)))
     out = list(items)
     for t in taken:
         try:
@@ -227,100 +306,18 @@ def without(items, taken):
     return out
 
 
-def _rate(substitute):
-    """How many items of any kinds stand for one needed item of kind k (0: none do)."""
-    if callable(substitute):
-        return lambda k: (lambda n: n if n.__class__ is int and n > 0 else 0)(substitute(k))
-    n = substitute if substitute.__class__ is int and substitute > 0 else 0
-    return lambda k: n
-
-
-MAX_PAYMENTS = 5000  # ways listed at most
-MAX_PAYMENT_STATES = 200_000  # partial payments looked at, at most
-
-
-def payments(pool, need, wildcard, substitute, wild=None, limit: int = MAX_PAYMENTS):
-    """Distinct multisets of pool items that meet every need (see the built-in `payments`)."""
-    kinds = sorted(set(pool), key=repr)
-    have = tuple(pool.count(k) for k in kinds)
-    need = list(need)
-    rate = _rate(substitute)
-    found: set = set()
-    seen: set = set()
-
-    def take_any(counts, n, start, chosen, rest):
-        if n == 0:
-            step(rest, counts, chosen)
-            return
-        for i in range(start, len(kinds)):
-            if counts[i]:
-                c = list(counts)
-                c[i] -= 1
-                take_any(tuple(c), n - 1, i, chosen + (i,), rest)
-
-    def step(rest, counts, chosen):
-        key = (rest, counts)
-        if key in seen or len(found) >= limit or len(seen) >= MAX_PAYMENT_STATES:
-            return
-        seen.add(key)
-        if rest == len(need):
-            found.add(tuple(sorted(chosen)))
-            return
-        want = need[rest]
-        for i, k in enumerate(kinds):
-            if counts[i] and (k == want or want == wildcard or (wild is not None and k == wild)):
-                c = list(counts)
-                c[i] -= 1
-                step(rest + 1, tuple(c), chosen + (i,))
-        n = rate(want)
+def _without_counted(items, taken) -> list:
+    left: dict = {}
+    for t in taken:
+        left[t] = left.get(t, 0) + 1
+    out = []
+    for x in items:
+        n = left.get(x, 0)
         if n:
-            take_any(counts, n, 0, chosen, rest + 1)
-
-    step(0, have, ())
-    return sorted(([kinds[i] for i in combo] for combo in found), key=lambda p: (len(p), [repr(x) for x in p]))
-
-
-_PAYABLE: dict = {}  # answers of payable() by value: (pool, wildcard, substitute, wild) → need → answer
-_PAYABLE_POOLS = 1024  # pools kept before all are forgotten
-_PAYABLE_NEEDS = 4096  # answers kept for one pool before its are forgotten
-
-
-def payable(st, pool, need, wildcard, substitute, wild=None):
-    """The built-in `payable`, its answers kept by value. Its lists are charged to the work budget
-    only when long: on short ones it does a bounded amount of work for each time the rule asking
-    is charged (a step, or a loop's item)."""
-    if len(pool) + len(need) > FREE_ITEMS:
-        each(st, pool), each(st, need)
-    if callable(substitute):
-        return _payable(pool, need, wildcard, substitute, wild)
-    try:
-        answers = _answers(tuple(pool), wildcard, substitute, wild)
-        key = tuple(need)
-        answer = answers.get(key)
-    except TypeError:  # items that are lists: not worth a key
-        return _payable(pool, need, wildcard, substitute, wild)
-    if answer is None:
-        answer = _remember(answers, key, _payable(pool, need, wildcard, substitute, wild))
-    return answer
-
-
-def _remember(answers: dict, key: tuple, answer: bool) -> bool:
-    if len(answers) >= _PAYABLE_NEEDS:
-        answers.clear()
-    answers[key] = answer
-    return answer
-
-
-def _answers(pool: tuple, wildcard, substitute, wild) -> dict:
-    """The answers kept for a pool: a filter asks the same of many sites, and a listing of every
-    building's sites asks it of one hand."""
-    key = (pool, wildcard, substitute, wild)
-    answers = _PAYABLE.get(key)
-    if answers is None:
-        if len(_PAYABLE) >= _PAYABLE_POOLS:
-            _PAYABLE.clear()
-        answers = _PAYABLE[key] = {}
-    return answers
+            left[x] = n - 1
+        else:
+            out.append(x)
+    return out
 
 
 def attempt(value):
@@ -341,81 +338,26 @@ def prefetched(table: dict, key):
         return MISSING
 
 
-def payable_from(pool, wildcard, substitute, wild=None):
-    """`payable` from one pool, for a comprehension whose items all ask it of that pool (hoist.py):
-    a check of a needed list, looking up the pool's answers once. Charged as `payable` is, on
-    every call."""
-    size = len(pool)
-    try:
-        answers = _answers(tuple(pool), wildcard, substitute, wild)
-    except TypeError:  # items that are lists
-        answers = None
-
-    def check(st, need) -> bool:
-        if size + len(need) > FREE_ITEMS:
-            each(st, pool), each(st, need)
-        if answers is None:
-            return _payable(pool, need, wildcard, substitute, wild)
-        try:
-            key = tuple(need)
-            answer = answers.get(key)
-        except TypeError:
-            return _payable(pool, need, wildcard, substitute, wild)
-        if answer is None:
-            answer = _remember(answers, key, _payable(pool, need, wildcard, substitute, wild))
-        return answer
-    return check
-
-
-def _payable(pool, need, wildcard, substitute, wild=None):
-    """Whether `payments` would find a way, without listing them: each need met by an equal item
-    costs one item and is never worse than another way; a wildcard need costs one item of any kind;
-    a need left over costs a wild item, or `rate` items of any kinds (wild items go to the dearest);
-    then it is a matter of how many items the pool holds. (A filter over every site of every
-    building asks this: one rate for all kinds is answered without sorting what is left over.)"""
-    have: dict = {}
-    wilds = 0
-    for x in pool:
-        if x == wild and wild is not None:
-            wilds += 1
-        else:
-            have[x] = have.get(x, 0) + 1
-    used = 0
-    left = []
-    for want in need:
-        if want == wildcard:
-            used += 1
-            continue
-        n = have.get(want, 0)
-        if n:
-            have[want] = n - 1
-            used += 1
-        else:
-            left.append(want)
-    if not left:
-        return used <= len(pool)
-    served = min(wilds, len(left))
-    if not callable(substitute):
-        rate = substitute if substitute.__class__ is int and substitute > 0 else 0
-        if not rate and served < len(left):
-            return False
-        return used + served + rate * (len(left) - served) <= len(pool)
-    rates = [_rate(substitute)(k) for k in left]
-    rates.sort(key=lambda n: (n == 0, n), reverse=True)  # those no items stand for first, then the dearest
-    used += served
-    for n in rates[served:]:
-        if not n:
-            return False
-        used += n
-    return used <= len(pool)
-
-
 def player_table(n, keys, f):
     """A table by player: a list by seat, none for the players not among the keys."""
     out = [None] * n
     for k in keys:
         out[k] = f(k)
     return out
+
+
+def frozen(st, value):
+    """freeze(value), charged by the items of a long list (a memoised function's list argument)."""
+    if value.__class__ is list and len(value) > FREE_ITEMS:
+        each(st, value)
+    return freeze(value)
+
+
+def equal(st, a, b) -> bool:
+    """`a == b` where a list may be compared: charged by the items of long lists alike in length."""
+    if a.__class__ is list and b.__class__ is list and len(a) == len(b) > FREE_ITEMS:
+        each(st, a)
+    return a == b
 
 
 def freeze(value):
