@@ -259,3 +259,25 @@ def test_host_names():
     assert split_host("[::1]:8765") == ("::1", 8765) and split_host("Localhost") == ("localhost", None)
     assert split_host("a:b") is None and split_host("") is None and split_host("[::1") is None
     assert depth({"a": [1, {"b": []}]}) == 4 and depth(5) == 0
+
+
+def test_games_played_at_once_have_their_own_engine(serving):
+    """The engine's counters (an action's work, a game's budget, values kept for every state) are a
+    Game's: two matches in two threads each play on a Game of their own, and give the games one
+    thread alone gives."""
+    server = serving(ruleset_dir("pompeii"))
+    replies = []
+
+    def play():
+        replies.append(send(server, "/api/play", {"players": 3, "seat": "yellow", "agents": "greedy", "seed": 4}))
+    threads = [threading.Thread(target=play) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    (s1, v1), (s2, v2) = replies
+    assert s1 == s2 == 200 and v1["history"] == v2["history"] and v1["history"]
+    store = server.app.state.workspace.matches
+    one, two = store.get(v1["match"]), store.get(v2["match"])
+    assert one.game is not two.game and one.game is not server.app.state.workspace.game
+    assert one.st.budget is not None

@@ -29,6 +29,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.budget import GameBudget
 from ..errors import Diagnostic, LegesError, Position
 from .guard import Guard, host_names, read_json, refusal
 from .seating import AgentPolicy
@@ -53,6 +54,7 @@ class ServeOptions:
     max_memory: int = 512 << 20  # what the games kept may weigh (an estimate: store.py)
     games_per_client: int = 8
     agent_threads: int = 2  # requests whose agents think at once; others wait their turn
+    budget: GameBudget = field(default_factory=GameBudget)  # what one game may spend (engine/budget.py)
 
 
 def _need_web():
@@ -168,9 +170,9 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         seat = setup.seat_names.index(seat_name)
         specs = policy.specs(_text(data.get("agents"), "agents") or "random", players - 1)
         specs = specs[:seat] + [""] + specs[seat:]
-        match = Match(new_id(), seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make)
+        match = Match(new_id(), seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make, options.budget)
         with match.lock:
-            match.start(game)
+            match.start(*reversed(ws.private_game()))
             with ws.lock:
                 ws.matches.add(client, match.id, match)
             match.run(seconds=options.request_seconds)
@@ -187,7 +189,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
     def get_play(request, data, client):
         match = the_match(request)
         with match.lock:
-            return play_view(match.current(ws.game, options.request_seconds), ws)
+            return play_view(match.current(ws, options.request_seconds), ws)
 
     def act(request, data, client):
         match = the_match(request)
@@ -198,13 +200,13 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
             raise LegesError(Diagnostic(Position("action"), f"the action is longer than {MAX_ACTION} characters",
                                         "an action is one of the texts the game lists as legal"))
         with match.lock:
-            match.current(ws.game, options.request_seconds).act(text, options.request_seconds)
+            match.current(ws, options.request_seconds).act(text, options.request_seconds)
             return play_view(match, ws)
 
     def carry_on(request, data, client):
         match = the_match(request)
         with match.lock:
-            match.current(ws.game, options.request_seconds).run(force=True, seconds=options.request_seconds)
+            match.current(ws, options.request_seconds).run(force=True, seconds=options.request_seconds)
             return play_view(match, ws)
 
     def new_replay(request, data, client):
@@ -214,7 +216,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
             raise LegesError(Diagnostic(Position("record"), "no record given"))
         entry = _add_replay(ws, client, text, _text(data.get("name"), "name")[:MAX_NAME] or "record")
         replay = ws.replays.get(entry["id"])
-        with replay.lock:
+        with ws.engine:
             return replay_view(replay, 0, None, ws)
 
     def get_replay(request, data, client):
@@ -222,7 +224,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
             replay = ws.replays.get(request.path_params["rid"])
         if replay is None:
             raise LegesError(Diagnostic(Position("record"), "no such record: it was closed to make room, or the server restarted"))
-        with replay.lock:
+        with ws.engine:
             replay.current(ws.game)
             st0 = replay.checkpoints[0]
             name = request.query_params.get("seat") or ""
@@ -259,7 +261,8 @@ def _add_replay(ws: Workspace, client: str, text: str, name: str) -> dict:
     record = read_record_text(text, name)
     replay = Replay(new_id(), record, name)
     if ws.game is not None:
-        replay.rebuild(ws.game)
+        with ws.engine:
+            replay.rebuild(ws.game)
     with ws.lock:
         ws.replays.add(client, replay.id, replay)
     return {"id": replay.id, "name": name, "steps": replay.steps, "seats": ws.game.setup_for(record["players"]).seat_names

@@ -23,6 +23,8 @@ from .store import Store
 CHECKPOINT = 25  # a replay keeps every 25th state, and replays forward from the nearest
 WATCH_SECONDS = 0.5
 OBJECT_BYTES = 8  # what a state's objects weigh in memory, roughly, per byte of its JSON
+LOADING = threading.Lock()  # one ruleset loaded at a time (the parser and the caches are the process's)
+GAME_BYTES = 4 << 20  # a match's own Game: its compiled rules (3-4 MB for the bundled games)
 
 
 # ------------------------------------------------------------------ the ruleset
@@ -35,7 +37,8 @@ class Workspace:
         self.game: Any = None
         self.errors: list[dict] = []
         self.version = 0
-        self.lock = threading.RLock()  # the ruleset and the stores; a game has a lock of its own
+        self.lock = threading.RLock()  # the ruleset and the stores; a match has a lock (and a Game) of its own
+        self.engine = threading.RLock()  # what is played on `game` itself: the records stepped through
         self.fingerprint = None
         self.looked = 0.0  # when the files were last looked at
         self.matches: Store[Match] = Store(max_bytes, per_client)
@@ -71,10 +74,21 @@ class Workspace:
                 out.append((str(p), None, None))
         return tuple(out)
 
+    def private_game(self):
+        """A Game of the rules now served for one match alone. The engine's counters (the work an
+        action may do, what a game has spent, values kept for every state) belong to a Game, so
+        two games played at once in two threads must not share one."""
+        import leges
+        if self.errors or self.game is None:
+            raise LegesError(Diagnostic(Position(self.path), "the ruleset does not load: fix its errors first"))
+        with LOADING:
+            return self.version, leges.load(self.path, variants=self.variants)
+
     def reload(self) -> None:
         import leges
         try:
-            game = leges.load(self.path, variants=self.variants)
+            with LOADING:
+                game = leges.load(self.path, variants=self.variants)
         except LegesError as exc:
             self.errors = [_diagnostic(d) for d in exc.diagnostics]
         else:  # games and records follow the new rules when next looked at (Match.current, Replay.current)
@@ -117,8 +131,10 @@ class Match:
     seed: int
     specs: list[str]  # an agent spec per seat ("" for the person's seat)
     make: Callable[[str], Any] | None = field(default=None, repr=False)  # spec → agent (the server's AgentPolicy.make)
+    budget: Any = None  # the GameBudget of its game (engine/budget.py)
     st: Any = None
-    game: Any = None  # the rules it is played under
+    game: Any = None  # its own Game of the rules it is played under (Workspace.private_game)
+    version: int = -1  # of the rules served that `game` is
     agents: dict = field(default_factory=dict)
     news: list[str] = field(default_factory=list)
     seen: int = 0  # entries of the seat's record already told as news
@@ -127,11 +143,11 @@ class Match:
     base_weight: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def start(self, game) -> None:
+    def start(self, game, version: int = -1) -> None:
         from ..agents import make, start
         from ..simulate import seat_rng
-        self.game = game
-        self.st = game.new_initial_state(players=self.players, seed=self.seed)
+        self.game, self.version = game, version
+        self.st = game.new_initial_state(players=self.players, seed=self.seed, budget=self.budget)
         self.base_weight = OBJECT_BYTES * len(self.st.to_json())
         self.agents = {}
         for p, spec in enumerate(self.specs):
@@ -143,18 +159,18 @@ class Match:
         self.news = []
 
     def weight(self) -> int:
-        return self.base_weight + 64 * len(self.st.history)
+        return GAME_BYTES + self.base_weight + 64 * len(self.st.history)
 
-    def current(self, game, seconds: float) -> Match:
-        """This match under the rules now served (played again under them if they changed)."""
-        if game is not None and game is not self.game:
-            self.rebuild(game, seconds)
+    def current(self, ws: Workspace, seconds: float) -> Match:
+        """This match under the rules now served (played again under them if they changed and load)."""
+        if ws.version != self.version and not ws.errors and ws.game is not None:
+            self.rebuild(*ws.private_game(), seconds=seconds)
         return self
 
-    def rebuild(self, game, seconds: float = 30.0) -> None:
+    def rebuild(self, version: int, game, seconds: float = 30.0) -> None:
         """The ruleset changed: the same game played again under the new rules, as far as it still goes."""
         history = list(self.st.history) if self.st is not None else []
-        self.start(game)
+        self.start(game, version)
         for i, entry in enumerate(history):
             try:
                 self.st.apply_action(entry)
@@ -273,9 +289,8 @@ class Replay:
     checkpoints: dict = field(default_factory=dict)  # step → state
     steps: int = 0  # the steps that can be shown (all, unless an action is not legal)
     error: str | None = None
-    game: Any = None
+    game: Any = None  # the workspace's: played on under Workspace.engine
     base_weight: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def weight(self) -> int:
         return self.base_weight * len(self.checkpoints) + 64 * len(self.record["actions"])
