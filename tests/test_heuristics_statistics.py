@@ -1,8 +1,11 @@
-"""`heuristics:` (a player's estimated value) and `statistics:` (figures at the end of a game)."""
+"""`heuristics:` (a player's estimated value) and `statistics:` (figures at the end of a game, or
+measured along it: engine/measures.py)."""
 from __future__ import annotations
 
 import pytest
 
+import leges
+from helpers import ROOT
 from leges import LegesError
 
 
@@ -59,3 +62,69 @@ def test_a_statistic_that_gives_none_is_reported_not_a_crash(tmp_path, capsys):
     import re
     assert re.search(r"t/ruleset\.yaml:\d+:\d+: error: statistic 'decided' gave none, not a number", err), err
     assert "Traceback" not in err
+
+
+ALONG = """
+  - id: centre_free
+    description: turns after which the centre is still empty
+    when: turn
+    value: count(r1c1) == 0
+  - id: lead
+    per_player: true
+    description: p's marks on the board less the other's, after every placement
+    when: after place
+    aggregate: series
+    value: count(components("mark", p), m => m.space != none) - count(components("mark"), m => m.owner != p and m.space != none)
+  - id: most_marks
+    when: round
+    aggregate: max
+    value: count(components("mark"), m => m.space != none)
+"""
+
+
+def along_the_game(tmp_path, extra: str = ALONG):
+    import shutil
+    shutil.copytree(ROOT / "rulesets" / "tictactoe", tmp_path / "t")
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    main_file = tmp_path / "t" / "ruleset.yaml"
+    text = main_file.read_text()
+    main_file.write_text(text.replace("    value: 5 - count(supply(p))\n", "    value: 5 - count(supply(p))\n" + extra.lstrip("\n"), 1))
+    return tmp_path / "t"
+
+
+def test_statistics_measured_along_the_game(tmp_path):
+    from leges.simulate import play_game
+    game = leges.load(str(along_the_game(tmp_path)))
+    r = play_game(game, 2, 3)
+    placed = sum(1 for h in r.history if ": place " in h)
+    lead = r.series["lead"]
+    assert len(lead) == placed and all(row[0] == -row[1] for row in lead)
+    assert lead[0] == [1, -1]  # after x's first mark, x leads by one
+    assert r.statistics["lead"] == [sum(v[0] for v in lead) / placed, sum(v[1] for v in lead) / placed]
+    assert r.history[0] == "x: place square=r1c1" and r.statistics["centre_free"] == 0  # taken at once
+    assert r.turns == 7 and r.statistics["most_marks"] == 6  # after rounds of 2 turns: 2, 4, 6 marks
+    r = play_game(game, 2, 0)
+    first = next(i for i, h in enumerate(r.history) if h.endswith("square=r1c1")) if any(
+        h.endswith("square=r1c1") for h in r.history) else len(r.history)
+    assert r.statistics["centre_free"] == min(first, r.turns)  # turns after which the centre was empty
+
+
+def test_a_measure_after_an_action_counts_each_time_it_is_taken(tmp_path):
+    from leges.simulate import play_game
+    game = leges.load(str(along_the_game(tmp_path, """
+  - id: placements
+    when: after place
+    value: "1"
+""")))
+    r = play_game(game, 2, 5)
+    assert r.statistics["placements"] == sum(1 for h in r.history if ": place " in h)
+
+
+@pytest.mark.parametrize("extra, message", [
+    ("  - id: bad\n    when: after nothing\n    value: '1'\n", "no action 'nothing' to measure after"),
+    ("  - id: bad\n    aggregate: max\n    value: '1'\n", "measured once, at the end"),
+    ("  - id: bad\n    when: turn\n    aggregate: count\n    value: '1'\n", "counts how often it is true"),
+])
+def test_measures_that_cannot_be_taken_are_located_errors(tmp_path, extra, message):
+    with pytest.raises(LegesError, match=message):
+        leges.load(str(along_the_game(tmp_path, extra)))

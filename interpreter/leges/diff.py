@@ -271,9 +271,10 @@ def statistics(game, players: int, games: int, seed: int) -> dict:
     seats = game.setup_for(players).seat_names
     finished = summary.finished or summary.results
     totals = {}  # a statistic per player, added up over the seats: the game's own figure
-    for sid, per_player, _ in game.statistics:
+    for sid, per_player in [(s[0], s[1]) for s in game.statistics] + [(m.id, m.per_player) for m in game.measures]:
         if per_player:
-            values = [float(sum(r.statistics[sid])) for r in summary.results if sid in r.statistics]
+            values = [float(sum(v for v in r.statistics[sid] if v is not None)) for r in summary.results
+                      if sid in r.statistics]
             if values:
                 totals[sid] = rate_or_mean(values).to_json()
     return {"mean_length": summary.mean_length(), "seat_win_rate": summary.seat_win_rate(seats),

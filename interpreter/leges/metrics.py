@@ -42,7 +42,7 @@ PREFIXED = {
     "seat_win_rate": Metric("rate", "share of finished games the seat won (a shared first place counts a share)"),
     "agent_win_rate": Metric("rate", "share of finished games won per seat the agent played (fair share: 1 / players)"),
     "score": Metric("mean", "the seat's final score"),
-    "stat": Metric("auto", "the ruleset's statistic at the end of a game (statistics:)"),
+    "stat": Metric("auto", "the ruleset's statistic (statistics:), at the end of a game or along it as it says"),
 }
 LEADERS = "by the ruleset's first heuristic, else by its score, after every turn"
 
@@ -88,12 +88,12 @@ def per_game(r: PlayResult, seats: Sequence[str]) -> dict[str, float | None]:
     for s, v in zip(seats, r.scores):
         if isinstance(v, (int, float)):
             out[f"score.{s}"] = float(v)
-    for sid, value in r.statistics.items():
+    for sid, value in r.statistics.items():  # None: a statistic measured along the game that never was
         if isinstance(value, list):
             for s, v in zip(seats, value):
-                out[f"stat.{sid}.{s}"] = float(v)
+                out[f"stat.{sid}.{s}"] = None if v is None else float(v)
         else:
-            out[f"stat.{sid}"] = float(value)
+            out[f"stat.{sid}"] = None if value is None else float(value)
     return out
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from .agents import View
 from .agents import make as make_agent
 from .agents import start as start_agent
+from .engine.measures import Tracker
 from .agents.moves import forced_moves, moves, others_out_of_turn, play, random_move, turn_number
 from .engine.api import Action
 from .engine.budget import GameBudget
@@ -37,6 +38,7 @@ class PlayResult:
     forced: int | None = None  # decisions with one option the engine took by itself (state.forced)
     leaders: list = field(default_factory=list)  # [(decision, sole leader or None)] after every turn
     statistics: dict = field(default_factory=dict)
+    series: dict = field(default_factory=dict)  # a statistic measured along the game: its values, in order
     ending: dict | None = None  # why the game ended (State.end_reason)
 
 
@@ -78,6 +80,7 @@ def play_game(game, players: int, seed: int, agents: list[str] | None = None, ch
         for p, (agent, spec) in enumerate(zip(seats, specs)):
             start_agent(agent, game, p, seat_rng(seed, p, spec))
     value = leader_values(game) if track else None
+    tracker = Tracker(game.measures, st) if game.measures else None
     leaders: list = []
     last_turn = turn_number(st)
     length = options = 0
@@ -89,6 +92,8 @@ def play_game(game, players: int, seed: int, agents: list[str] | None = None, ch
         else:
             _agent_step(st, mv, seats)
         length += 1
+        if tracker is not None:
+            tracker.step(st)
         if check:
             _check(game, st, length, seed)
         if value is not None and turn_number(st) != last_turn:
@@ -97,11 +102,16 @@ def play_game(game, players: int, seed: int, agents: list[str] | None = None, ch
     if value is not None:
         leaders.append((length, sole_leader(value(st))))
     names = st.setup.seat_names
+    statistics = st.statistics() if game.statistics else {}
+    series: dict = {}
+    if tracker is not None:
+        along, series = tracker.figures(players)
+        statistics.update(along)
     return PlayResult(seed=seed, ranking=[[names[p] for p in group] for group in st.ranking()],
                       scores=st.scores(), returns=st.returns(), length=length, unfinished=st.unfinished,
                       history=list(st.history), agents=specs, turns=turn_number(st), options=options,
-                      forced=forced_moves(st), leaders=leaders,
-                      statistics=st.statistics() if game.statistics else {}, ending=st.end_reason)
+                      forced=forced_moves(st), leaders=leaders, statistics=statistics, series=series,
+                      ending=st.end_reason)
 
 
 def random_playout(game, players: int, seed: int, check: bool = False) -> PlayResult:

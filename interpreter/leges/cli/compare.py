@@ -135,7 +135,8 @@ def study_json(study: Study) -> dict:
 
     def games(results):
         return [{"seed": r.seed, "agents": r.agents, "ranking": r.ranking, "scores": r.scores, "length": r.length,
-                 "unfinished": r.unfinished, "statistics": r.statistics} for r in results]
+                 "unfinished": r.unfinished, "statistics": r.statistics,
+                 **({"series": r.series} if r.series else {})} for r in results]
     return {"agents": study.specs, "games": len(study.a), "a": metrics.to_json(study.ma), "b": metrics.to_json(study.mb),
             "difference": metrics.to_json(study.diffs), "results_a": games(study.a), "results_b": games(study.b),
             "seconds": study.seconds}

@@ -323,27 +323,27 @@ class StateAPI:
         return self.game.positions.get(key) or Position(self.game.ruleset_file)
 
     def statistics(self) -> dict:
-        """The ruleset's `statistics:` measured now: {id: value} or {id: [value per player]}."""
-        out: dict = {}
-        for sid, per_player, fn in self.game.statistics:
-            self.game.work = self.game.max_work
-            try:
-                if per_player:
-                    out[sid] = [_number(fn(self, {"p": p, "me": None})) for p in range(self.n)]
-                else:
-                    out[sid] = _number(fn(self, {"me": None}))
-            except LegesError:
-                raise
-            except Exception as exc:
-                from .flow import _describe, _hint
+        """The ruleset's `statistics:` measured at the end, now: {id: value} or {id: [value per player]}."""
+        return {sid: self.measure(sid, fn, per_player) for sid, per_player, fn in self.game.statistics}
+
+    def measure(self, sid: str, fn, per_player: bool):
+        """One statistic's value now (a number, or one a player), its failure located at the statistic."""
+        self.game.work = self.game.max_work
+        try:
+            value = [_number(fn(self, {"p": p, "me": None})) for p in range(self.n)] if per_player \
+                else _number(fn(self, {"me": None}))
+        except LegesError:
+            raise
+        except Exception as exc:
+            from .flow import _describe, _hint
+            raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),
+                                        f"statistic '{sid}' failed: {_describe(exc)}", _hint(exc))) from None
+        for v in value if per_player else [value]:
+            if v.__class__ not in (int, float):
                 raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),
-                                            f"statistic '{sid}' failed: {_describe(exc)}", _hint(exc))) from None
-            for value in out[sid] if per_player else [out[sid]]:
-                if value.__class__ not in (int, float):
-                    raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),
-                                                f"statistic '{sid}' gave {_kind(value)}, not a number",
-                                                "a statistic is a number or a truth value in every position"))
-        return out
+                                            f"statistic '{sid}' gave {_kind(v)}, not a number",
+                                            "a statistic is a number or a truth value in every position"))
+        return value
 
     # ---------------------------------------------------------- observation
     def observation(self, player: int) -> dict:

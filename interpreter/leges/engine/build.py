@@ -15,6 +15,7 @@ from ..lang.symbols import Symbols, VarInfo, ZoneInfo, parse_type, type_of_value
 from ..model import decl as d
 from ..model.sections import citations, declarations
 from .constants import PUSHED
+from .measures import Measure
 from .game import CompiledAction, CompiledPhase, CompiledTrigger, Game, Setup
 from .options import options_function
 from .program import Code, Programs
@@ -435,13 +436,28 @@ class Builder:
         for h in self._unique(rs.heuristics, "heuristic").values():
             game.heuristics[h.id] = c.parse_expr(h.value, player_scope, T.INT)[1]
             game.positions[f"heuristic:{h.id}"] = h.at.child("value").position()
+        rs_actions = {a.id for a in rs.actions}
         for stat in self._unique(rs.statistics, "statistic").values():
             scope = player_scope if stat.per_player else Scope(me=False)
             ty, fn = c.parse_expr(stat.value, scope)
             if not (T.numeric(ty) or T.compatible(ty, T.BOOL)):
                 self.error(stat.at.child("value"), f"statistic '{stat.id}' must be a number or a truth value, not {ty}")
-            game.statistics.append((stat.id, stat.per_player, fn))
             game.positions[f"statistic:{stat.id}"] = stat.at.child("value").position()
+            if stat.when == "end":
+                if stat.aggregate is not None:
+                    self.error(stat.at.child("aggregate"), f"statistic '{stat.id}' is measured once, at the end: "
+                               "there is nothing to aggregate", "give `when` (turn, round, decision, after ACTION)")
+                game.statistics.append((stat.id, stat.per_player, fn))
+                continue
+            if stat.when.startswith("after ") and stat.when[6:] not in rs_actions:
+                self.error(stat.at.child("when"), f"no action '{stat.when[6:]}' to measure after",
+                           did_you_mean(stat.when[6:], rs_actions) or "actions: " + ", ".join(sorted(rs_actions)))
+            truth = T.compatible(ty, T.BOOL) and not T.numeric(ty)
+            how = stat.aggregate or ("count" if truth else "sum")
+            if how == "count" and not truth:
+                self.error(stat.at.child("aggregate"), f"statistic '{stat.id}' counts how often it is true: its "
+                           f"value must be a truth value, not {ty}", "use sum, mean, max, min, last or series")
+            game.measures.append(Measure(stat.id, stat.per_player, fn, stat.when, how))
         # procedures and functions never called are still checked
         for proc in sym.procedures.values():
             if not any(k.startswith(f"procedure:{proc.id}(") for k in progs.codes):

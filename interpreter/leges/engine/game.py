@@ -111,6 +111,7 @@ class Game:
         self.invariants: list = []  # (id, fn, declaration)
         self.heuristics: dict[str, Fn] = {}  # id → fn(st, {"p": player}) — a player's estimated value
         self.statistics: list = []  # (id, per player, fn) — figures measured at the end of a game
+        self.measures: list = []  # measures.Measure — statistics measured along a game
         self.positions: dict = {}  # "heuristic:ID", "statistic:ID": where its value is written
         # memoised functions (lang/memo.py): how many, and which a change of the state invalidates
         self.memo_size = 0

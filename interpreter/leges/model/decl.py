@@ -166,6 +166,8 @@ class StatisticDecl(Decl):
 
     value: Text | None = None
     per_player: bool = False
+    when: str = "end"  # end, turn, round, decision, after ACTION (measures.py)
+    aggregate: str | None = None  # how values measured along a game make its figure
 
 
 @dataclass

@@ -124,8 +124,9 @@ SECTIONS: tuple[Section, ...] = (
     Section("heuristics", "heuristic", lambda r, c: d.HeuristicDecl(**c, value=r.text("value")),
             description="each player's estimated value, for agents that look ahead"),
     Section("statistics", "statistic", lambda r, c: d.StatisticDecl(
-        **c, value=r.text("value"), per_player=r.get("per_player", False)),
-            description="figures measured at the end of every simulated game"),
+        **c, value=r.text("value"), per_player=r.get("per_player", False), when=r.get("when", "end"),
+        aggregate=r.get("aggregate")),
+            description="figures measured in every simulated game: at its end, or along it"),
 )
 BY_NAME: dict[str, Section] = {s.name: s for s in SECTIONS}
 LIST_SECTIONS: tuple[str, ...] = tuple(s.name for s in SECTIONS)
