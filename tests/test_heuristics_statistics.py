@@ -2,9 +2,8 @@
 measured along it: engine/measures.py)."""
 from __future__ import annotations
 
-import pytest
-
 import leges
+import pytest
 from helpers import ROOT
 from leges import LegesError
 
@@ -47,9 +46,10 @@ def test_statistics_at_the_end(tictactoe):
 def test_a_statistic_that_gives_none_is_reported_not_a_crash(tmp_path, capsys):
     """Found by the fuzzer: a statistic of unknown type (here the winner's mark count through a
     table lookup) giving none in a drawn game stopped `simulate` with an internal error."""
+    import shutil
+
     from helpers import ROOT
     from leges.cli import main
-    import shutil
     shutil.copytree(ROOT / "rulesets" / "tictactoe", tmp_path / "t")
     shutil.copytree(ROOT / "maps", tmp_path / "maps")
     path = tmp_path / "t" / "ruleset.yaml"
@@ -128,3 +128,27 @@ def test_a_measure_after_an_action_counts_each_time_it_is_taken(tmp_path):
 def test_measures_that_cannot_be_taken_are_located_errors(tmp_path, extra, message):
     with pytest.raises(LegesError, match=message):
         leges.load(str(along_the_game(tmp_path, extra)))
+
+
+def test_a_variant_adds_a_statistic_and_a_heuristic(tmp_path):
+    folder = along_the_game(tmp_path, "")
+    (folder / "variants").mkdir(exist_ok=True)
+    (folder / "variants" / "count_centre.yaml").write_text("""leges_variant: 1
+id: count_centre
+title: Count the centre
+kind: house_rule
+description: A designer's figure and heuristic, added by a variant.
+patch:
+  - op: add
+    section: statistics
+    value: {id: centre_x, when: turn, value: "any(r1c1, m => m.owner == x)"}
+  - op: add
+    section: heuristics
+    value: {id: centre, value: "10 * count(r1c1, m => m.owner == p)"}
+""")
+    game = leges.load(str(folder), variants=["count_centre"])
+    assert "centre" in game.heuristics and [m.id for m in game.measures] == ["centre_x"]
+    st = game.new_initial_state(players=2)
+    st.apply_action("place square=r1c1")
+    assert st.heuristic("centre") == [10.0, 0.0]
+    assert "centre" not in leges.load(str(folder)).heuristics

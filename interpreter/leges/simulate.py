@@ -16,10 +16,17 @@ from dataclasses import dataclass, field
 from .agents import View
 from .agents import make as make_agent
 from .agents import start as start_agent
-from .engine.measures import Tracker
-from .agents.moves import forced_moves, moves, others_out_of_turn, play, random_move, turn_number
+from .agents.moves import (
+    forced_moves,
+    moves,
+    others_out_of_turn,
+    play,
+    random_move,
+    turn_number,
+)
 from .engine.api import Action
 from .engine.budget import GameBudget
+from .engine.measures import Tracker
 from .errors import Diagnostic, Position, RuleError
 
 

@@ -14,8 +14,9 @@ action. The value is a number or a truth value, of the game or (`per_player`) of
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 AGGREGATES = ("sum", "count", "mean", "max", "min", "last", "series")
 
