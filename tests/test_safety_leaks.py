@@ -13,7 +13,8 @@ import pytest
 
 import leges
 from helpers import ROOT
-from leges import knowledge, leaks
+from leges import leaks
+from leges.engine import knowledge
 from leges.cli import main
 from leges.engine.resample import Pins, resample
 from leges.leaks import SETUP, check_leaks

@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from . import knowledge as K
+from .engine import knowledge as K
 from .engine.api import Action
 from .engine.resample import Pins, resample
 from .engine.state import State

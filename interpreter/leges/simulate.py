@@ -26,7 +26,9 @@ from .agents.moves import (
 )
 from .engine.api import Action
 from .engine.budget import GameBudget
+from .engine.knowledge import SeatMemories
 from .engine.measures import Tracker
+from .engine.resample import has_hidden_information
 from .errors import Diagnostic, Position, RuleError
 
 
@@ -78,8 +80,11 @@ def play_game(game, players: int, seed: int, agents: list[str] | None = None, ch
     """Play one game: `agents` gives a spec a seat (default: all random); `budget`: the most its
     rules may spend (engine/budget.py; default GameBudget()), past which it ends unfinished."""
     specs = list(agents) if agents else ["random"] * players
-    st = game.new_initial_state(players=players, seed=seed, budget=budget)
     plain_random = all(s == "random" for s in specs)
+    memories = None if plain_random or not has_hidden_information(game) else SeatMemories(players)
+    st = game.new_initial_state(players=players, seed=seed, budget=budget, run=memories is None)
+    if memories is not None:
+        memories.set_up(st)
     if plain_random:
         rng = agent_rng(seed)
     else:
@@ -97,7 +102,7 @@ def play_game(game, players: int, seed: int, agents: list[str] | None = None, ch
         if plain_random:
             random_move(st, rng)
         else:
-            _agent_step(st, mv, seats)
+            _agent_step(st, mv, seats, memories)
         length += 1
         if tracker is not None:
             tracker.step(st)
@@ -126,23 +131,34 @@ def random_playout(game, players: int, seed: int, check: bool = False) -> PlayRe
     return play_game(game, players, seed, None, check, track=False)
 
 
-def _agent_step(st, mv, seats) -> None:
-    """Ask the others whether they act out of turn, then the player deciding."""
+def _agent_step(st, mv, seats, memories: SeatMemories | None = None) -> None:
+    """Ask the others whether they act out of turn, then the player deciding. With `memories`,
+    each seat's view keeps what it has seen, and takes in the step (engine/knowledge.py)."""
     from .engine.constants import CHANCE
+
+    def do(apply, action: Action | None = None) -> None:
+        if memories is None:
+            apply()
+        else:
+            memories.step(st, apply, action)
+
+    def knowledge(p: int):
+        return memories.seats[p] if memories is not None else None
     if mv.player == CHANCE:
-        random_move(st, seats[0].rng)
+        do(lambda: random_move(st, seats[0].rng))
         return
     extra = others_out_of_turn(st)
     if extra:
         for q in sorted({a.player for a in extra}, key=lambda q: (q - mv.player) % st.n):
             mine = [a for a in extra if a.player == q]
-            view = View(st, q, mine)
+            view = View(st, q, mine, knowledge(q))
             view.waiting = len(mv)
             choice = getattr(seats[q], "interrupt", lambda v: None)(view)
             if choice is not None:
-                st.apply_action(mine[choice] if isinstance(choice, int) else choice)
+                taken = mine[choice] if isinstance(choice, int) else choice
+                do(lambda: st.apply_action(taken), taken)
                 return
-    view = View(st, mv.player)
+    view = View(st, mv.player, None, knowledge(mv.player))
     choice = seats[mv.player].choose(view)
     if isinstance(choice, int):
         actions = view.legal_actions()
@@ -153,7 +169,7 @@ def _agent_step(st, mv, seats) -> None:
         choice = Action(mv.player, choice)
     if choice.player != mv.player:
         raise RuleError(Diagnostic(Position("--agents"), f"agent in seat {mv.player} chose an action of player {choice.player}"))
-    _apply(st, mv, choice)
+    do(lambda: _apply(st, mv, choice), choice)
 
 
 def _apply(st, mv, action: Action) -> None:

@@ -12,17 +12,18 @@ from typing import Any, ClassVar
 
 from ..engine import rng as R
 from ..engine.api import Action
-from ..engine.resample import Resampler, has_hidden_information
+from ..engine.resample import NO_PINS, Resampler, has_hidden_information
 
 
 class View:
     """One player's view of one decision."""
 
-    __slots__ = ("_state", "_resampler", "player", "game", "_actions", "hidden", "waiting")
+    __slots__ = ("_actions", "_resampler", "_state", "game", "hidden", "knowledge", "player", "waiting")
 
-    def __init__(self, state, player: int, actions: list[Action] | None = None):
+    def __init__(self, state, player: int, actions: list[Action] | None = None, knowledge=None):
         self._state = state
         self._resampler: Resampler | None = None
+        self.knowledge = knowledge  # what the player has seen (engine/knowledge.Knowledge), kept in its worlds
         self.player = player
         self.game = state.game
         self._actions = actions
@@ -50,7 +51,8 @@ class View:
         """A whole state this player cannot tell from the real one; its own to play on.
 
         Everything hidden from the player is drawn afresh, and so is the future chance (the
-        random generator is re-seeded), so searching it foretells nothing.
+        random generator is re-seeded), so searching it foretells nothing — but what the player has
+        seen stays as it saw it, when the view carries its `knowledge` (the simulator gives it).
         """
         if not self.hidden:
             st = self._state.copy()
@@ -58,7 +60,8 @@ class View:
             st.seed = -1
             return st
         if self._resampler is None:
-            self._resampler = Resampler(self._state, self.player)
+            pins = self.knowledge.pins(rng=False) if self.knowledge is not None else NO_PINS
+            self._resampler = Resampler(self._state, self.player, pins)
         return self._resampler.sample(rng)
 
 

@@ -136,6 +136,7 @@ class Match:
     game: Any = None  # its own Game of the rules it is played under (Workspace.private_game)
     version: int = -1  # of the rules served that `game` is
     agents: dict = field(default_factory=dict)
+    memories: Any = None  # what each seat has seen (engine/knowledge.SeatMemories), for the agents' worlds
     news: list[str] = field(default_factory=list)
     seen: int = 0  # entries of the seat's record already told as news
     note: str | None = None
@@ -145,9 +146,15 @@ class Match:
 
     def start(self, game, version: int = -1) -> None:
         from ..agents import make, start
+        from ..engine.knowledge import SeatMemories
+        from ..engine.resample import has_hidden_information
         from ..simulate import seat_rng
         self.game, self.version = game, version
-        self.st = game.new_initial_state(players=self.players, seed=self.seed, budget=self.budget)
+        self.memories = SeatMemories(self.players) if has_hidden_information(game) else None
+        self.st = game.new_initial_state(players=self.players, seed=self.seed, budget=self.budget,
+                                         run=self.memories is None)
+        if self.memories is not None:
+            self.memories.set_up(self.st)
         self.base_weight = OBJECT_BYTES * len(self.st.to_json())
         self.agents = {}
         for p, spec in enumerate(self.specs):
@@ -173,7 +180,7 @@ class Match:
         self.start(game, version)
         for i, entry in enumerate(history):
             try:
-                self.st.apply_action(entry)
+                self.apply(entry)
             except LegesError:
                 self.note = f"the rules changed: action {i + 1} of the game ({entry.split(': ', 1)[0]}'s) is no longer legal; the game goes on from there"
                 break
@@ -181,6 +188,22 @@ class Match:
             self.note = "the rules changed: the game was played again under them" if history else None
         self.seen = len(self.st.record_view(self.seat))
         self.run(seconds=seconds)
+
+    def apply(self, action) -> None:
+        """An action applied to the game, every seat's memory taking it in (the agents search worlds
+        that keep what their seat has seen)."""
+        if self.memories is None:
+            self.st.apply_action(action)
+            return
+        from ..engine.api import Action
+        act = action if isinstance(action, Action) else None
+        if act is None and isinstance(action, str) and ": " in action:
+            who, text = action.split(": ", 1)
+            act = Action(self.st.player_index(who), text)
+        self.memories.step(self.st, lambda: self.st.apply_action(action), act)
+
+    def knowledge(self, seat: int):
+        return self.memories.seats[seat] if self.memories is not None else None
 
     def _waiting(self) -> bool:
         """The person may act now: at its own decision, or out of turn."""
@@ -213,18 +236,18 @@ class Match:
             if who == CHANCE:  # explicit chance: drawn at random
                 outcomes = st.chance_outcomes()
                 rng = random.Random(len(st.history) * 7919 + self.seed)
-                st.apply_action(rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0])
+                self.apply(rng.choices([a for a, _ in outcomes], [w for _, w in outcomes])[0])
                 continue
             if self._interrupted(who):
                 continue
             agent = self.agents[who]
-            view = View(st, who)
+            view = View(st, who, None, self.knowledge(who))
             choice = agent.choose(view)
             if isinstance(choice, int):
                 choice = view.legal_actions()[choice]
             if isinstance(choice, str):
                 choice = Action(who, choice)
-            st.apply_action(choice)
+            self.apply(choice)
 
     def _interrupted(self, deciding: int) -> bool:
         """Agents other than the one deciding may act out of turn (as in `leges simulate`)."""
@@ -233,10 +256,10 @@ class Match:
         extra = [a for a in st.out_of_turn_actions() if a.player != self.seat and a.player in self.agents]
         for q in sorted({a.player for a in extra}, key=lambda q: (q - deciding) % st.n):
             mine = [a for a in extra if a.player == q]
-            view = View(st, q, mine)
+            view = View(st, q, mine, self.knowledge(q))
             choice = getattr(self.agents[q], "interrupt", lambda v: None)(view)
             if choice is not None:
-                st.apply_action(mine[choice] if isinstance(choice, int) else choice)
+                self.apply(mine[choice] if isinstance(choice, int) else choice)
                 return True
         return False
 
@@ -246,7 +269,7 @@ class Match:
         from ..engine.api import Action
         self.note = None
         try:
-            self.st.apply_action(Action(self.seat, text))
+            self.apply(Action(self.seat, text))
         except IllegalAction as exc:
             raise Refused(exc, self.explain(text)) from None
         self.run(seconds=seconds)

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .engine.api import Action
-from .engine.resample import Pins
-from .engine.state import State
-from .errors import LegesError
+from ..errors import LegesError
+from .api import Action
+from .resample import Pins
+from .state import State
 
 # One traced event: ("to", c, zone, source, top) c was put from source (off its top, if top) into
 # zone; ("top", c, zone) c lies on top of a `top` zone; ("shuffle", zone, items) these items of
@@ -135,14 +135,21 @@ def learned(before: State, after: State, events: list[Event], player: int) -> tu
 
 @dataclass
 class Knowledge:
-    """The components one seat has seen: `fixed` where they are, `known` what they are."""
+    """The components one seat has seen: `fixed` where they are, `known` what they are.
+
+    `forgets`: a component moved where the seat sees neither whence nor whither is no longer
+    where it was seen — an agent's memory (`SeatMemories`) must forget its place, or the worlds it
+    searches would put it where it really went. The leak check keeps it (`forgets=False`): a
+    memory that errs on the side of keeping raises no false alarm there."""
     player: int
     fixed: set[int] = field(default_factory=set)
     known: set[int] = field(default_factory=set)
+    forgets: bool = False
 
-    def pins(self, also: set[int] = frozenset(), secrets: bool = False) -> Pins:
-        """The pins of a world this seat cannot tell from the real one, where it will also see `also`."""
-        return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=True)
+    def pins(self, also: set[int] = frozenset(), secrets: bool = False, rng: bool = True) -> Pins:
+        """The pins of a world this seat cannot tell from the real one, where it will also see `also`
+        (`rng`: the random generator kept — the leak check's worlds — or drawn afresh — an agent's)."""
+        return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=rng)
 
     def learn(self, st: State, events: list[Event], action: Action | None = None, option: list | None = None) -> None:
         """Take in a step of the real game (`st` the state after it)."""
@@ -153,6 +160,46 @@ class Knowledge:
                 self.known |= moved
             elif _shows(st, event, self.player):
                 self.fixed.update(_components(event))
+            elif self.forgets and event[0] == "to":
+                self.fixed.discard(event[1])
+                self.known.add(event[1])
         if action is not None:
             self.fixed |= named(st, action, option)
         self.known -= self.fixed
+
+
+def traced(st: State, apply) -> list[Event]:
+    """Run `apply()` on `st` itself, tracing where its components go: the events of the step."""
+    before = st.__class__
+    st.__class__ = _Traced
+    _events.clear()
+    try:
+        apply()
+    finally:
+        st.__class__ = before
+    return list(_events)
+
+
+class SeatMemories:
+    """What every seat of a real game has seen, kept along the game by whoever plays it (the
+    simulator, the page's server), so that the worlds an agent searches keep every fact its seat
+    has observed: a card it watched go under the top of a pile is still there, a card it saw an
+    opponent take is in that opponent's hand (`View(..., knowledge=)`, `Knowledge.pins`)."""
+
+    def __init__(self, players: int):
+        self.seats = [Knowledge(p, forgets=True) for p in range(players)]
+
+    def set_up(self, st: State) -> None:
+        """Run the set-up of `st` (made with run=False), taking in what each seat was shown."""
+        self._learn(st, traced(st, lambda: st.game.flow.run(st)))
+
+    def step(self, st: State, apply, action: Action | None = None) -> None:
+        """Run `apply()` — one step of `st`: `action`, or a chance outcome — each seat taking it in."""
+        pending = st.pending
+        option = next((o for o in pending["options"] if o[0] == action.text), None) \
+            if action is not None and pending is not None and pending["player"] == action.player else None
+        self._learn(st, traced(st, apply), action, option)
+
+    def _learn(self, st: State, events: list[Event], action=None, option=None) -> None:
+        for memory in self.seats:
+            memory.learn(st, events, action, option)
