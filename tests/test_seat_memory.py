@@ -8,7 +8,7 @@ import random
 import leges
 import pytest
 from helpers import ROOT, ruleset_dir
-from leges.agents.moves import moves
+from leges.agents.moves import moves, play
 from leges.engine.knowledge import SeatMemories
 from leges.engine.resample import resample
 
@@ -46,7 +46,7 @@ def walk(game, players: int, seed: int, every: int = 3, samples: int = 2):
                     yield st, resample(st, memory.player, rng, memory.pins(rng=False)), memory
         mv = moves(st)
         i = rng.randrange(len(mv))
-        memories.step(st, lambda: st.apply_option(i) if i < mv.count else st.apply_action(mv.extra[i - mv.count]))
+        memories.step(st, lambda mv=mv, i=i: play(st, mv, i))
         step += 1
 
 

@@ -156,7 +156,7 @@ def _agent_step(st, mv, seats, memories: SeatMemories | None = None) -> None:
             choice = getattr(seats[q], "interrupt", lambda v: None)(view)
             if choice is not None:
                 taken = mine[choice] if isinstance(choice, int) else choice
-                do(lambda: st.apply_action(taken), taken)
+                do(lambda taken=taken: st.apply_action(taken), taken)
                 return
     view = View(st, mv.player, None, knowledge(mv.player))
     choice = seats[mv.player].choose(view)
