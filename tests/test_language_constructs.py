@@ -442,3 +442,52 @@ def test_a_let_statement_is_not_told_about_in():
     with pytest.raises(LegesError) as err:
         parse_program("let a = 1\nfor x y:\n  pass\n", ORIGIN)
     assert "`let`" not in (err.value.diagnostics[0].hint or "")
+
+
+ROWS = """  - id: expedition
+    per_player: true
+    count: {2: 3, 3: 4}
+    kind: pile
+    source: {book: docs, section: Zones}
+"""
+
+
+def sample_with_rows(tmp_path, extra_components: str = ""):
+    import shutil
+    shutil.copytree(ROOT / "docs" / "examples" / "sample", tmp_path / "s")
+    main_file = tmp_path / "s" / "ruleset.yaml"
+    text = main_file.read_text().replace("zones:\n", "zones:\n" + ROWS, 1)
+    if extra_components:
+        text = text.replace("components:\n", "components:\n" + extra_components, 1)
+    main_file.write_text(text)
+    return leges.load(str(tmp_path / "s"))
+
+
+def test_a_row_of_zones_for_each_player(tmp_path):
+    game = sample_with_rows(tmp_path, """  - id: flag
+    per_player: true
+    count: 2
+    start: expedition
+    source: {book: docs, section: Zones}
+""")
+    st = game.new_initial_state(players=2, seed=0)
+    assert [k for k in st.zones if k.startswith("expedition.")] == [f"expedition.{p}.{i}" for p in "xo" for i in range(3)]
+    assert len(st.zones["expedition.o.0"]) == 2 and not st.zones["expedition.o.1"]  # a row's first zone
+    value = game.compile_expression("expedition(o, 2).owner == o and text(expedition(x, 1)) == \"expedition.x.1\"")
+    assert value(st, {"me": None})
+    assert len([k for k in game.new_initial_state(players=3, seed=0).zones if k.startswith("expedition.z.")]) == 4
+    with pytest.raises(IndexError, match="each player's row has 3 zones"):
+        game.compile_expression("count(expedition(x, 3))")(st, {"me": None})
+
+
+@pytest.mark.parametrize("text, message", [
+    ("count(expedition(x))", "write expedition(p, i)"),
+    ("count(expedition)", "write expedition(p, i)"),
+    ("count(expedition(1, 1))", "takes a player first"),
+    ("count(expedition(x, x))", "takes a number second"),
+])
+def test_a_row_for_each_player_is_written_with_both(tmp_path, text, message):
+    import re
+    game = sample_with_rows(tmp_path)
+    with pytest.raises(LegesError, match=re.escape(message)):
+        game.compile_expression(text)

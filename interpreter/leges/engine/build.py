@@ -87,8 +87,6 @@ class Builder:
                     sym.prop_values.setdefault(k, set()).add(v)
 
         for zone in self._unique(rs.zones, "zone").values():
-            if zone.per_player and zone.count:
-                self.error(zone.at, f"zone '{zone.id}' cannot be both per_player and a row (count)")
             if isinstance(zone.count, dict):  # a row as long as the number of players says
                 for n in range(rs.min_players, rs.max_players + 1):
                     if _count_for(zone.count, n) is None:
@@ -248,7 +246,12 @@ class Builder:
             setup = Setup(n, [str(s["name"]) for s in seats[:n]],
                           [{k: v for k, v in s.items()} for s in seats[:n]])
             for zone in zones:
-                if zone.per_player:
+                if zone.per_player and zone.count is not None:  # a row for each player: zone(p, i)
+                    row = setup.zrow[zone.id] = _count_for(zone.count, n) or 0
+                    keys = [f"{zone.id}.{setup.seat_names[p]}.{i}" for p in range(n) for i in range(row)]
+                    for j, key in enumerate(keys):
+                        setup.zone_owner[key] = j // row
+                elif zone.per_player:
                     keys = [f"{zone.id}.{setup.seat_names[p]}" for p in range(n)]
                     for p, key in enumerate(keys):
                         setup.zone_owner[key] = p
@@ -283,8 +286,8 @@ class Builder:
                             setup.cowner.append(owner)
                             setup.cstatic.append(static)
                             start = comp.start
-                            if start in sym.zones and sym.zones[start].per_player:
-                                key = setup.zkeys[start][owner]
+                            if start in sym.zones and sym.zones[start].per_player:  # (a row's first zone)
+                                key = setup.zkeys[start][owner * setup.zrow.get(start, 1)]
                             elif start in sym.zones:
                                 key = setup.zkeys[start][0]
                             else:

@@ -57,6 +57,7 @@ class Setup:
     cstatic: list[dict] = field(default_factory=list)
     clabel: list[str] = field(default_factory=list)
     zkeys: dict[str, list[str]] = field(default_factory=dict)
+    zrow: dict[str, int] = field(default_factory=dict)  # a row of zones for each player: its length
     zone_owner: dict[str, int] = field(default_factory=dict)
     zone_kind: dict[str, str] = field(default_factory=dict)
     zone_visibility: dict[str, str] = field(default_factory=dict)

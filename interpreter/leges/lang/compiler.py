@@ -209,7 +209,9 @@ class Compiler:
             return ty, (repr(value) if not isinstance(value, list) else self.const(value))
         if name in sym.zones:
             zone = sym.zones[name]
-            if zone.per_player:
+            if zone.per_player and zone.count:
+                self.err(node, origin, f"zone '{name}' is a row of zones for each player: write {name}(p, i)")
+            elif zone.per_player:
                 self.err(node, origin, f"zone '{name}' is per player: write {name}(p)")
             elif zone.count:
                 self.err(node, origin, f"zone '{name}' is a row of zones: write {name}(i)")
@@ -349,11 +351,26 @@ class Compiler:
             self.err(node.index, origin, f"a list index must be a number, not {ity}")
         return ((ty.elem or T.ANY) if ty.kind == "list" else T.ANY), f"H.index({obj}, {idx})"
 
+    def _player_row(self, node, zone, scope, origin):
+        """`zone(p, i)`: zone number i of player p's row (a per-player zone with a count)."""
+        name = zone.id
+        if len(node.args) != 2 or node.kwargs:
+            self.err(node, origin, f"zone '{name}' is a row of zones for each player: write {name}(p, i)")
+            return T.ZONE, repr(name)
+        (pty, player), (ity, index) = (self.code(a, scope, origin) for a in node.args)
+        if not T.compatible(pty, T.PLAYER):
+            self.err(node.args[0], origin, f"'{name}(p, i)' takes a player first, not {pty}")
+        if not T.compatible(ity, T.INT):
+            self.err(node.args[1], origin, f"'{name}(p, i)' takes a number second, not {ity}")
+        return T.zone(name), f"H.row_zone(st, {name!r}, {player}, {index})"
+
     def _e_Call(self, node, scope, origin):
         name = node.func
         sym = self.symbols
         if name in sym.zones:
             zone = sym.zones[name]
+            if zone.per_player and zone.count:
+                return self._player_row(node, zone, scope, origin)
             if len(node.args) != 1 or node.kwargs:
                 self.err(node, origin, f"zone '{name}' takes one argument")
                 return T.ZONE, repr(name)

@@ -138,6 +138,14 @@ def bottom_n(st, items, n):
     return list(items[:max(0, n)])
 
 
+def row_zone(st, name: str, player: int, i: int) -> str:
+    """The zone `name(player, i)`: number i of the player's row."""
+    row = st.setup.zrow[name]
+    if not (0 <= player < st.n and 0 <= i < row):
+        raise IndexError(f"{name}({player}, {i}): each player's row has {row} zones, numbered from 0")
+    return st.setup.zkeys[name][player * row + i]
+
+
 def index(items, i):
     return items[i] if -len(items) <= i < len(items) else None
 
