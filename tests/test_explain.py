@@ -123,3 +123,19 @@ def test_leges_play_says_why_an_action_typed_is_not_legal(monkeypatch, capsys):
     source = game.actions["place"].decl.source
     assert "not legal: square=r9c9 is not among the options of 'square'" in out
     assert f"{source['book']} § {source['section']}" in out
+
+
+def test_a_refusal_names_the_decisions_the_engine_took_by_itself():
+    """'X is not asked for now' when the cause is that a decision with one option was taken at once."""
+    game = leges.load(str(ROOT / "rulesets" / "pompeii"))
+    st = game.new_initial_state(players=2, seed=0)
+    rng = random.Random(0)
+    while not st.at_once:
+        st.apply_action(rng.choice(st.legal_actions()))
+    other = st.player_name((st.current_player() + 1) % st.n)
+    why = str(st.explain(f"{other}: pass"))
+    assert "the engine took" in why and st.at_once[0] in why
+    again = game.state_from_json(st.to_json())
+    assert again.at_once == st.at_once  # saved with the state
+    st.apply_action(st.legal_actions()[0])
+    assert st.at_once is not again.at_once and (not st.at_once or st.at_once != again.at_once)  # forgotten

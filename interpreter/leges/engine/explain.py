@@ -212,6 +212,10 @@ class _Explainer:
         self.pending = st.pending
 
     def result(self, reason: str, message: str, **more) -> Explanation:
+        taken = self.st.at_once
+        if taken and reason in ("not_offered", "not_your_decision"):  # the cause may be a decision not asked
+            message += (f" (since the last action the engine took {len(taken)} decision{'s' if len(taken) > 1 else ''} "
+                        "with a single option by itself: " + "; ".join(f"'{t}'" for t in taken[-3:]) + ")")
         return Explanation(self.text, self.player, reason == "legal", reason, message, **more)
 
     def who(self, player: int) -> str:

@@ -232,7 +232,7 @@ class Game:
         st.terminal, st.unfinished, st.next_phase = False, False, None
         st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
-        st.forced_moves, st.forced, st.ending = forced_moves, 0, None
+        st.forced_moves, st.forced, st.ending, st.at_once = forced_moves, 0, None, []
         st.budget, st.spent = budget or DEFAULT_BUDGET, [0, 0.0]
         st.forget_cached()
         if run:

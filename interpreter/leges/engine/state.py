@@ -28,6 +28,7 @@ class State(StateAPI):
                  "spent",  # [work, seconds] they have spent so far
                  "forced_moves",  # decisions with one option are asked too (not taken at once)
                  "forced",  # how many decisions with one option the engine took by itself (the forced_moves metric)
+                 "at_once",  # the texts of those it took since the last decision answered (told when an action is refused)
                  "dropped",  # players who dropped out of the current phase's turns (`drop out`), in the order they did
                  "ending",  # why the game ended (why the current phase is ending, while it does): `end_reason`
                  "memo",  # memo: the memoised functions' values, one dict a function (lang/memo.py)
@@ -288,6 +289,7 @@ class State(StateAPI):
         s.sealed = list(self.sealed)
         s.fired = list(self.fired)
         s.explicit_chance, s.forced_moves, s.forced, s.ending = self.explicit_chance, self.forced_moves, self.forced, self.ending
+        s.at_once = list(self.at_once)
         s.log = list(self.log)
         s.budget, s.spent = self.budget, list(self.spent)
         s.seed = self.seed
@@ -309,7 +311,7 @@ class State(StateAPI):
             "pending": self.pending, "rng": self.rng, "terminal": self.terminal, "unfinished": self.unfinished,
             "next_phase": self.next_phase, "history": self.history, "sealed": self.sealed, "fired": self.fired,
             "explicit_chance": self.explicit_chance, "log": self.log,
-            "forced_moves": self.forced_moves, "forced": self.forced, "end_reason": self.ending,
+            "forced_moves": self.forced_moves, "forced": self.forced, "at_once": self.at_once, "end_reason": self.ending,
         }
 
     def to_json(self) -> str:
@@ -334,6 +336,7 @@ class State(StateAPI):
             setattr(s, name, data[name])
         s.forced_moves = data.get("forced_moves", False)  # states saved before these keys existed
         s.forced = data.get("forced", 0)
+        s.at_once = list(data.get("at_once") or [])
         s.ending = data.get("end_reason")
         s.dropped = list(data.get("dropped") or [])
         s.budget, s.spent = DEFAULT_BUDGET, [0, 0.0]  # what a game spent is not saved: it begins afresh
