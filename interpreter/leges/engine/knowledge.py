@@ -146,7 +146,7 @@ class Knowledge:
     known: set[int] = field(default_factory=set)
     forgets: bool = False
 
-    def pins(self, also: set[int] = frozenset(), secrets: bool = False, rng: bool = True) -> Pins:
+    def pins(self, also: frozenset[int] | set[int] = frozenset(), secrets: bool = False, rng: bool = True) -> Pins:
         """The pins of a world this seat cannot tell from the real one, where it will also see `also`
         (`rng`: the random generator kept — the leak check's worlds — or drawn afresh — an agent's)."""
         return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=rng)

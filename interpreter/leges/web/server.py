@@ -172,7 +172,8 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         specs = specs[:seat] + [""] + specs[seat:]
         match = Match(new_id(), seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make, options.budget)
         with match.lock:
-            match.start(*reversed(ws.private_game()))
+            version, private = ws.private_game()
+            match.start(private, version)
             with ws.lock:
                 ws.matches.add(client, match.id, match)
             match.run(seconds=options.request_seconds)

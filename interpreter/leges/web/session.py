@@ -171,7 +171,8 @@ class Match:
     def current(self, ws: Workspace, seconds: float) -> Match:
         """This match under the rules now served (played again under them if they changed and load)."""
         if ws.version != self.version and not ws.errors and ws.game is not None:
-            self.rebuild(*ws.private_game(), seconds=seconds)
+            version, game = ws.private_game()
+            self.rebuild(version, game, seconds)
         return self
 
     def rebuild(self, version: int, game, seconds: float = 30.0) -> None:
