@@ -16,6 +16,24 @@ from leges.rule_coverage import Recorder
 from helpers import ROOT, ruleset_dir
 
 RECORDER = Recorder()
+
+
+@pytest.fixture
+def serving():
+    """`serving(path, **create_app's options)`: the page's server on a free port of 127.0.0.1, in a
+    thread of the test, stopped after it (needs Starlette and uvicorn: the web tests skip without)."""
+    from leges.web.server import Background, create_app
+    started = []
+
+    def start(path, **kw):
+        server = Background(create_app(str(path), **kw))
+        started.append(server)
+        return server
+    yield start
+    for server in started:
+        server.stop()
+
+
 BUNDLED = (ROOT / "rulesets").resolve()
 COVERAGE_TESTS = "test_rule_coverage.py"
 

@@ -17,7 +17,6 @@ pytest.importorskip("uvicorn")
 
 import leges  # noqa: E402
 from helpers import ROOT, maps_dir, play_random, ruleset_dir  # noqa: E402
-from leges.web.server import Background, create_app  # noqa: E402
 from leges.web.views import seat_payload  # noqa: E402
 
 SAMPLE = ROOT / "docs" / "examples" / "sample"
@@ -32,19 +31,6 @@ def call(server, path, body=None, headers=None):
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
-
-
-@pytest.fixture
-def serving():
-    started = []
-
-    def start(path, **kw):
-        server = Background(create_app(str(path), **kw))
-        started.append(server)
-        return server
-    yield start
-    for server in started:
-        server.stop()
 
 
 def test_a_whole_game_of_tictactoe_over_http(serving):

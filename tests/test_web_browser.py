@@ -25,7 +25,6 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 import leges  # noqa: E402
 from helpers import ROOT, maps_dir, play_random, ruleset_dir  # noqa: E402
-from leges.web.server import Background, create_app  # noqa: E402
 
 CHROMIUM = os.environ.get("LEGES_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -61,19 +60,6 @@ def page(browser):
     yield page
     context.close()
     assert not errors, errors  # no JavaScript error on the page
-
-
-@pytest.fixture
-def serving():
-    started = []
-
-    def start(path, **kw):
-        server = Background(create_app(str(path), **kw))
-        started.append(server)
-        return server
-    yield start
-    for server in started:
-        server.stop()
 
 
 def shot(page, name: str) -> None:

@@ -20,7 +20,7 @@ pytest.importorskip("uvicorn")
 from helpers import ruleset_dir  # noqa: E402
 from leges.web.guard import depth, host_names, split_host  # noqa: E402
 from leges.web.seating import AgentPolicy  # noqa: E402
-from leges.web.server import Background, ServeOptions, create_app  # noqa: E402
+from leges.web.server import ServeOptions  # noqa: E402
 from leges.web.store import Store  # noqa: E402
 
 
@@ -42,19 +42,6 @@ def send(server, path, body=None, headers=None, raw: bytes | None = None, token=
 
 
 @pytest.fixture
-def serving():
-    started = []
-
-    def start(path=None, **kw):
-        server = Background(create_app(str(path or ruleset_dir("tictactoe")), **kw))
-        started.append(server)
-        return server
-    yield start
-    for server in started:
-        server.stop()
-
-
-@pytest.fixture
 def planted(tmp_path, monkeypatch):
     """A Python file and a module that leave a mark when anything imports them."""
     mark = tmp_path / "ran"
@@ -69,7 +56,7 @@ def planted(tmp_path, monkeypatch):
 @pytest.mark.parametrize("agents", ["{dir}/evil.py:A", "evil_module_for_leges:A", "random,{dir}/evil.py:A"])
 def test_a_request_cannot_run_python(serving, planted, agents):
     folder, mark = planted
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     status, reply = send(server, "/api/play", {"players": 2, "agents": agents.format(dir=folder)})
     assert status == 400 and "not run from here" in reply["error"]
     assert not mark.exists() and "evil_module_for_leges" not in sys.modules
@@ -78,7 +65,7 @@ def test_a_request_cannot_run_python(serving, planted, agents):
 def test_the_command_line_names_its_own_agents(serving, planted):
     folder, mark = planted
     policy = AgentPolicy(named={"mine": f"{folder}/evil.py:A"})
-    server = serving(options=ServeOptions(agents=policy))
+    server = serving(ruleset_dir("tictactoe"), options=ServeOptions(agents=policy))
     status, info = send(server, "/api/info")
     assert "mine" in info["agents"]
     status, view = send(server, "/api/play", {"players": 2, "seat": "o", "agents": "mine"})
@@ -97,14 +84,14 @@ def test_the_command_line_names_its_own_agents(serving, planted):
     ({"Host": "127.0.0.1:1"}, True, "application/json", 421),             # another port
 ])
 def test_only_the_servers_own_page_may_ask(serving, headers, token, content_type, status):
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     got, reply = send(server, "/api/play", {"players": 2}, headers=headers, token=token, content_type=content_type)
     assert got == status and reply["error"] and reply["diagnostics"][0]["message"] == reply["error"]
     assert len(server.app.state.workspace.matches) == 0
 
 
 def test_a_rebound_host_does_not_get_the_page(serving):
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     request = urllib.request.Request(server.url, headers={"Host": "attacker.example"})
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=10)
@@ -115,7 +102,7 @@ def test_a_rebound_host_does_not_get_the_page(serving):
 
 
 def test_the_page_is_sent_with_a_token_and_without_framing(serving):
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     with urllib.request.urlopen(server.url, timeout=10) as response:
         assert response.headers["X-Frame-Options"] == "DENY"
     with pytest.raises(urllib.error.HTTPError) as caught:  # nor as a file of the page
@@ -130,7 +117,7 @@ def test_the_page_is_sent_with_a_token_and_without_framing(serving):
     ("nobody", "no agent 'nobody'"),
 ])
 def test_agents_in_a_request_have_bounded_budgets(serving, agents, message):
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     status, reply = send(server, "/api/play", {"players": 2, "seat": "o", "agents": agents})
     assert status == 400 and message in reply["error"]
 
@@ -177,7 +164,7 @@ def test_agents_stop_at_the_time_limit_and_the_page_asks_for_the_rest(serving):
 
 
 def test_requests_are_bounded(serving):
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     status, reply = send(server, "/api/play", raw=b"[" * 100_000 + b"]" * 100_000)
     assert status == 400 and "nested" in reply["error"]
     status, reply = send(server, "/api/play", raw=b'{"a": ' + b"[" * 40 + b"1" + b"]" * 40 + b"}")
@@ -198,7 +185,7 @@ def test_requests_are_bounded(serving):
 
 def test_a_body_without_a_length_is_cut_at_the_limit(serving):
     import http.client
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     conn.putrequest("POST", "/api/replay")
     for k, v in {"Content-Type": "application/json", "X-Leges-Token": server.token, "Transfer-Encoding": "chunked"}.items():
@@ -217,7 +204,7 @@ def test_a_body_without_a_length_is_cut_at_the_limit(serving):
 
 @pytest.mark.parametrize("path, method", [("/api/nothing", "GET"), ("/api/play", "GET"), ("/nothing", "GET")])
 def test_unknown_routes_are_json_errors(serving, path, method):
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     status, reply = send(server, path)
     assert status in (404, 405) and reply["error"]
 
@@ -242,7 +229,7 @@ def test_games_are_kept_per_client():
 
 
 def test_fifty_clients_keep_their_games(serving):
-    server = serving()
+    server = serving(ruleset_dir("tictactoe"))
     matches = []
     for i in range(50):
         status, view = send(server, "/api/play", {"players": 2, "seat": "x"}, headers={"Cookie": f"leges_client=c{i}"})
