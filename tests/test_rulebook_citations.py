@@ -138,3 +138,38 @@ def test_rulebook_is_covered(name, rulebook, book):
     missing = [f"[{p.section or 'before the first section'}] {p.text}" for p in report.passages if p.status == "missing"]
     assert not missing, "passages neither cited nor marked:\n" + "\n".join(missing)
     assert not report.unmatched, "quotes or marks found nowhere in the rulebook:\n" + "\n".join(report.unmatched)
+
+
+def _translation_variants():
+    """(ruleset, rulebook file, book id, variant) for every translation variant of a bundled ruleset: the
+    book it translates to is the one its source cites."""
+    import yaml
+    out = []
+    for name in RULESETS:
+        rs = yaml.safe_load((ROOT / "rulesets" / name / "ruleset.yaml").read_text(encoding="utf-8"))
+        files = {b["id"]: b["file"] for b in rs["rulebooks"]}
+        for path in sorted((ROOT / "rulesets" / name / "variants").glob("*.yaml")):
+            v = yaml.safe_load(path.read_text(encoding="utf-8"))
+            book = (v.get("source") or {}).get("book")
+            if v.get("kind") == "translation" and book in files:
+                out.append((name, files[book], book, v["id"]))
+    return out
+
+
+@pytest.mark.parametrize("name, rulebook, book, variant", _translation_variants())
+def test_rulebook_is_covered_with_its_translation_variant_on(name, rulebook, book, variant):
+    """With a translation variant on (Pompeii's `russian`), its rulebook is still covered whole: the rules
+    the variant changes cite that text for everything the base rules cited it for."""
+    import leges
+    from leges.coverage import coverage
+    path = SHARED / "rulebooks" / rulebook
+    if not path.exists():
+        pytest.skip("the rulebooks are not beside the project (../shared/rulebooks)")
+    report = coverage(leges.load(str(ROOT / "rulesets" / name), variants=[variant]), str(path), book)
+    missing = [f"[{p.section or 'before the first section'}] {p.text}" for p in report.passages if p.status == "missing"]
+    assert not missing, f"with --variant {variant}, passages neither cited nor marked:\n" + "\n".join(missing)
+    assert not report.unmatched, "quotes or marks found nowhere in the rulebook:\n" + "\n".join(report.unmatched)
+
+
+def test_the_bundled_translation_variants_are_found():
+    assert ("pompeii", "pompeii.ru.txt", "ru", "russian") in _translation_variants()
