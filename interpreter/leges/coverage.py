@@ -213,3 +213,61 @@ def _heading_place(flat: str, where: list[int], heading: str, cites: list[dict])
         if before:
             return before[-1]
     return places[0]
+
+
+# ------------------------------------------------------------- which section a place lies in
+def heading_places(text: str, headings) -> list[tuple[int, str]]:
+    """Where each heading stands in a rulebook's text as a heading, sorted: every occurrence as written
+    (case kept, runs of white space as one space), not inside a word, and not a cross-reference — not
+    after "(" or "lásd "/"см." and not followed by ")". Found from the text alone, never from the
+    quotes, so that a quote can be checked against the section it names."""
+    flat = re.sub(r"\s+", " ", text)
+    out = []
+    for h in set(headings):
+        h_flat = re.sub(r"\s+", " ", h).strip()
+        if not h_flat:
+            continue
+        for m in re.finditer(re.escape(h_flat), flat):
+            a, e = m.start(), m.end()
+            if a and flat[a - 1].isalnum() or e < len(flat) and flat[e].isalnum() and h_flat[-1].isalnum():
+                continue
+            before = flat[max(0, a - 6):a].lower()
+            if before.endswith(("(", "lásd ", "см. ")) or flat[e:e + 1] == ")":
+                continue
+            out.append((a, h))
+    return sorted(out)
+
+
+def section_numbers(heading: str) -> str | None:
+    """The number a numbered heading begins with ("5.5.2 A templomok" → "5.5.2")."""
+    m = re.match(r"(\d+(?:\.\d+)*)\b", heading.strip())
+    return m.group(1) if m else None
+
+
+def within_section(found: str | None, cited: str) -> bool:
+    """A place under heading `found` is in section `cited`: the same heading, or a numbered subsection
+    of it (5.5.2 lies in 5.5; a subsection of 5.0 lies in 5.0)."""
+    if found is None:
+        return False
+    if found == cited:
+        return True
+    a, b = section_numbers(found), section_numbers(cited)
+    if not a or not b:
+        return False
+    parent = b[:-2] if b.endswith(".0") else b
+    return a.startswith(parent + ".")
+
+
+def sections_of_quote(text: str, places: list[tuple[int, str]], fragment: str) -> list[str | None]:
+    """The sections (by heading) in which a quoted fragment occurs, once per occurrence."""
+    flat = re.sub(r"\s+", " ", text).lower()
+    phrase = norm(fragment)
+    out, k = [], 0
+    while phrase:
+        k = flat.find(phrase, k)
+        if k < 0:
+            break
+        before = [h for a, h in places if a <= k]
+        out.append(before[-1] if before else None)
+        k += len(phrase)
+    return out
