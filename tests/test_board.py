@@ -36,3 +36,19 @@ def test_tictactoe_counts_a_diagonal_row(tictactoe):
     for square in ["r0c0", "r0c1", "r1c1", "r0c2", "r2c2"]:
         st.apply_action(f"place square={square}")
     assert st.is_terminal() and st.scores() == [1, 0]
+
+
+def test_the_spaces_within_a_radius_are_found_breadth_first():
+    """Each space enters the search once: a radius of 24 on Attika's table is found at once (it
+    once let a hex in as often as paths lead to it: minutes and a gigabyte)."""
+    import time
+
+    import leges
+    from helpers import ruleset_dir
+    board = leges.load(str(ruleset_dir("attika"))).board
+    start = time.process_time()
+    some = next(iter(board.spaces))
+    near = board.within(some, 24)
+    assert time.process_time() - start < 5 and some in near and len(near) <= len(board.spaces)
+    one = board.within(some, 1)
+    assert one == {some} | {a for a in board.spaces if some in board.neighbors.get(a, ())}

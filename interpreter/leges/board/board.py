@@ -56,9 +56,14 @@ class Board:
                         back.setdefault(b, []).append(a)
                 self.__dict__["_reverse"] = back
             found, frontier = {space}, [space]
-            for _ in range(radius):
-                frontier = [a for b in frontier for a in back.get(b, ()) if a not in found]
-                found.update(frontier)
+            for _ in range(radius):  # breadth first: each space enters the frontier once
+                step = []
+                for b in frontier:
+                    for a in back.get(b, ()):
+                        if a not in found:
+                            found.add(a)
+                            step.append(a)
+                frontier = step
             cache[key] = frozenset(found)
         return cache[key]
 
