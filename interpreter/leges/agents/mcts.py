@@ -152,9 +152,13 @@ class MCTSAgent(Agent):
                     played.append((who, names[i]))
                     break
                 best, best_i = -1.0, 0
+                rand = rng.random
                 for i, t in enumerate(names):
                     child = children[(who, t)]
-                    score = child.value[who] / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    explore = c * sqrt(log(child.avail) / child.visits)
+                    if secret:  # randomised: deterministic UCB1 lets secret choosers cycle in step
+                        explore *= 2.0 * rand()
+                    score = child.value[who] / child.visits + explore
                     if score > best:
                         best, best_i = score, i
                 child = children[(who, names[best_i])]
