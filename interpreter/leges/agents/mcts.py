@@ -74,6 +74,8 @@ class MCTSAgent(Agent):
                              "heuristic: 0, the new leaf is scored at once)"),
         "heuristic": (str, None, "the heuristic that scores play-outs (default: the ruleset's first; "
                                  "'none': play every play-out to the end)"),
+        "normalise": (int, None, "1: explore on rewards stretched to the range seen in the search, 0: as they "
+                                 "are (default: 1 when the heuristic scores play-outs, whose rewards differ little)"),
         "rollout": (str, "mast", "play-out moves: 'mast' (by each move's average reward so far, "
                                  "ε-greedy) or 'random'"),
     }
@@ -94,6 +96,7 @@ class MCTSAgent(Agent):
             self._scored_by, self._cut = None, 0
         else:
             self._scored_by, self._cut = None, None
+        self._stretch = bool(self.normalise) if self.normalise is not None else self._cut is not None
         super().start(game, player, rng)
 
     def choose(self, view: View) -> int:
@@ -117,6 +120,9 @@ class MCTSAgent(Agent):
         iterations = self.iterations if self.iterations is not None else (1 << 62 if deadline else 1000)
         log = math.log
         sqrt = math.sqrt
+        low, high, span = 0.0, 1.0, 1.0  # the rewards' range, seen so far or given
+        if self._stretch:
+            low, high = math.inf, -math.inf
         for _ in range(iterations):
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -151,14 +157,14 @@ class MCTSAgent(Agent):
                     path.append(child)
                     played.append((who, names[i]))
                     break
-                best, best_i = -1.0, 0
+                best, best_i = -math.inf, 0
                 rand = rng.random
                 for i, t in enumerate(names):
                     child = children[(who, t)]
                     explore = c * sqrt(log(child.avail) / child.visits)
                     if secret:  # randomised: deterministic UCB1 lets secret choosers cycle in step
                         explore *= 2.0 * rand()
-                    score = child.value[who] / child.visits + explore
+                    score = (child.value[who] / child.visits - low) / span + explore
                     if score > best:
                         best, best_i = score, i
                 child = children[(who, names[best_i])]
@@ -170,6 +176,9 @@ class MCTSAgent(Agent):
                 elif who == me:
                     own = child
             reward = self.playout(st, played)
+            if self._stretch:
+                low, high = min(low, *reward), max(high, *reward)
+                span = high - low if high - low > 1e-9 else 1.0
             for node in path:
                 node.visits += 1
                 value = node.value
