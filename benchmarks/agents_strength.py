@@ -37,8 +37,9 @@ from leges.metrics import wins  # noqa: E402
 from leges.runner import Job, plan, remember, run  # noqa: E402
 from leges.stats import wilson  # noqa: E402
 
-# (ruleset, players): the table each game is measured at
-GAMES = {"tictactoe": 2, "pompeii": 3, "attika": 2, "alexander": 3}
+# the bundled games, each measured at its least number of players (as `leges ladder` does): two
+# seats make the cheapest games and the plainest comparison (a fair share of one half)
+GAMES = ("tictactoe", "pompeii", "attika", "alexander")
 DEFAULT = "mcts"  # the documented default budget (docs/agents.md)
 OPPONENT = "greedy"
 BUDGETS = (10, 100, 1000)
@@ -115,6 +116,7 @@ def main() -> None:
     parser.add_argument("--budgets", default=",".join(map(str, BUDGETS)),
                         help=f"the ladder's three iteration budgets (default {','.join(map(str, BUDGETS))})")
     parser.add_argument("--agent", default=DEFAULT, help=f"the agent set against greedy (default {DEFAULT})")
+    parser.add_argument("--players", "-p", type=int, default=None, help="players (default: the least allowed)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1; figures do not depend on it)")
     parser.add_argument("--skip-versus", action="store_true", help="only the ladder")
@@ -125,7 +127,7 @@ def main() -> None:
     for name in args.games.split(","):
         if name not in GAMES:
             parser.error(f"no bundled game '{name}' (games: {', '.join(GAMES)})")
-        players = GAMES[name]
+        players = args.players or leges.load(str(ROOT / "rulesets" / name)).min_players
         if not args.skip_versus:
             row = against_greedy(name, players, args.vs_rounds, args.seed, args.jobs, args.agent)
             print(json.dumps(row), flush=True) if args.json else show_versus(row)
