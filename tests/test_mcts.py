@@ -163,3 +163,16 @@ def test_settings_that_contradict_each_other_are_refused(tictactoe):
         with pytest.raises(LegesError, match=message):
             make(spec).start(tictactoe, 0, random.Random(0))
     assert isinstance(make("mcts:depth=3"), MCTSAgent)
+
+
+@pytest.mark.parametrize("normalise", [1, 0])
+def test_rewards_that_differ_little_are_stretched_before_ucb_compares_them(tictactoe, monkeypatch, normalise):
+    """A heuristic that prefers one move by a hair: stretched, the search spends most of its
+    iterations on that move; as they are, UCB1's exploration spreads them almost evenly."""
+    cls = type(tictactoe.new_initial_state(players=2, seed=0))
+    monkeypatch.setattr(cls, "heuristic", lambda self, name=None:
+                        [1.0, 0.0] if "x: place square=r2c2" in self.history else [0.9, 0.0])
+    _, root = searched(tictactoe, f"mcts:iterations=300:normalise={normalise}", tictactoe.new_initial_state(players=2, seed=0))
+    best = root.children[(0, "place square=r2c2")].visits
+    others = max(c.visits for k, c in root.children.items() if k != (0, "place square=r2c2"))
+    assert (best > 3 * others) == bool(normalise)

@@ -120,9 +120,10 @@ class MCTSAgent(Agent):
         iterations = self.iterations if self.iterations is not None else (1 << 62 if deadline else 1000)
         log = math.log
         sqrt = math.sqrt
-        low, high, span = 0.0, 1.0, 1.0  # the rewards' range, seen so far or given
+        # each player's range of rewards, seen so far (stretched) or given
+        low, high, span = [0.0] * n, [1.0] * n, [1.0] * n
         if self._stretch:
-            low, high = math.inf, -math.inf
+            low, high = [math.inf] * n, [-math.inf] * n
         for _ in range(iterations):
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -164,7 +165,7 @@ class MCTSAgent(Agent):
                     explore = c * sqrt(log(child.avail) / child.visits)
                     if secret:  # randomised: deterministic UCB1 lets secret choosers cycle in step
                         explore *= 2.0 * rand()
-                    score = (child.value[who] / child.visits - low) / span + explore
+                    score = (child.value[who] / child.visits - low[who]) / span[who] + explore
                     if score > best:
                         best, best_i = score, i
                 child = children[(who, names[best_i])]
@@ -177,8 +178,12 @@ class MCTSAgent(Agent):
                     own = child
             reward = self.playout(st, played)
             if self._stretch:
-                low, high = min(low, *reward), max(high, *reward)
-                span = high - low if high - low > 1e-9 else 1.0
+                for p, r in enumerate(reward):
+                    if r < low[p]:
+                        low[p] = r
+                    if r > high[p]:
+                        high[p] = r
+                    span[p] = high[p] - low[p] if high[p] - low[p] > 1e-9 else 1.0
             for node in path:
                 node.visits += 1
                 value = node.value
