@@ -176,3 +176,17 @@ def test_rewards_that_differ_little_are_stretched_before_ucb_compares_them(ticta
     best = root.children[(0, "place square=r2c2")].visits
     others = max(c.visits for k, c in root.children.items() if k != (0, "place square=r2c2"))
     assert (best > 3 * others) == bool(normalise)
+
+
+def test_the_search_stops_once_the_choice_cannot_change(tictactoe):
+    st = tictactoe.new_initial_state(players=2, seed=0)
+    for s in ("r0c0", "r1c0", "r0c1", "r1c1"):
+        st.apply_action(f"place square={s}")
+    _, root = searched(tictactoe, "mcts:iterations=2000", st)
+    assert root.visits < 2000 and max(root.children.items(), key=lambda kc: kc[1].visits)[0] == (0, "place square=r0c2")
+    leader, runner_up = mcts_module.Node(2), mcts_module.Node(2)
+    leader.visits, runner_up.visits = 70, 20
+    root = mcts_module.Node(2)
+    root.children = {(0, "a"): leader, (0, "b"): runner_up, (1, "c"): mcts_module.Node(2)}
+    root.children[(1, "c")].visits = 500  # another player's move is no rival
+    assert mcts_module.settled(root, 0, 49) and not mcts_module.settled(root, 0, 50)

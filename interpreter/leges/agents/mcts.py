@@ -63,6 +63,23 @@ def estimated(values: list[float]) -> list[float]:
     return out
 
 
+SETTLED_EVERY = 50  # iterations between two looks at whether the choice is settled
+
+
+def settled(root: Node, me: int, left: int) -> bool:
+    """Whether the most visited move at the root can no longer be overtaken in the iterations
+    left: then they would change nothing (the move played is the most visited), and are saved."""
+    first = second = 0
+    for (who, _), child in root.children.items():
+        if who == me:
+            v = child.visits
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+    return first - second > left
+
+
 class MCTSAgent(Agent):
     name = "mcts"
     params = {
@@ -124,8 +141,10 @@ class MCTSAgent(Agent):
         low, high, span = [0.0] * n, [1.0] * n, [1.0] * n
         if self._stretch:
             low, high = [math.inf] * n, [-math.inf] * n
-        for _ in range(iterations):
+        for done in range(iterations):
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if done % SETTLED_EVERY == 0 and done and settled(root, me, iterations - done):
                 break
             st = view.resample(rng)
             node = root
