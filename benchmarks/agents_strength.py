@@ -84,9 +84,11 @@ def budget_ladder(name: str, players: int, rounds: int, seed: int, jobs: int, bu
     start = time.perf_counter()
     results = run(job, ladder.plan(agents, players, rounds, seed), jobs)
     seconds = time.perf_counter() - start
-    rated = ladder.rate(results, agents, game.setup_for(players).seat_names, seed)
+    seats = game.setup_for(players).seat_names
+    rated = ladder.rate(results, agents, seats, seed)
+    # wins[i][j]: games agent i finished above agent j; runs on other seeds add up to one ladder
     return {"ruleset": name, "players": players, "games": len(results), "rounds": rounds, "seconds": seconds,
-            **rated.to_json()}
+            "seeds": [seed, seed + rounds - 1], "wins": ladder.pairwise(results, agents, seats), **rated.to_json()}
 
 
 def show_versus(row: dict) -> None:
