@@ -6,7 +6,7 @@ cannot tell apart (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012). 
 are action texts; a move is scored by UCB1 over the iterations in which it was available (the
 "subset-armed bandit"), for the player who makes it, so several players share one tree (max^n).
 
-How an iteration is scored — the defaults, and why (docs/agents.md has the measured figures):
+How an iteration is scored — the defaults, and why (measured: docs/balance-testing.md, section 6):
 
 - With a heuristic (every bundled game has one), the new leaf is scored by it at once
   (`depth=0`): each player's lead over the best other, relative to the values in play. Random
