@@ -5,8 +5,9 @@
     python benchmarks/mcts.py --json
 
 Each case searches one decision of a fixed position (a seeded random game played some moves in)
-with `mcts:iterations=N`, with roll-outs to the end and with roll-outs cut at depth 10 and scored
-by the ruleset's heuristic; an iteration includes drawing the determinisation (for hidden
+with `mcts:iterations=N`: the default (the new leaf scored by the ruleset's heuristic at once),
+with MAST play-outs to the end (`heuristic=none`) and with play-outs cut at depth 10 and scored by
+the heuristic; an iteration includes drawing the determinisation (for hidden
 information: re-dealing what the player cannot see). Times are the process's CPU time, on one
 core. The figure is what an MCTS budget costs: seconds per decision = iterations / this.
 """
@@ -41,10 +42,12 @@ def position(game, players: int, moves: int, seed: int = 1):
     return st
 
 
-def measure(name: str, players: int, moves: int, iterations: int, depth: int | None) -> dict:
+def measure(name: str, players: int, moves: int, iterations: int, depth: int | str) -> dict:
+    """`depth`: moves played before the heuristic scores the position, or "end" (no heuristic)."""
     game = leges.load(str(ROOT / "rulesets" / name))
     st = position(game, players, moves)
-    agent = MCTSAgent(iterations=iterations, depth=depth)
+    agent = MCTSAgent(iterations=iterations, depth=depth if depth != "end" else None,
+                      heuristic="none" if depth == "end" else None)
     agent.start(game, st.current_player(), random.Random(0))
     agent.search(View(st, st.current_player()))  # warm-up
     start = time.process_time()
@@ -62,11 +65,11 @@ def main() -> None:
     rows = []
     for name, players, moves, iterations in CASES:
         n = max(5, iterations // 4) if args.quick else iterations
-        for depth in (None, 10):
+        for depth in (0, "end", 10):
             row = measure(name, players, moves, n, depth)
             rows.append(row)
             if not args.json:
-                cut = "to the end" if depth is None else f"cut at {depth}"
+                cut = "to the end" if depth == "end" else f"cut at {depth}"
                 print(f"{name:<10} {players}p  {row['phase'] or '-':<10} roll-outs {cut:<11} "
                       f"{row['iterations_per_second']:8.1f} iterations/s")
     if args.json:

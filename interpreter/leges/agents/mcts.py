@@ -1,14 +1,28 @@
-"""`mcts`: UCT with random roll-outs; Information-Set MCTS where information is hidden.
+"""`mcts`: UCT; Information-Set MCTS where information is hidden; guided by the ruleset's heuristic.
 
 Every iteration searches a fresh determinisation (`View.resample`: what the player cannot see,
 and the future chance, drawn afresh), so one tree gathers what holds across the states the player
 cannot tell apart (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012). The tree's edges
 are action texts; a move is scored by UCB1 over the iterations in which it was available (the
 "subset-armed bandit"), for the player who makes it, so several players share one tree (max^n).
-Roll-outs play uniformly random moves to the end — or, with `depth`, stop there and score the
-position by the ruleset's heuristic: each player's lead over the best other, relative to the
-values in play. With perfect
-information this is plain UCT.
+
+How an iteration is scored — the defaults, and why (measured: docs/balance-testing.md, section 6):
+
+- With a heuristic (every bundled game has one), the new leaf is scored by it at once
+  (`depth=0`): each player's lead over the best other, relative to the values in play. Random
+  play-outs to the end misled the search in the games that matter most (random bidders make
+  money worthless; more iterations made it *worse* against greedy), and a heuristic read at the
+  leaf costs far less than a play-out, so the same time buys many more iterations.
+- Without one (or with `heuristic=none`), play-outs go to the end, their moves chosen by MAST
+  (playout.py) rather than uniformly, so that a game without a heuristic still gets better
+  play-outs than random ones.
+
+Secret simultaneous decisions (`secret: true`, e.g. a share-out everybody makes behind a screen,
+committed in seat order): a choice sealed from the others must not steer their choices, so the
+tree does not descend on it. Every secret decision of a stretch is looked up in the node where
+the stretch began (a player's statistics there are kept over all the others' sealed choices, as
+in decoupled simultaneous-move search); once the stretch is over, the search goes on below the
+searching player's own choice, which it knows, and nobody else's.
 """
 from __future__ import annotations
 
@@ -16,9 +30,13 @@ import math
 import time
 
 from ..engine.constants import CHANCE
+from ..errors import Diagnostic, LegesError, Position
 from .base import Agent, View
 from .greedy import require_heuristic
-from .moves import moves, play, play_chance, random_move, texts
+from .moves import moves, play, play_chance, random_move, sealed, texts
+from .playout import Mast
+
+ROLLOUTS = ("mast", "random")
 
 
 class Node:
@@ -45,19 +63,57 @@ def estimated(values: list[float]) -> list[float]:
     return out
 
 
+SETTLED_EVERY = 50  # iterations between two looks at whether the choice is settled
+
+
+def settled(root: Node, me: int, left: int) -> bool:
+    """Whether the most visited move at the root can no longer be overtaken in the iterations
+    left: then they would change nothing (the move played is the most visited), and are saved."""
+    first = second = 0
+    for (who, _), child in root.children.items():
+        if who == me:
+            v = child.visits
+            if v > first:
+                first, second = v, first
+            elif v > second:
+                second = v
+    return first - second > left
+
+
 class MCTSAgent(Agent):
     name = "mcts"
     params = {
         "iterations": (int, 1000, "iterations per decision (default 1000)"),
-        "seconds": (float, None, "or a time budget per decision; with both, whichever ends first"),
+        "seconds": (float, None, "or a time budget per decision; with both, whichever ends first "
+                                 "(results then depend on the machine)"),
         "c": (float, 1.4, "exploration constant of UCB1 (rewards lie in [0, 1]; default 1.4)"),
-        "depth": (int, None, "cut roll-outs after this many moves and score them by the heuristic"),
-        "heuristic": (str, None, "the heuristic for cut roll-outs (default: the ruleset's first)"),
+        "depth": (int, None, "play-out moves before the heuristic scores the position (default with a "
+                             "heuristic: 0, the new leaf is scored at once)"),
+        "heuristic": (str, None, "the heuristic that scores play-outs (default: the ruleset's first; "
+                                 "'none': play every play-out to the end)"),
+        "normalise": (int, None, "1: explore on rewards stretched to the range seen in the search, 0: as they "
+                                 "are (default: 1 when the heuristic scores play-outs, whose rewards differ little)"),
+        "rollout": (str, "mast", "play-out moves: 'mast' (by each move's average reward so far, "
+                                 "ε-greedy) or 'random'"),
     }
 
     def start(self, game, player, rng) -> None:
-        if self.depth is not None:
-            require_heuristic(game, self.heuristic, f"{self.name}:depth")
+        if self.rollout not in ROLLOUTS:
+            raise LegesError(Diagnostic(Position("--agents"), f"mcts: no roll-out '{self.rollout}'",
+                                        "rollout=" + " or rollout=".join(ROLLOUTS)))
+        if self.heuristic == "none":
+            if self.depth is not None:
+                raise LegesError(Diagnostic(Position("--agents"), "mcts: 'depth' cuts play-outs to be scored by a "
+                                            "heuristic, and heuristic=none asks for none"))
+            self._scored_by, self._cut = None, None
+        elif self.depth is not None or self.heuristic is not None:
+            require_heuristic(game, self.heuristic, f"{self.name}:depth" if self.depth is not None else self.name)
+            self._scored_by, self._cut = self.heuristic, self.depth if self.depth is not None else 0
+        elif game.heuristics:
+            self._scored_by, self._cut = None, 0
+        else:
+            self._scored_by, self._cut = None, None
+        self._stretch = bool(self.normalise) if self.normalise is not None else self._cut is not None
         super().start(game, player, rng)
 
     def choose(self, view: View) -> int:
@@ -74,18 +130,27 @@ class MCTSAgent(Agent):
         return self.rng.choice([i for s, i in scored if s == best])
 
     def search(self, view: View) -> Node:
-        n, rng, c = view.players, self.rng, self.c
+        n, rng, c, me = view.players, self.rng, self.c, view.player
         root = Node(n)
+        self.mast = Mast()
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         iterations = self.iterations if self.iterations is not None else (1 << 62 if deadline else 1000)
         log = math.log
         sqrt = math.sqrt
-        for _ in range(iterations):
+        # each player's range of rewards, seen so far (stretched) or given
+        low, high, span = [0.0] * n, [1.0] * n, [1.0] * n
+        if self._stretch:
+            low, high = [math.inf] * n, [-math.inf] * n
+        for done in range(iterations):
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if done % SETTLED_EVERY == 0 and done and settled(root, me, iterations - done):
                 break
             st = view.resample(rng)
             node = root
             path = [root]
+            played: list[tuple[int, str]] = []
+            own = None  # the searcher's own choice in a stretch of secret decisions: where the search goes on
             # selection and expansion
             while not st.terminal:
                 mv = moves(st)
@@ -94,6 +159,9 @@ class MCTSAgent(Agent):
                     continue
                 who = mv.player
                 names = texts(st, mv)
+                secret = sealed(st, mv)
+                if not secret and own is not None:
+                    node, own = own, None  # the stretch is over: below what the searcher chose
                 children = node.children
                 untried = [i for i, t in enumerate(names) if (who, t) not in children]
                 for t in names:
@@ -107,31 +175,55 @@ class MCTSAgent(Agent):
                     children[(who, names[i])] = child
                     play(st, mv, i)
                     path.append(child)
+                    played.append((who, names[i]))
                     break
-                best, best_i = -1.0, 0
+                best, best_i = -math.inf, 0
+                rand = rng.random
                 for i, t in enumerate(names):
                     child = children[(who, t)]
-                    score = child.value[who] / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    explore = c * sqrt(log(child.avail) / child.visits)
+                    if secret:  # randomised: deterministic UCB1 lets secret choosers cycle in step
+                        explore *= 2.0 * rand()
+                    score = (child.value[who] / child.visits - low[who]) / span[who] + explore
                     if score > best:
                         best, best_i = score, i
-                node = children[(who, names[best_i])]
+                child = children[(who, names[best_i])]
                 play(st, mv, best_i)
-                path.append(node)
-            reward = self.rollout(st)
+                path.append(child)
+                played.append((who, names[best_i]))
+                if not secret:
+                    node = child
+                elif who == me:
+                    own = child
+            reward = self.playout(st, played)
+            if self._stretch:
+                for p, r in enumerate(reward):
+                    if r < low[p]:
+                        low[p] = r
+                    if r > high[p]:
+                        high[p] = r
+                    span[p] = high[p] - low[p] if high[p] - low[p] > 1e-9 else 1.0
             for node in path:
                 node.visits += 1
                 value = node.value
                 for p in range(n):
                     value[p] += reward[p]
+            if self._cut != 0:
+                self.mast.update(played, reward)
         return root
 
-    def rollout(self, st) -> list[float]:
-        depth = self.depth
+    def playout(self, st, played: list[tuple[int, str]]) -> list[float]:
+        """Play on from the leaf (`depth` moves, or to the end), and score where it stopped."""
+        depth = self._cut
         rng = self.rng
+        mast = self.mast if self.rollout == "mast" else None
         steps = 0
         while not st.terminal and (depth is None or steps < depth):
-            random_move(st, rng)
+            if mast is not None:
+                mast.step(st, rng, played)
+            else:
+                random_move(st, rng)
             steps += 1
         if st.terminal:
             return [0.5 + 0.5 * r for r in st.returns()]
-        return estimated(st.heuristic(self.heuristic))
+        return estimated(st.heuristic(self._scored_by))

@@ -49,6 +49,35 @@ def play_chance(st, rng) -> None:
     st.apply_option(rng.choices(range(len(options)), [o[4] for o in options])[0])
 
 
+def sealed(st, mv: Moves) -> bool:
+    """Whether the decision is a secret one (`secret: true`): its choice stays sealed for the
+    others until its phase ends, so nobody deciding after it may know it."""
+    actions = st.game.actions
+    for o in st.pending["options"][:mv.count]:
+        action = actions.get(o[1])
+        if action is not None and action.secret:
+            return True
+    return False
+
+
+def everyone(st) -> tuple[int, list, list[Action]]:
+    """What anybody may do now (a play-out's choice): the decider, the pending options' texts,
+    and everybody's out-of-turn actions (the state must not be terminal nor at a chance node)."""
+    player = st.pending["player"]
+    names = [o[0] for o in st.pending["options"]]
+    if not st.game.anytime:
+        return player, names, []
+    return player, names, st.out_of_turn_actions() + st._anytime_as_actions(player)
+
+
+def play_any(st, count: int, extra: list[Action], k: int) -> None:
+    """Apply move number `k` of what `everyone` listed (`count` options, then `extra`)."""
+    if k < count:
+        st.apply_option(k)
+    else:
+        st.apply_action(extra[k - count])
+
+
 def others_out_of_turn(st) -> list[Action]:
     """Out-of-turn actions that players other than the one deciding may take now."""
     return st.out_of_turn_actions() if st.game.anytime else []
