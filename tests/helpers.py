@@ -74,3 +74,24 @@ def position(game, players: int, phase: str | None, turn: str | None, arrange: s
 
 def texts(state, player=None) -> list[str]:
     return [a.text for a in state.legal_actions(player)]
+
+
+def send(server, path, body=None, headers=None, raw: bytes | None = None, token=True, content_type="application/json"):
+    """(status, JSON reply) of a request to the page's server (tests/conftest.py `serving`); by
+    default as the page sends it: with the server's token, and a body as JSON."""
+    import json
+    import urllib.error
+    import urllib.request
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    sent = {}
+    if token:
+        sent["X-Leges-Token"] = server.token
+    if data is not None and content_type:
+        sent["Content-Type"] = content_type
+    sent.update(headers or {})
+    request = urllib.request.Request(server.url.rstrip("/") + path, data=data, headers=sent)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())

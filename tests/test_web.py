@@ -16,47 +16,36 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 import leges  # noqa: E402
-from helpers import ROOT, maps_dir, play_random, ruleset_dir  # noqa: E402
+from helpers import ROOT, maps_dir, play_random, ruleset_dir, send  # noqa: E402
 from leges.web.views import seat_payload  # noqa: E402
 
 SAMPLE = ROOT / "docs" / "examples" / "sample"
 
 
-def call(server, path, body=None, headers=None):
-    data = None if body is None else json.dumps(body).encode()
-    sent = {"X-Leges-Token": server.token, **({"Content-Type": "application/json"} if data else {}), **(headers or {})}
-    request = urllib.request.Request(server.url.rstrip("/") + path, data=data, headers=sent)
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
 def test_a_whole_game_of_tictactoe_over_http(serving):
     server = serving(ruleset_dir("tictactoe"))
-    status, info = call(server, "/api/info")
+    status, info = send(server, "/api/info")
     assert status == 200 and info["title"] == "Tic-Tac-Toe" and info["seats"] == ["x", "o"]
-    status, view = call(server, "/api/play", {"players": 2, "seat": "o", "agents": "random", "seed": 3})
+    status, view = send(server, "/api/play", {"players": 2, "seat": "o", "agents": "random", "seed": 3})
     assert status == 200 and view["seat"] == "o"
     assert view["history"] and view["news"] == view["history"]  # x (an agent) has moved already
     while not view["terminal"]:
         action = view["actions"][0]
         assert action["spaces"] and action["cite"]["section"] == "Play" and "ruleset.yaml:" in action["cite"]["where"]
-        status, view = call(server, f"/api/play/{view['match']}/act", {"action": action["text"]})
+        status, view = send(server, f"/api/play/{view['match']}/act", {"action": action["text"]})
         assert status == 200
     assert view["result"]["ranking"] and "<svg" in view["svg"]
-    status, bad = call(server, f"/api/play/{view['match']}/act", {"action": "place square=r0c0"})
+    status, bad = send(server, f"/api/play/{view['match']}/act", {"action": "place square=r0c0"})
     assert status == 400 and "game is over" in bad["error"]
 
 
 def test_an_illegal_action_is_refused_with_why(serving):
     """The refusal says why (state.explain): the parameter's options, the rule's citation; the game is untouched."""
     server = serving(ruleset_dir("tictactoe"))
-    _, view = call(server, "/api/play", {"players": 2, "seat": "x"})
+    _, view = send(server, "/api/play", {"players": 2, "seat": "x"})
     mid = view["match"]
-    _, view = call(server, f"/api/play/{mid}/act", {"action": "place square=r1c1"})
-    status, bad = call(server, f"/api/play/{mid}/act", {"action": "place square=r1c1"})
+    _, view = send(server, f"/api/play/{mid}/act", {"action": "place square=r1c1"})
+    status, bad = send(server, f"/api/play/{mid}/act", {"action": "place square=r1c1"})
     assert status == 400 and "legal now" in bad["diagnostics"][0]["hint"]
     why = bad["explanation"]
     source = leges.load(str(ruleset_dir("tictactoe"))).actions["place"].decl.source
@@ -66,19 +55,19 @@ def test_an_illegal_action_is_refused_with_why(serving):
     assert why["citation"] == f"{source['book']} § {source['section']}: «{source['quote']}»"
     assert bad["error"] == why["line"] and bad["error"].startswith("'place square=r1c1' is not legal for x: square=r1c1 ")
     assert bad["error"].endswith(why["citation"])
-    _, again = call(server, f"/api/play/{mid}")
+    _, again = send(server, f"/api/play/{mid}")
     assert again["history"] == view["history"]  # nothing was applied
-    status, bad = call(server, f"/api/play/{mid}/act", {"action": "o: place square=r0c0"})
+    status, bad = send(server, f"/api/play/{mid}/act", {"action": "o: place square=r0c0"})
     assert status == 400 and bad["explanation"]["seat"] == "x"  # a text naming another seat is still x's
-    status, bad = call(server, "/api/play", {"players": 2, "seat": "z"})
+    status, bad = send(server, "/api/play", {"players": 2, "seat": "z"})
     assert status == 400 and "no seat 'z'" in bad["error"] and "explanation" not in bad
 
 
 def test_a_refused_action_shows_the_condition_and_its_values(serving):
     """A `require` that is false: the condition, the values of its parts, the citation."""
     server = serving(SAMPLE)
-    _, view = call(server, "/api/play", {"players": 2, "seat": "o", "seed": 1})
-    status, bad = call(server, f"/api/play/{view['match']}/act", {"action": "concede"})
+    _, view = send(server, "/api/play", {"players": 2, "seat": "o", "seed": 1})
+    status, bad = send(server, f"/api/play/{view['match']}/act", {"action": "concede"})
     why = bad["explanation"]
     assert status == 400 and why["reason"] == "require" and why["rule"] == "action:concede"
     assert why["condition"] == "score[me] + 10 < max(map(players, p => score[p]))"
@@ -149,17 +138,17 @@ def test_stepping_through_a_record(serving, tmp_path):
     assert main(["simulate", str(ruleset_dir("pompeii")), "-p", "3", "-g", "1", "--seed", "4", "--records", str(tmp_path), "-q"]) == 0
     record = next(tmp_path.glob("*.json"))
     server = serving(ruleset_dir("pompeii"), record=str(record))
-    _, info = call(server, "/api/info")
+    _, info = send(server, "/api/info")
     replay = info["replays"][0]
     total = len(json.loads(record.read_text())["actions"])
     assert replay["steps"] == total and replay["seats"] == ["red", "black", "yellow"]
-    _, start = call(server, f"/api/replay/{replay['id']}?step=0")
+    _, start = send(server, f"/api/replay/{replay['id']}?step=0")
     assert start["step"] == 0 and start["history"] == [] and start["seat"] is None
-    _, mid = call(server, f"/api/replay/{replay['id']}?step=20&seat=black")
+    _, mid = send(server, f"/api/replay/{replay['id']}?step=20&seat=black")
     assert mid["step"] == 20 and len(mid["history"]) == 20 and mid["seat"] == "black" and mid["last"] == mid["history"][-1]
-    _, end = call(server, f"/api/replay/{replay['id']}?step={total + 5}")
+    _, end = send(server, f"/api/replay/{replay['id']}?step={total + 5}")
     assert end["step"] == total and end["terminal"] and end["result"]
-    status, _ = call(server, "/api/replay", {"record": "{\"leges_record\": 1}", "name": "bad.json"})
+    status, _ = send(server, "/api/replay", {"record": "{\"leges_record\": 1}", "name": "bad.json"})
     assert status == 400
 
 
@@ -174,7 +163,7 @@ def game_copy(tmp_path):
 def wait_for_version(server, version, timeout=10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        _, status = call(server, "/api/watch")
+        _, status = send(server, "/api/watch")
         if status["version"] != version:
             return status
         time.sleep(0.1)
@@ -183,8 +172,8 @@ def wait_for_version(server, version, timeout=10.0):
 
 def test_a_saved_file_reloads_the_game_or_shows_located_errors(serving, game_copy):
     server = serving(game_copy)
-    _, view = call(server, "/api/play", {"players": 2, "seat": "x"})
-    _, view = call(server, f"/api/play/{view['match']}/act", {"action": "place square=r1c1"})
+    _, view = send(server, "/api/play", {"players": 2, "seat": "x"})
+    _, view = send(server, f"/api/play/{view['match']}/act", {"action": "place square=r1c1"})
     rules = game_copy / "ruleset.yaml"
     text = rules.read_text()
     rules.write_text(text.replace("count(s) == 0]", "count(s) == O]"))
@@ -195,7 +184,7 @@ def test_a_saved_file_reloads_the_game_or_shows_located_errors(serving, game_cop
     rules.write_text(text.replace("put one of your marks", "put one of your own marks"))
     status = wait_for_version(server, status["version"])
     assert status["ok"] and not status["errors"]
-    _, again = call(server, f"/api/play/{view['match']}")
+    _, again = send(server, f"/api/play/{view['match']}")
     assert again["history"][:1] == view["history"][:1]  # the same game, replayed under the new rules
     assert "own marks" in again["actions"][0]["cite"]["quote"]
 
@@ -228,7 +217,7 @@ def test_the_page_gets_only_what_its_seat_may_see(name, players, steps):
 
 def test_the_page_names_its_seat_and_no_other_hand(serving):
     server = serving(ruleset_dir("pompeii"))
-    _, view = call(server, "/api/play", {"players": 3, "seat": "black", "seed": 1})
+    _, view = send(server, "/api/play", {"players": 3, "seat": "black", "seed": 1})
     assert view["seat"] == "black" and 'data-view="black"' in view["svg"]
     assert all(a["player"] == 1 for a in view["actions"])
 

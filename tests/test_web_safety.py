@@ -17,28 +17,11 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from helpers import ruleset_dir  # noqa: E402
+from helpers import ruleset_dir, send  # noqa: E402
 from leges.web.guard import depth, host_names, split_host  # noqa: E402
 from leges.web.seating import AgentPolicy  # noqa: E402
 from leges.web.server import ServeOptions  # noqa: E402
 from leges.web.store import Store  # noqa: E402
-
-
-def send(server, path, body=None, headers=None, raw: bytes | None = None, token=True, content_type="application/json"):
-    """(status, JSON reply) of a request; by default as the page sends it (token, JSON)."""
-    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    sent = {}
-    if token:
-        sent["X-Leges-Token"] = server.token
-    if data is not None and content_type:
-        sent["Content-Type"] = content_type
-    sent.update(headers or {})
-    request = urllib.request.Request(server.url.rstrip("/") + path, data=data, headers=sent)
-    try:
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 @pytest.fixture
