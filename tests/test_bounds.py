@@ -22,7 +22,7 @@ from leges.lang import payments, runtime
 from leges.lang.runtime import LimitExceeded
 from test_errors import MOVE, RULES, TURN, expect, leges
 from test_language_constructs import UNBOUNDED
-from test_safety import edit, game, run_leges  # noqa: F401  (the fixture)
+from test_safety import edit, game, run_attack, run_leges  # noqa: F401  (the fixture)
 
 # A turn that never ends, whose every decision goes through 90,000 items: far under limits.max_work,
 # but the decision cap (100,000 decisions) would come only after 9,000,000,000 items.
@@ -234,11 +234,8 @@ BUILTIN_ATTACKS = [
 def test_a_built_in_is_charged_by_the_work_it_does(game, attack, column, words):
     if "lines(" in attack or "reachable(" in attack:  # a board of 40,000 spaces
         edit(game / "maps" / "tictactoe.yaml", "grid: {rows: 3, cols: 3}", "grid: {rows: 200, cols: 200}")
-    edit(game / "game" / "ruleset.yaml", MOVE, MOVE + "\n" + attack)
-    lines = (game / "game" / "ruleset.yaml").read_text().splitlines()
-    line = next(i for i, text in enumerate(lines, 1) if text == attack.splitlines()[-1])
     started = time.monotonic()
-    run = run_leges("simulate", "game", "-g", "1", "-j", "1", "-q", cwd=game)
+    run, line = run_attack(game, attack)
     assert run.returncode == 2 and f"{RULES}:{line}:{column}" in run.stderr and words in run.stderr, run.stderr
     assert time.monotonic() - started < 30
 

@@ -240,13 +240,18 @@ WORK_ATTACKS = [
 ]
 
 
-@pytest.mark.parametrize("attack, column, words", WORK_ATTACKS, ids=[w for _, _, w in WORK_ATTACKS])
-def test_work_and_sizes_in_the_rules_are_bounded(game, attack, column, words):
+def run_attack(game, attack: str):
+    """`leges simulate` of the game with `attack` added to its move: (the run, the attack's last line)."""
     edit(game / "game" / "ruleset.yaml", MOVE, MOVE + "\n" + attack)
     lines = (game / "game" / "ruleset.yaml").read_text().splitlines()
     line = next(i for i, text in enumerate(lines, 1) if text == attack.splitlines()[-1])
+    return run_leges("simulate", "game", "-g", "1", "-j", "1", "-q", cwd=game), line
+
+
+@pytest.mark.parametrize("attack, column, words", WORK_ATTACKS, ids=[w for _, _, w in WORK_ATTACKS])
+def test_work_and_sizes_in_the_rules_are_bounded(game, attack, column, words):
     started = time.monotonic()
-    run = run_leges("simulate", "game", "-g", "1", "-j", "1", "-q", cwd=game)
+    run, line = run_attack(game, attack)
     assert run.returncode == 2 and f"{RULES}:{line}:{column}" in run.stderr and words in run.stderr, run.stderr
     assert "limit" in run.stderr.split("hint:")[1]
     assert time.monotonic() - started < 30

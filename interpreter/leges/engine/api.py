@@ -196,7 +196,8 @@ class StateAPI:
             if option is None:
                 raise _illegal(self, text, player)
             self.fired = []
-            self.at_once = []
+            if self.at_once:
+                self.at_once = []
             self.pending = None
             local = dict(option[2])
             local["me"] = player
@@ -207,7 +208,8 @@ class StateAPI:
     def _answer(self, pending: dict, option: list) -> None:
         """Hand the chosen option to the waiting instruction (it reads it when the program resumes)."""
         self.fired = []
-        self.at_once = []
+        if self.at_once:
+            self.at_once = []
         self.pending = None
         frame = self.frames[-1]
         if pending["kind"] == "chance":

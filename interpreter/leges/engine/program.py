@@ -409,7 +409,7 @@ class StatementCompiler:
                 return pc + 1
             if len(options) == 1 and not st.forced_moves:
                 st.forced += 1
-                st.at_once.append(f"{st.player_name(player)}: {options[0][0]}")
+                st.at_once = st.at_once + [f"{st.player_name(player)}: {options[0][0]}"]  # never changed in place
                 env[name] = options[0][2][name]
                 return pc + 1
             st.suspend(player, "choose", options)
@@ -769,7 +769,7 @@ def _ask(st, env: dict, player: int, options: list, pc: int) -> int:
     the state asks forced moves too; then the instruction runs again with the answer."""
     if len(options) == 1 and not st.forced_moves:
         st.forced += 1
-        st.at_once.append(f"{st.player_name(player)}: {options[0][0]}")
+        st.at_once = st.at_once + [f"{st.player_name(player)}: {options[0][0]}"]  # never changed in place
         env["$answer"] = options[0]
         return pc
     st.suspend(player, "act", options)

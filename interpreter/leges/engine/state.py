@@ -289,7 +289,7 @@ class State(StateAPI):
         s.sealed = list(self.sealed)
         s.fired = list(self.fired)
         s.explicit_chance, s.forced_moves, s.forced, s.ending = self.explicit_chance, self.forced_moves, self.forced, self.ending
-        s.at_once = list(self.at_once)
+        s.at_once = self.at_once  # never changed in place: replaced when a decision is taken at once
         s.log = list(self.log)
         s.budget, s.spent = self.budget, list(self.spent)
         s.seed = self.seed
