@@ -15,7 +15,7 @@ Two figures a game, the bars of issue 20 ("search that gets stronger with budget
    intervals) of `mcts` at three iteration budgets, and whether the rating rises with the budget
    at every step in 95 % of the resamples.
 
-Games are played with `leges.runner.run`, so the figures are those `leges simulate` and `leges
+Games are played with `leges.lab.runner.run`, so the figures are those `leges simulate` and `leges
 ladder` would give for the same seeds; they do not depend on `--jobs`. Slow: it is a benchmark,
 not a test (the default tests check the mechanisms, not the strength).
 """
@@ -32,10 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "interpreter"))
 
 import leges  # noqa: E402
-from leges import ladder  # noqa: E402
-from leges.metrics import wins  # noqa: E402
-from leges.runner import Job, plan, remember, run  # noqa: E402
-from leges.stats import wilson  # noqa: E402
+from leges.lab import ladder  # noqa: E402
+from leges.lab.metrics import wins  # noqa: E402
+from leges.lab.runner import Job, plan, remember, run  # noqa: E402
+from leges.lab.stats import wilson  # noqa: E402
 
 # the bundled games, each measured at its least number of players (as `leges ladder` does): two
 # seats make the cheapest games and the plainest comparison (a fair share of one half)

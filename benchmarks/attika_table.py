@@ -75,7 +75,7 @@ def wide_copy(ruleset: Path, maps: Path, folder: Path, size: int, offset: int) -
 
 
 def measure(game, players: int, games: int, seed: int, offset: int, bundled: set, start: list, size: int) -> dict:
-    from leges.simulate import agent_rng
+    from leges.agents.seeding import agent_rng
     placements = cut_placements = places = cut_places = games_cut = 0
     reach = 0  # farthest hex of a legal tile from the start map, in hexes
     wide_start = [(q + offset, r + offset) for q, r in start]

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "interpreter"))
 
 import leges  # noqa: E402
 from leges.agents import MCTSAgent, View  # noqa: E402
-from leges.simulate import agent_rng  # noqa: E402
+from leges.agents.seeding import agent_rng  # noqa: E402
 
 # (ruleset, players, random moves before the position, iterations)
 CASES = [("tictactoe", 2, 2, 2000), ("pompeii", 3, 30, 100), ("pompeii", 3, 120, 100), ("attika", 2, 30, 20),

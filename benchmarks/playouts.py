@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "interpreter"))
 
 import leges  # noqa: E402
-from leges.simulate import agent_rng  # noqa: E402
+from leges.agents.seeding import agent_rng  # noqa: E402
 
 CASES = [("pompeii", 2, 40), ("pompeii", 3, 40), ("pompeii", 4, 40), ("attika", 2, 5), ("attika", 4, 2),
          ("alexander", 3, 30), ("alexander", 5, 15), ("tictactoe", 2, 4000)]

@@ -1,7 +1,7 @@
 """Shared fixtures: the bundled games, loaded once per test session; rule-execution coverage.
 
 Every game of a bundled ruleset built while the tests run is instrumented
-(leges/rule_coverage.py): the rules that ran are noted, and tests/test_rule_coverage.py — run
+(leges/authoring/rule_coverage.py): the rules that ran are noted, and tests/test_rule_coverage.py — run
 last — fails when a rule of a bundled game never ran in the whole suite.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import leges
-from leges.rule_coverage import Recorder
+from leges.authoring.rule_coverage import Recorder
 
 from helpers import ROOT, ruleset_dir
 

@@ -23,7 +23,7 @@ def maps_dir() -> Path:
 
 def play_random(game, players: int, seed: int, until=None):
     """Play random legal actions (the simulator's agent) until the end, or until `until(state)`."""
-    from leges.simulate import agent_rng
+    from leges.agents.seeding import agent_rng
     st = game.new_initial_state(players=players, seed=seed)
     rng = agent_rng(seed)
     while not st.is_terminal() and not (until and until(st)):
@@ -45,7 +45,7 @@ def dicts_in(data):
 def expr(game, state, text: str):
     """Evaluate a rule-language expression in a state (for assertions)."""
     from leges.model.decl import At, Text
-    from leges.source import load_yaml_text
+    from leges.text.yaml_source import load_yaml_text
     doc = load_yaml_text("x: 1\n", "<test>")
     return game.compile_expression(Text(text, At(doc, ("x",))))(state, {"me": None})
 
@@ -55,8 +55,8 @@ def position(game, players: int, phase: str | None, turn: str | None, arrange: s
     """A state arranged directly (as a scenario's `position`), at the start of `turn`'s turn in `phase`
     (with `explicit_chance`, every shuffle and random draw is a chance decision)."""
     import yaml
-    from leges.scenario import start
-    from leges.source import load_yaml_text
+    from leges.authoring.scenario import start
+    from leges.text.yaml_source import load_yaml_text
     pos = {}
     if phase:
         pos["phase"] = phase

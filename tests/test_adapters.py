@@ -81,7 +81,7 @@ def test_openspiel_refuses_a_name_taken_by_other_settings(spiel):
 
 
 def test_a_decision_above_the_bound_is_a_located_error(spiel):
-    from leges.errors import LegesError
+    from leges.text.errors import LegesError
     pyspiel, register = spiel
     game = pyspiel.load_game(register(str(ROOT / "rulesets" / "tictactoe"), name="leges_ttt_tiny",
                                       num_distinct_actions=4))

@@ -11,7 +11,7 @@ from helpers import ROOT
 from leges import LegesError
 from leges.agents import GreedyAgent, MCTSAgent, View, make, parse, seat_specs
 from leges.cli import main
-from leges.simulate import play_game
+from leges.lab.simulate import play_game
 
 TICTACTOE = str(ROOT / "rulesets" / "tictactoe")
 

@@ -7,7 +7,7 @@ import pytest
 
 import leges
 from helpers import expr, maps_dir, position, ruleset_dir, texts
-from leges.simulate import random_playout
+from leges.lab.simulate import random_playout
 
 ATTIKA = str(ruleset_dir("attika"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from leges.board.board import load_board
-from leges.source import load_yaml_text
+from leges.text.yaml_source import load_yaml_text
 
 
 def board(topology: str, rows: int = 3, cols: int = 3):

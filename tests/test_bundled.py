@@ -5,7 +5,7 @@ import pytest
 
 import leges
 from helpers import ROOT
-from leges import files
+from leges.text import files
 from leges.cli import main
 
 

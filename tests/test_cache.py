@@ -1,4 +1,4 @@
-"""The disk cache of syntax trees and compiled code (leges/cache.py): served when the text is the same,
+"""The disk cache of syntax trees and compiled code (leges/text/cache.py): served when the text is the same,
 never when it differs, harmless when damaged or switched off; nothing in it is trusted because of where
 it lies (a planted, foreign or moved entry is ignored and made again; a folder others may write in is
 not used)."""
@@ -10,9 +10,9 @@ import stat
 
 import pytest
 
-from leges import cache
+from leges.text import cache
 from leges.lang import parser
-from leges.source import TextOrigin
+from leges.text.yaml_source import TextOrigin
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 

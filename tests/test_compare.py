@@ -82,7 +82,7 @@ def test_text_says_plainly_which_differences_are_significant(ruleset, capsys):
 
 
 def test_p_values_are_adjusted_for_the_metrics_compared_together():
-    from leges.stats import Difference, adjust
+    from leges.lab.stats import Difference, adjust
 
     def diff(p):
         return Difference(0.1, 0.01, 0.2, p=p)
@@ -99,7 +99,7 @@ def test_p_values_are_adjusted_for_the_metrics_compared_together():
 
 
 def test_a_paired_difference_has_its_p_value_size_and_advice():
-    from leges.stats import paired_difference
+    from leges.lab.stats import paired_difference
     d = paired_difference([0, 0, 0, 0, 1, 0, 0, 1], [1, 1, 0, 1, 1, 1, 0, 1])
     assert d.p == pytest.approx(0.0331, abs=1e-4) and d.pairs == 8  # scipy.stats.ttest_rel gives the same
     assert d.effect == pytest.approx(0.5 / d.spread)

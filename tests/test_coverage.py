@@ -54,7 +54,7 @@ def test_flavour_marks_complete_the_coverage(tmp_path, capsys):
 
 def test_sentences_are_cut_before_what_may_begin_one_in_any_script():
     """By Unicode category: a capital of any script, a digit, an opening bracket or quote, a dash."""
-    from leges.coverage import sentences
+    from leges.authoring.rulebook_coverage import sentences
     assert sentences("Első mondat. Második: „idézet” jön. 3 kártya; — vége? Ωμέγα! Ło. (Zárójel) x. y") == [
         "Első mondat.", "Második:", "„idézet” jön.", "3 kártya;", "— vége?", "Ωμέγα!", "Ło.", "(Zárójel) x. y"]
     assert sentences('Он сказал: "Да". Ёж. a. b') == ["Он сказал:", '"Да".', "Ёж. a. b"]

@@ -42,10 +42,10 @@ import yaml
 
 import leges
 from helpers import dicts_in
-from leges.errors import LegesError, Position
+from leges.text.errors import LegesError, Position
 from leges.lang.builtins import BUILTINS
 from leges.model.decl import At, Text
-from leges.source import TextOrigin, YamlDoc, load_yaml_text
+from leges.text.yaml_source import TextOrigin, YamlDoc, load_yaml_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "language.md"
@@ -321,7 +321,7 @@ def test_yaml_examples(block, tmp_path):
     folder = tmp_path / "sample"
     shutil.copytree(SAMPLE, folder)
     if "leges_scenario" in data:
-        from leges.scenario import run_file
+        from leges.authoring.scenario import run_file
         target = folder / "scenarios" / f"{data['id']}.yaml"
         target.parent.mkdir()
         target.write_text(block.text, encoding="utf-8")

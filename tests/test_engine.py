@@ -8,8 +8,8 @@ import pytest
 
 import leges
 from helpers import ROOT, expr, play_random
-from leges.records import make_record, replay
-from leges.simulate import random_playout
+from leges.lab.records import make_record, replay
+from leges.lab.simulate import random_playout
 
 
 def test_state_round_trips_through_json_mid_game(pompeii):

@@ -500,7 +500,7 @@ def test_position_in_a_file_with_windows_line_ends(validate):
 
 def test_positions_inside_scalars_match_the_text_in_every_style():
     """Every character of a rule text is located on that very character of the file."""
-    from leges.source import load_yaml_text
+    from leges.text.yaml_source import load_yaml_text
     text = "count(s) == 'x' and it.b + f(q\"r)"
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
     one, two = "count(s) == 'x' and", "it.b + f(q\"r)"
@@ -1110,16 +1110,16 @@ def test_scenario_whose_ruleset_rule_fails(scenario, ruleset, capsys):
 
 def test_a_number_where_a_name_belongs_gets_a_hint_not_a_crash():
     """Found by the fuzzing campaign: a variant citing `book: -1000` stopped validate with a TypeError."""
-    from leges.errors import did_you_mean
+    from leges.text.errors import did_you_mean
     assert did_you_mean(-1000, ["hu", "ru"]) is None
     assert did_you_mean(12, ["12a", 7]) == "did you mean '12a'?"
 
 
 def test_a_dedent_to_no_open_block_is_located():
     """Found by the fuzzing campaign: lark's DedentError escaped as an internal error."""
-    from leges.errors import LegesError
+    from leges.text.errors import LegesError
     from leges.lang.parser import parse_program
-    from leges.source import TextOrigin
+    from leges.text.yaml_source import TextOrigin
     text = "for c in xs:\n     log text(c)\n    log text(c)\n"
     with pytest.raises(LegesError) as caught:
         parse_program(text, TextOrigin("rules.yaml", 10, 5))

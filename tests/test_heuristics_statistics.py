@@ -93,7 +93,7 @@ def along_the_game(tmp_path, extra: str = ALONG):
 
 
 def test_statistics_measured_along_the_game(tmp_path):
-    from leges.simulate import play_game
+    from leges.lab.simulate import play_game
     game = leges.load(str(along_the_game(tmp_path)))
     r = play_game(game, 2, 3)
     placed = sum(1 for h in r.history if ": place " in h)
@@ -110,7 +110,7 @@ def test_statistics_measured_along_the_game(tmp_path):
 
 
 def test_a_measure_after_an_action_counts_each_time_it_is_taken(tmp_path):
-    from leges.simulate import play_game
+    from leges.lab.simulate import play_game
     game = leges.load(str(along_the_game(tmp_path, """
   - id: placements
     when: after place

@@ -161,7 +161,7 @@ def test_a_hoisted_pool_is_still_charged_for_long_lists(game):
 
 
 def test_a_function_compiled_inline_counts_as_run_when_its_caller_runs(tmp_path):
-    from leges.rule_coverage import Recorder
+    from leges.authoring.rule_coverage import Recorder
     folder = tmp_path / "t"
     folder.mkdir()
     (folder / "ruleset.yaml").write_text(textwrap.dedent(GAME))

@@ -7,8 +7,8 @@ import math
 import pytest
 from helpers import ruleset_dir
 from leges.cli import main
-from leges.ladder import bradley_terry, budget_orders, pairwise, rate, tables
-from leges.simulate import PlayResult
+from leges.lab.ladder import bradley_terry, budget_orders, pairwise, rate, tables
+from leges.lab.simulate import PlayResult
 
 
 def result(ranking, agents, unfinished=False):

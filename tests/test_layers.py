@@ -1,8 +1,11 @@
-"""The import graph of interpreter/leges/: no cycle, and no upward import between the layers.
+"""The import graph of interpreter/leges/: no cycle, no upward import between the layers, and no loose
+module at the top: every module belongs to a layer.
 
-lang (the rule language) and board are at the bottom, model (reading rulesets) above them, engine
-(running games) above model. Every import counts: at the top of a module, inside a function, or
-under `if TYPE_CHECKING:`.
+From the bottom: text (files, sources, errors: plumbing), then lang (the rule language) and board,
+model (reading rulesets), engine (building and running games), the package's own face (`leges.load`),
+agents and render, lab (studies), authoring and adapters, web, cli. A layer imports only itself and
+the layers below it; two packages on one level import neither each other. Every import counts: at the
+top of a module, inside a function, or under `if TYPE_CHECKING:`.
 """
 from __future__ import annotations
 
@@ -14,7 +17,9 @@ import pytest
 from helpers import ROOT
 
 PACKAGE = ROOT / "interpreter" / "leges"
-LAYERS = {"lang": 0, "board": 0, "model": 1, "engine": 2}
+FACE = "(the package's face)"  # leges/__init__.py: load, Game, State, the errors
+LAYERS = {"text": 0, "lang": 1, "board": 1, "model": 2, "engine": 3, FACE: 4, "agents": 5, "render": 5,
+          "lab": 6, "authoring": 7, "adapters": 7, "web": 8, "cli": 9, "__main__": 10}
 
 def _module(path: Path) -> str:
     parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
@@ -120,13 +125,37 @@ def test_no_import_cycle(cycle):
     assert cycle is None, "modules importing each other: " + ", ".join(sorted(cycle))
 
 
-def test_no_upward_import_between_lang_board_model_engine():
-    """lang and board import neither each other nor model or engine; model does not import engine."""
+def layer_of(module: str) -> str:
+    return module.split(".")[1] if "." in module else FACE
+
+
+def test_every_module_belongs_to_a_layer():
+    """No loose tool module at the package's top level: a new module goes into the layer it serves."""
+    loose = sorted(m for m in GRAPH if layer_of(m) not in LAYERS)
+    assert not loose, "modules outside every layer: " + ", ".join(loose)
+    assert set(LAYERS) - {FACE} == {layer_of(m) for m in GRAPH} - {FACE}, "a layer declared here has no package"
+
+
+def test_no_upward_import_between_layers():
+    """A module imports only its own layer's package and the layers below."""
     wrong = []
     for module, imported in GRAPH.items():
-        layer = module.split(".")[1] if "." in module else None
+        layer = layer_of(module)
         for target in imported:
-            other = target.split(".")[1] if "." in target else None
-            if layer in LAYERS and other in LAYERS and other != layer and LAYERS[other] >= LAYERS[layer]:
-                wrong.append(f"{module} imports {target}")
+            other = layer_of(target)
+            if other != layer and LAYERS[other] >= LAYERS[layer]:
+                wrong.append(f"{module} ({layer}) imports {target} ({other})")
     assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_an_upward_import_is_found(tmp_path):
+    pkg = tmp_path / "leges"
+    for sub in ("text", "engine"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "engine" / "run.py").write_text("")
+    (pkg / "text" / "errors.py").write_text("def f():\n    from ..engine import run\n")
+    graph = import_graph(pkg)
+    assert graph["leges.text.errors"] == {"leges.engine.run"}
+    assert LAYERS[layer_of("leges.engine.run")] > LAYERS[layer_of("leges.text.errors")]

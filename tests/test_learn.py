@@ -8,7 +8,7 @@ import leges
 import pytest
 from helpers import ROOT, maps_dir, ruleset_dir
 from leges.cli import main
-from leges.learn import candidates, compile_features, ensure_heuristic, learn
+from leges.agents.learn import candidates, compile_features, ensure_heuristic, learn
 
 
 def without_heuristics(tmp_path, name: str):
@@ -64,7 +64,7 @@ def test_the_learned_file_is_a_heuristic_the_ruleset_can_include(tmp_path, capsy
 
 def test_agents_learn_a_heuristic_when_the_ruleset_has_none(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("LEGES_CACHE", str(tmp_path / "cache"))
-    from leges import cache
+    from leges.text import cache
     cache.reset()
     folder = without_heuristics(tmp_path, "tictactoe")
     game = leges.load(str(folder))
@@ -72,7 +72,7 @@ def test_agents_learn_a_heuristic_when_the_ruleset_has_none(tmp_path, capsys, mo
     assert ensure_heuristic(game) == "learned" and "learned" in game.heuristics
     again = leges.load(str(folder))
     calls = []
-    monkeypatch.setattr("leges.learn.learn", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr("leges.agents.learn.learn", lambda *a, **k: calls.append(1))
     assert ensure_heuristic(again) == "learned" and not calls  # learned once: kept on disk
     cache.reset()
     assert main(["simulate", str(folder), "--agents", "greedy,random", "--rotate-seats", "-g", "40", "-j", "1",
@@ -85,7 +85,7 @@ def test_agents_learn_a_heuristic_when_the_ruleset_has_none(tmp_path, capsys, mo
 @pytest.mark.parametrize("agent", ["greedy", "mcts:iterations=30:depth=2"])
 def test_every_agent_plays_a_ruleset_without_a_heuristic(tmp_path, agent, monkeypatch):
     monkeypatch.setenv("LEGES_CACHE", "off")
-    from leges import cache
+    from leges.text import cache
     cache.reset()
     folder = without_heuristics(tmp_path, "tictactoe")
     assert main(["simulate", str(folder), "--agents", f"{agent},random", "-g", "2", "-j", "1", "-q"]) == 0
@@ -110,7 +110,7 @@ def test_money_that_the_game_rewards_comes_out_worth_keeping():
 def test_greedy_on_the_learned_heuristic_beats_random_at_the_auction(capsys, monkeypatch):
     import json
     monkeypatch.setenv("LEGES_CACHE", "off")
-    from leges import cache
+    from leges.text import cache
     cache.reset()
     assert main(["simulate", str(AUCTION), "--agents", "greedy,random", "--rotate-seats", "-g", "40", "-j", "1",
                  "--json"]) == 0

@@ -113,7 +113,7 @@ def test_a_component_read_only_for_fixed_properties_is_keyed_by_them(attika_scan
 def test_which_properties_of_a_component_a_body_reads(text, uses):
     from leges.lang.functions import component_uses
     from leges.lang.parser import parse_expression
-    from leges.source import TextOrigin
+    from leges.text.yaml_source import TextOrigin
     assert component_uses(parse_expression(text, TextOrigin("<test>", 1, 1)), "b") == uses
 
 

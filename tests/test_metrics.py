@@ -5,10 +5,10 @@ import json
 import math
 
 from helpers import ROOT
-from leges import stats
+from leges.lab import stats
 from leges.cli import main
-from leges.metrics import per_game, summarise
-from leges.simulate import PlayResult, play_game
+from leges.lab.metrics import per_game, summarise
+from leges.lab.simulate import PlayResult, play_game
 
 TICTACTOE = str(ROOT / "rulesets" / "tictactoe")
 
@@ -97,7 +97,7 @@ def test_simulate_draws_a_plot(tmp_path, capsys):
 def test_an_interval_never_reaches_values_the_metric_cannot_take():
     """A t interval of few games can run below 0 for a count or above 1 for a share; the true mean
     cannot, so the interval is cut there (infinite ends, of a single game, are left as they are)."""
-    from leges.metrics import metric
+    from leges.lab.metrics import metric
     wide = stats.mean([0, 0, 9])
     assert wide.low < 0 and wide.within(0, None).low == 0 and wide.within(0, None).high == wide.high
     assert stats.mean([0.9, 1.0, 0.2]).within(0, 1).high == 1

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from helpers import ROOT
-from leges.mutate import _edits, find_mutants, run, splice
+from leges.authoring.mutate import _edits, find_mutants, run, splice
 
 
 def test_mutants_of_every_kind_each_one_change():
@@ -38,8 +38,8 @@ def test_edits_on_the_parsed_text():
 
 def test_a_mutant_is_written_into_its_yaml_file_alone():
     from leges.model.loader import load_declarations
-    from leges.rule_coverage import rule_texts
-    from leges.source import load_yaml_file, load_yaml_text
+    from leges.authoring.rule_coverage import rule_texts
+    from leges.text.yaml_source import load_yaml_file, load_yaml_text
     for game in ("tictactoe", "attika"):
         rs, _, _ = load_declarations(str(ROOT / "rulesets" / game))
         for _, _, texts in rule_texts(rs):
@@ -92,7 +92,7 @@ def test_a_survivor_is_reported_and_a_stillborn_mutant_not_counted():
     report = run(str(ROOT / "rulesets" / "tictactoe"), tests=[], rule="place")
     assert report["tests"] == [] and report["survived"] == report["run"] == 11 and report["score"] == 0.0
     assert all(r.status == "survived" and r.mutant.rule == "action:place" for r in report["results"])
-    from leges.mutate import Mutant, evaluate
+    from leges.authoring.mutate import Mutant, evaluate
     broken = Mutant(0, "action:place", "effect", "ruleset.yaml", ("actions", 0, "effect"), "", "statement", "",
                     "", "move nothing to square\n")
     result = evaluate(str(ROOT / "rulesets" / "tictactoe"), broken, [], str(ROOT), 60)
@@ -102,7 +102,7 @@ def test_a_survivor_is_reported_and_a_stillborn_mutant_not_counted():
 @pytest.mark.parametrize("game", ["pompeii", "attika", "alexander"])
 def test_every_rule_of_a_bundled_game_has_mutants(game):
     from leges.model.loader import load_declarations
-    from leges.rule_coverage import rule_texts
+    from leges.authoring.rule_coverage import rule_texts
     rs, _, _ = load_declarations(str(ROOT / "rulesets" / game))
     mutated = {m.rule for m in find_mutants(str(ROOT / "rulesets" / game))}
     rules = {f"{kind}:{decl.id}" for kind, decl, texts in rule_texts(rs) if texts}
@@ -114,7 +114,7 @@ def test_every_rule_of_a_bundled_game_has_mutants(game):
 def test_each_listed_equivalent_mutant_is_one_mutant_with_a_reason(game):
     """equivalent_mutants.yaml: each entry names exactly one mutant of the ruleset (none stale), with its why."""
     from pathlib import Path
-    from leges.mutate import _matches, equivalents
+    from leges.authoring.mutate import _matches, equivalents
     folder = ROOT / "rulesets" / game
     mutants = find_mutants(str(folder))
     for entry in equivalents(Path(folder)):
@@ -172,7 +172,7 @@ def test_a_copy_never_follows_a_link_out_of_the_ruleset(tmp_path, link):
 def test_a_copy_is_bounded_in_size_and_number_and_takes_no_special_file(tmp_path):
     import os
     from leges import LegesError
-    from leges.files import read_tree
+    from leges.text.files import read_tree
     (tmp_path / "a.txt").write_bytes(b"x" * 60)
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b.txt").write_bytes(b"y" * 60)

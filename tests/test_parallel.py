@@ -6,7 +6,7 @@ import os
 import pytest
 
 from helpers import ROOT
-from leges.runner import Job, bundle, plan, run, seatings
+from leges.lab.runner import Job, bundle, plan, run, seatings
 
 TICTACTOE = str(ROOT / "rulesets" / "tictactoe")
 POMPEII = str(ROOT / "rulesets" / "pompeii")
@@ -82,7 +82,7 @@ def test_a_bundle_takes_a_link_inside_the_folder_as_the_file_it_names(tmp_path):
 def test_a_planted_bundle_folder_is_never_used(tmp_path, monkeypatch):
     """A folder lying in $TMPDIR under the name a bundle took is not the bundle: each worker unpacks its own."""
     import tempfile
-    from leges import runner
+    from leges.lab import runner
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.setattr(runner, "_UNPACKED", {})
     digest, data, inner = bundle(TICTACTOE)
@@ -96,7 +96,8 @@ def test_a_planted_bundle_folder_is_never_used(tmp_path, monkeypatch):
 
 
 def test_a_damaged_bundle_is_refused(tmp_path, monkeypatch):
-    from leges import LegesError, runner
+    from leges import LegesError
+    from leges.lab import runner
     monkeypatch.setattr(runner, "_UNPACKED", {})
     digest, data, _ = bundle(TICTACTOE)
     with pytest.raises(LegesError, match="damaged"):
@@ -107,7 +108,7 @@ def test_a_damaged_bundle_is_refused(tmp_path, monkeypatch):
 def test_a_bad_scheduler_address_is_a_located_error(address):
     pytest.importorskip("dask.distributed")
     from leges import LegesError
-    from leges.runner import dask_client
+    from leges.lab.runner import dask_client
     with pytest.raises(LegesError) as caught:
         dask_client(address, 1)
     assert caught.value.diagnostics[0].format().startswith("--dask: error: cannot reach a Dask scheduler")

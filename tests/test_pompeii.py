@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from helpers import expr, maps_dir, play_random, position, ruleset_dir, texts
-from leges.simulate import random_playout
+from leges.lab.simulate import random_playout
 
 DEAL_HANDS = """
     for p in players:

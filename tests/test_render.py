@@ -231,7 +231,7 @@ def test_render_sections_are_checked_and_located(game_copy, capsys):
 
 
 def test_every_bundled_map_has_a_sound_render_section():
-    from leges.errors import Collector
+    from leges.text.errors import Collector
     for name, _ in GAMES:
         game = leges.load(str(ruleset_dir(name)))
         errors = Collector()

@@ -120,7 +120,7 @@ def test_the_future_chance_is_drawn_afresh(tiny):
 @pytest.mark.parametrize("name,players,seeds", [("pompeii", 3, [0]), ("attika", 2, [0]), ("alexander", 3, [1]),
                                                 ("tictactoe", 2, [0, 1])])
 def test_a_players_observation_is_unchanged_by_resampling_at_every_step(name, players, seeds):
-    from leges.simulate import agent_rng
+    from leges.agents.seeding import agent_rng
     game = leges.load(str(ROOT / "rulesets" / name))
     rng = random.Random(7)
     for seed in seeds:

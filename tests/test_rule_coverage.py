@@ -1,6 +1,6 @@
 """Rule-execution coverage: every rule of a bundled game runs somewhere in the test suite.
 
-tests/conftest.py instruments every game built from a bundled ruleset (leges/rule_coverage.py);
+tests/conftest.py instruments every game built from a bundled ruleset (leges/authoring/rule_coverage.py);
 the check below runs after every other test (conftest moves it last) and is judged only when
 the whole suite ran. A rule that never ran has no test that could fail when it is wrong.
 """
@@ -11,7 +11,7 @@ import pytest
 import leges
 from conftest import RECORDER, whole_suite
 from helpers import ROOT
-from leges.rule_coverage import Recorder, expected_rules, rule_names
+from leges.authoring.rule_coverage import Recorder, expected_rules, rule_names
 
 GAMES = ("pompeii", "attika", "alexander", "tictactoe")
 

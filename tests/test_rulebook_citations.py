@@ -69,12 +69,12 @@ def _citations_in_files(folder):
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_quote_lies_in_the_section_it_cites(name):
-    """The section a citation names is found from the rulebook's headings alone (leges.coverage.heading_places:
+    """The section a citation names is found from the rulebook's headings alone (leges.authoring.rulebook_coverage.heading_places:
     each heading where it stands as one, not a cross-reference to it); the quote — at least one of its
     fragments, the anchor of a quote that joins passages with "..." — must lie in that section or in a
     numbered subsection of it (5.5.2 in 5.5). A quote found only under other headings names the wrong
     section."""
-    from leges.coverage import heading_places, sections_of_quote, within_section
+    from leges.authoring.rulebook_coverage import heading_places, sections_of_quote, within_section
     rs, _, _ = load_declarations(str(ROOT / "rulesets" / name))
     books = {b["id"]: SHARED / "rulebooks" / b["file"] for b in rs.rulebooks}
     if not all(p.exists() for p in books.values()):
@@ -130,7 +130,7 @@ def test_rulebook_is_covered(name, rulebook, book):
     mark is found in it (`leges coverage` exits 0). The book id is passed: a ruleset may cite
     several rulebooks (Pompeii: hu and its Russian translation ru)."""
     import leges
-    from leges.coverage import coverage
+    from leges.authoring.rulebook_coverage import coverage
     path = SHARED / "rulebooks" / rulebook
     if not path.exists():
         pytest.skip("the rulebooks are not beside the project (../shared/rulebooks)")
@@ -161,7 +161,7 @@ def test_rulebook_is_covered_with_its_translation_variant_on(name, rulebook, boo
     """With a translation variant on (Pompeii's `russian`), its rulebook is still covered whole: the rules
     the variant changes cite that text for everything the base rules cited it for."""
     import leges
-    from leges.coverage import coverage
+    from leges.authoring.rulebook_coverage import coverage
     path = SHARED / "rulebooks" / rulebook
     if not path.exists():
         pytest.skip("the rulebooks are not beside the project (../shared/rulebooks)")

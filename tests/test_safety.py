@@ -117,8 +117,8 @@ def test_a_fifo_is_refused_at_once_wherever_it_is_named(game, where):
 
 
 def test_a_device_is_refused_before_it_is_read():
-    from leges import files
-    from leges.errors import LegesError
+    from leges.text import files
+    from leges.text.errors import LegesError
     with pytest.raises(LegesError, match="a device, not a regular file"):
         files.read_bytes("/dev/zero", 1000)
 
@@ -336,7 +336,7 @@ def test_escape_sequences_from_files_are_shown_not_obeyed(game, capsys, record):
 
 
 def test_json_output_stays_json_when_escaped():
-    from leges.terminal import clean
+    from leges.text.terminal import clean
     text = json.dumps({"title": "a\x9bb\u202ec"}, ensure_ascii=False)
     assert json.loads(clean(text)) == {"title": "a\x9bb\u202ec"}
 

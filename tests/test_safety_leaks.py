@@ -13,11 +13,11 @@ import pytest
 
 import leges
 from helpers import ROOT
-from leges import leaks
+from leges.authoring import leaks
 from leges.engine import knowledge
 from leges.cli import main
 from leges.engine.resample import Pins, resample
-from leges.leaks import SETUP, check_leaks
+from leges.authoring.leaks import SETUP, check_leaks
 
 SAMPLE = ROOT / "docs" / "examples" / "sample"
 OPEN_DRAW = ROOT / "tests" / "rulesets" / "open_draw"

@@ -8,7 +8,7 @@ import pytest
 
 import leges
 from helpers import ROOT, play_random
-from leges.errors import LegesError
+from leges.text.errors import LegesError
 
 
 @pytest.fixture(scope="module")

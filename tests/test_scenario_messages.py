@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import ROOT
-from leges.errors import LegesError
-from leges.scenario import check_file, run_file
+from leges.text.errors import LegesError
+from leges.authoring.scenario import check_file, run_file
 
 SAMPLE = ROOT / "docs" / "examples" / "sample"
 
@@ -79,7 +79,7 @@ def test_validate_a_folder_of_scenarios_a_scenario_and_a_variant_file(capsys):
     variant = ROOT / "rulesets" / "pompeii" / "variants" / "mayfair.yaml"
     assert main(["validate", str(folder), str(one), str(variant)]) == 0
     out = capsys.readouterr().out.splitlines()
-    from leges.scenario import find_scenarios
+    from leges.authoring.scenario import find_scenarios
     count = len(find_scenarios([str(folder)]))
     assert out[0] == f"{folder}: ok — {count} scenarios of The Downfall of Pompeii, checked without being played " \
                      "(`leges test` plays them)"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from leges.scenario import find_scenarios, run_file
+from leges.authoring.scenario import find_scenarios, run_file
 
 from helpers import ROOT
 

@@ -100,7 +100,7 @@ def test_a_card_moved_out_of_sight_is_forgotten_where_it_was():
 def test_agents_in_the_simulator_search_worlds_that_keep_their_memory(monkeypatch):
     """simulate hands each agent's view its seat's memory (greedy resamples through it)."""
     from leges.agents import base
-    from leges.simulate import play_game
+    from leges.lab.simulate import play_game
     seen = []
     original = base.View.resample
 

@@ -96,7 +96,7 @@ def evil(tmp_path):
 def test_every_control_and_format_character_is_escaped():
     """The ranges in terminal.py against Python's own Unicode tables: controls, format characters
     (bidi embeddings, overrides, isolates, marks, zero-width, tags), surrogates, line separators."""
-    from leges.terminal import _UNSAFE, clean
+    from leges.text.terminal import _UNSAFE, clean
     unsafe = "".join(chr(c) for c in range(sys.maxunicode + 1)
                      if unicodedata.category(chr(c)) in ("Cc", "Cf", "Cs", "Zl", "Zp"))
     assert _UNSAFE.sub("", unsafe) == ""
@@ -105,7 +105,7 @@ def test_every_control_and_format_character_is_escaped():
 
 
 def test_a_value_from_a_file_is_one_bounded_line():
-    from leges.terminal import shown
+    from leges.text.terminal import shown
     assert shown("a\x1b[2J\nb\u202ec") == "a\\u001b[2J\\u000ab\\u202ec"
     long = shown("x\ny" * 2_000_000)
     assert "\n" not in long and len(long) == 200 and long.endswith("…")

@@ -8,7 +8,7 @@ import pytest
 import leges
 from helpers import ROOT
 from leges.cli import main
-from leges.docgen import render
+from leges.authoring.docgen import render
 
 GAMES = ["pompeii", "attika", "alexander", "tictactoe"]
 
@@ -62,7 +62,7 @@ def test_diff_finds_a_variants_changes_in_rules_and_in_play(capsys):
 
 def test_diff_ignores_layout_and_citations(tmp_path):
     import shutil
-    from leges.diff import structural
+    from leges.authoring.diff import structural
     shutil.copytree(ROOT / "rulesets" / "tictactoe", tmp_path / "a")
     shutil.copytree(ROOT / "rulesets" / "tictactoe", tmp_path / "b")
     shutil.copytree(ROOT / "maps", tmp_path / "maps")

@@ -12,10 +12,10 @@ import yaml
 import leges
 from helpers import ROOT
 from leges.cli import main
-from leges.diff import structural
-from leges.docgen import render
+from leges.authoring.diff import structural
+from leges.authoring.docgen import render
 from leges.model.sections import BY_NAME
-from leges.scenario import run_file
+from leges.authoring.scenario import run_file
 
 HOUSE_RULES = [("pompeii", "three_moves"), ("pompeii", "spare_the_weakest"), ("alexander", "quick_campaigns"),
                ("attika", "extra_amphorae")]

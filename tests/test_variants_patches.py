@@ -11,7 +11,7 @@ import leges
 from helpers import ROOT, expr
 from leges.cli import main
 from leges.lang.parser import labels, parse_expression, parse_program
-from leges.source import TextOrigin
+from leges.text.yaml_source import TextOrigin
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 HEAD = """leges_variant: 1

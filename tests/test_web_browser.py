@@ -280,7 +280,7 @@ def test_moves_of_a_game_against_random_opponents(serving, page, name, players, 
 
 @pytest.mark.parametrize("name, players, seat", [("attika", 3, "sparta"), ("alexander", 3, "green")])
 def test_stepping_through_a_short_record(serving, page, tmp_path, name, players, seat):
-    from leges.records import make_record, write_record
+    from leges.lab.records import make_record, write_record
     game = leges.load(str(ruleset_dir(name)))
     st = play_random(game, players, 5, until=lambda s: len(s.history) >= 30)
     path = tmp_path / f"{name}.json"

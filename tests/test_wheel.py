@@ -52,7 +52,7 @@ def test_a_wheel_installed_in_a_fresh_environment_works_from_an_empty_folder(tmp
     assert "play-outs per second" in out
     out = run([leges, "eval", "tictactoe", "count(spaces)"], empty, env).stdout
     assert out == "9\n"
-    where = run([str(bin_dir / "python"), "-c", "import leges, leges.files as f; print(leges.__file__); "
+    where = run([str(bin_dir / "python"), "-c", "import leges, leges.text.files as f; print(leges.__file__); "
                  "print(f.bundled('rulesets')); print(f.bundled('schemas'))"], empty, env).stdout.split()
     assert all(str(tmp_path / "venv") in line for line in where), where  # nothing read from the checkout
     assert not list(empty.iterdir())

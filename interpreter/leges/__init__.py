@@ -11,7 +11,7 @@ from .engine.api import Action, IllegalAction
 from .engine.budget import GameBudget
 from .engine.game import Game
 from .engine.state import CHANCE, TERMINAL, State
-from .errors import Diagnostic, LegesError, RuleError
+from .text.errors import Diagnostic, LegesError, RuleError
 
 __all__ = ["load", "Game", "State", "Action", "IllegalAction", "LegesError", "RuleError", "Diagnostic",
            "CHANCE", "TERMINAL", "GameBudget"]

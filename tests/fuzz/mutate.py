@@ -109,7 +109,7 @@ def _names(base: str) -> tuple[str, ...]:
 
 
 def _load(data: bytes):
-    from leges.source import load_yaml_text
+    from leges.text.yaml_source import load_yaml_text
     return load_yaml_text(data.decode("utf-8"), "x").data
 
 

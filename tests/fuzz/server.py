@@ -97,7 +97,7 @@ def headers(token: str) -> st.SearchStrategy[dict[str, str]]:
 
 
 def campaign(cases: int, seed: int | None, work: Path) -> Findings:
-    from leges.files import bundled
+    from leges.text.files import bundled
     from leges.web.seating import AgentPolicy
     from leges.web.server import ServeOptions, create_app
     planted, mark = work / "planted", work / "ran"

@@ -248,7 +248,7 @@ class ToolRunner(Runner):
 
     def _plant_bundles(self, folder: Path) -> None:
         """Folders in $TMPDIR under the names a bundle of this ruleset takes (and took), holding another game."""
-        from leges.runner import bundle
+        from leges.lab.runner import bundle
         digest, _, inner = bundle(str(folder / RULESET))
         for name in (digest, digest[:16]):
             planted = folder / "tmp" / f"leges-bundle-{name}" / inner

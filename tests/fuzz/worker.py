@@ -29,7 +29,7 @@ def limit_memory(megabytes: int) -> None:
 def load(path: str) -> int:
     """`leges.load(path)` as the command line reports it: what the two-second promise is about."""
     import leges
-    from leges.errors import LegesError
+    from leges.text.errors import LegesError
     try:
         leges.load(path)
     except LegesError as exc:

@@ -13,7 +13,7 @@ is asked too, as OpenSpiel's own games do).
 """
 from __future__ import annotations
 
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 
 # The default bound on the actions of one decision: above every decision of the bundled games (the
 # largest, a secret share-out, has about 800 options). A decision with more options than the

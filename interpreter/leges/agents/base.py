@@ -90,7 +90,7 @@ class Agent:
             value = settings.pop(key, default)
             setattr(self, key, value if value is None or isinstance(value, kind) else kind(value))
         if settings:
-            from ..errors import Diagnostic, LegesError, Position, did_you_mean
+            from ..text.errors import Diagnostic, LegesError, Position, did_you_mean
             key = next(iter(settings))
             raise LegesError(Diagnostic(Position("--agents"), f"agent '{self.name}' has no parameter '{key}'",
                                         did_you_mean(key, self.params) or

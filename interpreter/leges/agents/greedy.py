@@ -8,7 +8,7 @@ ties are broken at random, so that it does not always prefer the first option li
 """
 from __future__ import annotations
 
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 from ..engine.action import Action
 from .base import Agent, View
 from .moves import moves, play, texts
@@ -23,7 +23,7 @@ def advantage(values: list[float], player: int) -> float:
 def require_heuristic(game, name: str | None, agent: str) -> None:
     """The heuristic `name` must be the ruleset's; a ruleset that declares none gets one learned
     from random games (learn.py), so that every agent plays every ruleset."""
-    from ..learn import ensure_heuristic
+    from .learn import ensure_heuristic
     ensure_heuristic(game)
     if name is not None and name not in game.heuristics:
         raise LegesError(Diagnostic(Position("--agents"), f"no heuristic named '{name}'",

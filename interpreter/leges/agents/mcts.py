@@ -30,7 +30,7 @@ import math
 import time
 
 from ..engine.constants import CHANCE
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 from .base import Agent, View
 from .greedy import require_heuristic
 from .moves import moves, play, play_chance, random_move, sealed, texts

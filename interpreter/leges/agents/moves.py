@@ -1,7 +1,7 @@
 """The one place where agents and the simulator reach into the engine's fast path.
 
 Why one place: `state.pending["options"]` and `state.apply_option(i)` are internals that are
-being optimised; everything in `leges.agents` and `leges.simulate` goes through the few
+being optimised; everything in `leges.agents` and `leges.lab.simulate` goes through the few
 functions here, so only this file has to follow them. A decision's *moves* are the options of
 the pending decision, then the deciding player's own out-of-turn (`anytime`) actions.
 """

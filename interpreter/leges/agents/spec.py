@@ -15,7 +15,7 @@ import importlib.util
 import os
 import sys
 
-from ..errors import Diagnostic, LegesError, Position, did_you_mean
+from ..text.errors import Diagnostic, LegesError, Position, did_you_mean
 from .base import Agent
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from ..errors import Collector, LegesError, did_you_mean
-from ..source import YamlDoc
+from ..text.errors import Collector, LegesError, did_you_mean
+from ..text.yaml_source import YamlDoc
 
 GRID_DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 GRID8_DIRS = GRID_DIRS + ((-1, -1), (-1, 1), (1, 1), (1, -1))

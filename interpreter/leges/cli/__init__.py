@@ -8,8 +8,8 @@ import argparse
 import os
 import sys
 
-from ..errors import MESSAGE, Diagnostic, LegesError, Position
-from ..terminal import shown
+from ..text.errors import MESSAGE, Diagnostic, LegesError, Position
+from ..text.terminal import shown
 from . import check, compare, diff, docs, eval, ladder, leaks, learn, mutate, play, render, replay, serve, simulate
 from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
 
@@ -38,7 +38,7 @@ def sub_parser(top: argparse.ArgumentParser, command: str | None) -> argparse.Ar
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; whatever it prints has its control characters escaped (see terminal.py)."""
-    from ..terminal import SafeStream
+    from ..text.terminal import SafeStream
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = SafeStream(out), SafeStream(err)
     try:

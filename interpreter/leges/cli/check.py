@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import Collector, Diagnostic, LegesError, Position
+from ..text.errors import Collector, Diagnostic, LegesError, Position
 from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK, kind_of, load_ruleset
-from ..terminal import WIDE, shown
+from ..text.terminal import WIDE, shown
 
 
 def cmd_validate(args) -> int:
-    from ..errors import Collector
+    from ..text.errors import Collector
     from ..model.schemas import validate
-    from ..source import load_yaml_file
+    from ..text.yaml_source import load_yaml_file
     status = EXIT_OK
     for path in args.paths:
         kind = kind_of(path)
@@ -48,7 +48,7 @@ def cmd_validate(args) -> int:
 def _check_other(path: str, kind: str) -> str:
     """A scenario, a folder of scenarios or a variant file, checked with its ruleset; says what was checked."""
     from pathlib import Path
-    from ..scenario import check_file, find_scenarios
+    from ..authoring.scenario import check_file, find_scenarios
     if kind == "variants":
         files = sorted(str(f) for f in Path(path).glob("*.yaml"))
         errors = Collector()
@@ -74,7 +74,7 @@ def _check_other(path: str, kind: str) -> str:
     from .. import load
     from ..model.schemas import validate
     from ..model.variants import find_variants, variant_sets
-    from ..source import load_yaml_file
+    from ..text.yaml_source import load_yaml_file
     doc = load_yaml_file(path)
     errors = Collector()
     if not validate(doc, "variant", errors):
@@ -95,7 +95,7 @@ def _check_other(path: str, kind: str) -> str:
 
 
 def _check_parts(path: str) -> str:
-    from ..validation import check_parts
+    from ..authoring.validation import check_parts
     return check_parts(path)
 
 
@@ -132,8 +132,8 @@ def cmd_info(args) -> int:
 
 def cmd_variants(args) -> int:
     from pathlib import Path
-    from ..docgen import render_variants
-    from ..errors import Collector
+    from ..authoring.docgen import render_variants
+    from ..text.errors import Collector
     from ..model.loader import find_ruleset_file
     from ..model.variants import find_variants
     root = find_ruleset_file(args.ruleset).resolve().parent
@@ -150,7 +150,7 @@ def cmd_variants(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from ..scenario import find_scenarios, run_file
+    from ..authoring.scenario import find_scenarios, run_file
     files = find_scenarios(args.scenarios)
     if not files:
         raise LegesError(Diagnostic(Position(" ".join(args.scenarios)), "no scenario files found"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 
 EXIT_OK, EXIT_FAIL, EXIT_INPUT = 0, 1, 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE: leges itself failed
@@ -36,9 +36,9 @@ def seat_index(st, name: str) -> int:
 
 
 def kind_of(path: str) -> str:
-    from ..files import read_head
+    from ..text.files import read_head
     if os.path.isdir(path):
-        from ..scenario import find_scenarios
+        from ..authoring.scenario import find_scenarios
         if not os.path.exists(os.path.join(path, "ruleset.yaml")) and find_scenarios([path]):
             return "scenarios"  # a folder of scenarios (a ruleset's scenarios/)
         if os.path.basename(os.path.normpath(path)) == "variants" and \

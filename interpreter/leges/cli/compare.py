@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import Collector, Diagnostic, LegesError, Position
+from ..text.errors import Collector, Diagnostic, LegesError, Position
 from .common import EXIT_OK, kind_of
 from .simulate import (
     ProgressBar,
@@ -78,7 +78,7 @@ def cmd_compare(args) -> int:
         for study in studies:
             write_records(args, game_a, game_b, players, study, len(studies) > 1)
     if args.plot:
-        from ..plot import plot_comparison
+        from ..lab.plot import plot_comparison
         plot_comparison(args.plot, game_a.title, players, seats, (args.a or "as they are", args.b or "as they are"),
                         first.a, first.b, first.diffs)
     if args.json:
@@ -103,8 +103,8 @@ def cmd_compare(args) -> int:
 
 def play_study(args, game_a, game_b, va, vb, players: int, seats, specs: list[str]) -> Study:
     """A's games, then B's on the same seeds and seatings (as many as A's, if --until-interval stopped A)."""
-    from .. import metrics, stats
-    from ..runner import Job, plan
+    from ..lab import metrics, stats
+    from ..lab.runner import Job, plan
     games = plan(args.seed, args.games, specs, args.rotate_seats)
     path = os.path.abspath(args.ruleset)
     budget = budget_of(args)
@@ -131,7 +131,7 @@ def play_study(args, game_a, game_b, va, vb, players: int, seats, specs: list[st
 
 
 def study_json(study: Study) -> dict:
-    from .. import metrics
+    from ..lab import metrics
 
     def games(results):
         return [{"seed": r.seed, "agents": r.agents, "ranking": r.ranking, "scores": r.scores, "length": r.length,
@@ -144,7 +144,7 @@ def study_json(study: Study) -> dict:
 
 def write_records(args, game_a, game_b, players: int, study: Study, several: bool) -> None:
     """A replayable record of every game, A's under DIR/a/ and B's under DIR/b/ (one folder per set of agents)."""
-    from ..records import make_record, write_record
+    from ..lab.records import make_record, write_record
     base = Path(args.records)
     if several:
         base = base / "-".join(s.replace(":", "_").replace("=", "") for s in study.specs)[:120]
@@ -230,7 +230,7 @@ def _amount(x: float, percent: bool) -> str:
 
 
 def stats_adjustments() -> tuple[str, ...]:
-    from ..stats import ADJUSTMENTS
+    from ..lab.stats import ADJUSTMENTS
     return ADJUSTMENTS
 
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import json
 
-from ..terminal import WIDE, shown
+from ..text.terminal import WIDE, shown
 from .common import EXIT_OK
 
 
 def cmd_diff(args) -> int:
     from .. import load
-    from ..diff import lockstep, statistics, structural
+    from ..authoring.diff import lockstep, statistics, structural
     path_b = args.b or args.a
     game_a = load(args.a, variants=args.variant_a or [])
     game_b = load(path_b, variants=args.variant_b or [])
@@ -92,7 +92,7 @@ def cmd_diff(args) -> int:
 
 
 def _rows(names: list[str], a: dict, b: dict, value, is_rate) -> None:
-    from ..stats import Interval
+    from ..lab.stats import Interval
     from .simulate import interval_text
     if not names:
         return

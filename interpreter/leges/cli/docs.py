@@ -4,12 +4,12 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 from .common import EXIT_FAIL, EXIT_OK, load_ruleset
 
 
 def cmd_coverage(args) -> int:
-    from ..coverage import coverage
+    from ..authoring.rulebook_coverage import coverage
     game = load_ruleset(args.ruleset, args)
     try:
         report = coverage(game, args.rulebook, args.book)
@@ -42,7 +42,7 @@ def cmd_coverage(args) -> int:
 
 
 def cmd_doc(args) -> int:
-    from ..docgen import render
+    from ..authoring.docgen import render
     game = load_ruleset(args.ruleset, args)
     text = render(game)
     if args.output:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
-from ..terminal import shown
+from ..text.errors import Diagnostic, LegesError, Position
+from ..text.terminal import shown
 from .common import EXIT_OK, load_ruleset, seat_index
 
 HELP = """Type an expression of the rule language (`me` is the player to move); its value is printed.
@@ -21,11 +21,11 @@ HELP = """Type an expression of the rule language (`me` is the player to move); 
 
 def position(args):
     """(game, state) from the command line: a saved state, a scenario's start, or a fresh game."""
-    from .. import files
+    from ..text import files
     if args.state and args.scenario:
         raise LegesError(Diagnostic(Position(args.state), "give --state or --scenario, not both"))
     if args.scenario:
-        from ..scenario import check_citation, load_scenario, start
+        from ..authoring.scenario import check_citation, load_scenario, start
         doc = load_scenario(args.scenario)
         args.variant = list(args.variant or []) + [v for v in doc.data.get("variants", []) if v not in (args.variant or [])]
         game = load_ruleset(args.ruleset, args)
@@ -46,7 +46,7 @@ def evaluate(game, st, text: str, name: str = "<expression>", me: int | None = N
     from ..engine.flow import _describe, _hint
     from ..lang.parser import parse_expression
     from ..lang.scope import Scope
-    from ..source import TextOrigin
+    from ..text.yaml_source import TextOrigin
     origin = TextOrigin(name, 1, 1)
     node = parse_expression(text, origin)
     scope = Scope(me=True)

@@ -7,15 +7,15 @@ import os
 import sys
 import time
 
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 from .common import EXIT_OK, load_ruleset, variants_of
 from .simulate import ProgressBar, check_agents
 
 
 def cmd_ladder(args) -> int:
     from ..agents import split_specs
-    from ..ladder import plan, rate, tables
-    from ..runner import Job, remember, run
+    from ..lab.ladder import plan, rate, tables
+    from ..lab.runner import Job, remember, run
     game = load_ruleset(args.ruleset, args)
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
-from ..terminal import shown
+from ..text.errors import Diagnostic, LegesError, Position
+from ..text.terminal import shown
 from .common import EXIT_FAIL, EXIT_OK, load_ruleset
 
 
 def cmd_check_leaks(args) -> int:
-    from ..leaks import check_leaks
+    from ..authoring.leaks import check_leaks
     game = load_ruleset(args.ruleset, args)
     counts = [args.players] if args.players is not None else list(range(game.min_players, game.max_players + 1))
     for n in counts:
@@ -17,7 +17,7 @@ def cmd_check_leaks(args) -> int:
             raise LegesError(Diagnostic(Position("--players"),
                                         f"{shown(game.title)} is for {game.min_players} to {game.max_players} players, not {n}"))
     if args.explain:
-        from ..information_flow import report
+        from ..authoring.information_flow import report
         print(report(game, args.players), end="")
         return EXIT_OK
     for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 0), ("--samples", args.samples, 1)):

@@ -4,13 +4,13 @@ from __future__ import annotations
 import os
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
-from ..terminal import shown
+from ..text.errors import Diagnostic, LegesError, Position
+from ..text.terminal import shown
 from .common import EXIT_OK, load_ruleset
 
 
 def cmd_learn(args) -> int:
-    from ..learn import learn
+    from ..agents.learn import learn
     game = load_ruleset(args.ruleset, args)
     players = args.players or list(range(game.min_players, game.max_players + 1))
     for n in players:

@@ -7,7 +7,7 @@ from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK
 
 
 def cmd_mutate(args) -> int:
-    from ..mutate import as_json, find_mutants, run, select
+    from ..authoring.mutate import as_json, find_mutants, run, select
     if args.list:
         for m in select(find_mutants(args.ruleset), args.rule, args.sample, args.seed):
             print(f"{m.index:4d}  {m.describe()}")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 
 from ..render.screen import safe_view, screen
-from ..terminal import WIDE, coloured, shown
+from ..text.terminal import WIDE, coloured, shown
 from .common import EXIT_OK, load_ruleset, seat_index
 
 
@@ -219,7 +219,7 @@ def use_colour(choice: str, stream) -> bool:
 
 def cmd_play(args) -> int:
     import random
-    from ..records import make_record, write_record
+    from ..lab.records import make_record, write_record
     game = load_ruleset(args.ruleset, args)
     players = args.players if args.players is not None else game.min_players
     st = game.new_initial_state(players=players, seed=args.seed)

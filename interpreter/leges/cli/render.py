@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from ..errors import Diagnostic, LegesError, Position, named_at
+from ..text.errors import Diagnostic, LegesError, Position, named_at
 from .common import EXIT_OK, kind_of, load_ruleset, seat_index, variants_of
 
 
@@ -18,11 +18,11 @@ def load_board_file(path: str):
     """A map file on its own: read through the file gate, checked by its schema, built."""
     from pathlib import Path
 
-    from .. import files
+    from ..text import files
     from ..board.board import build_board
-    from ..errors import Collector
+    from ..text.errors import Collector
     from ..model.schemas import validate
-    from ..source import load_yaml_file
+    from ..text.yaml_source import load_yaml_file
     real = Path(path)
     errors = Collector()
     doc = load_yaml_file(str(real), path, roots=[files.Root(real.resolve().parent, "the maps folder")])
@@ -35,7 +35,7 @@ def load_board_file(path: str):
 
 def replay_to(game, record: dict, step: int | None, path: str):
     """The state after the first `step` actions of a record (all of them when None)."""
-    from ..records import replay
+    from ..lab.records import replay
     actions = record["actions"]
     if step is None:
         step = len(actions)
@@ -47,7 +47,7 @@ def replay_to(game, record: dict, step: int | None, path: str):
 
 def position_of(args):
     """The game and the state the command line asks for."""
-    from ..records import read_record, record_position
+    from ..lab.records import read_record, record_position
     if args.record and args.state:
         raise LegesError(Diagnostic(Position("--record"), "give --record or --state, not both"))
     if args.step is not None and not args.record:
@@ -62,7 +62,7 @@ def position_of(args):
         return game, replay_to(game, record, args.step, args.record)
     game = load_ruleset(args.ruleset, args)
     if args.state:
-        from .. import files
+        from ..text import files
         text = files.read_text(args.state, files.MAX_JSON_BYTES, args.state, what="state file")
         return game, game.state_from_json(text, args.state)
     players = args.players if args.players is not None else game.min_players
@@ -72,7 +72,7 @@ def position_of(args):
 def cmd_render(args) -> int:
     from ..render import render_board, render_svg
     from ..render.style import style_of
-    from ..errors import Collector
+    from ..text.errors import Collector
     if kind_of(args.ruleset) == "map":
         board = load_board_file(args.ruleset)
         errors = Collector()

@@ -5,15 +5,15 @@ import argparse
 import os
 import sys
 
-from ..errors import Diagnostic, LegesError, Position, RuleError, named_at
-from ..terminal import shown
+from ..text.errors import Diagnostic, LegesError, Position, RuleError, named_at
+from ..text.terminal import shown
 from .common import EXIT_FAIL, EXIT_OK, load_ruleset
 
 
 def _read_record(path: str) -> dict:
     """The record at `path` (records.read_record checks its fields); a folder or a file that is not
     text is told as not a record."""
-    from ..records import read_record
+    from ..lab.records import read_record
     if os.path.isdir(path):
         raise LegesError(Diagnostic(Position(path), "is a directory, expected a game record (a .json file)"))
     try:
@@ -28,8 +28,8 @@ def _read_record(path: str) -> dict:
 def load_recorded(record: dict, record_path: str, ruleset: str | None):
     """The game a record is of: `ruleset` as typed, else the folder the record names, under the
     record's variants. What the record names and loading cannot find is reported in the record."""
-    from ..files import ruleset_reference
-    from ..records import record_position
+    from ..text.files import ruleset_reference
+    from ..lab.records import record_position
     path = ruleset or record.get("ruleset_path")
     if not path:
         raise LegesError(Diagnostic(Position(record_path, 1, 1), "the record names no ruleset path", "give it with --ruleset"))
@@ -43,7 +43,7 @@ def load_recorded(record: dict, record_path: str, ruleset: str | None):
 
 
 def cmd_replay(args) -> int:
-    from ..records import record_position, replay
+    from ..lab.records import record_position, replay
     record = _read_record(args.record)
     game = load_recorded(record, args.record, args.ruleset)
     try:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import Diagnostic, LegesError, Position
-from ..terminal import shown
+from ..text.errors import Diagnostic, LegesError, Position
+from ..text.terminal import shown
 from .common import EXIT_OK, kind_of, variants_of
 
 

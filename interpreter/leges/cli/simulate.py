@@ -8,8 +8,8 @@ import sys
 import time
 
 from ..engine.budget import DEFAULT_GAME_SECONDS, DEFAULT_GAME_WORK, GameBudget
-from ..errors import Diagnostic, LegesError, Position
-from ..terminal import shown
+from ..text.errors import Diagnostic, LegesError, Position
+from ..text.terminal import shown
 from .common import EXIT_OK, load_ruleset, variants_of
 
 BATCH = 100  # --until-interval looks at the intervals after every this many games (whatever --jobs is)
@@ -114,7 +114,7 @@ class ProgressBar:
 
 def play_batches(game, job, games: list, args, bar: ProgressBar, until=None) -> list:
     """Play the games (all of them, or batch by batch while `until(results)` is false)."""
-    from ..runner import remember, run
+    from ..lab.runner import remember, run
     remember(job, game)
     if until is None:
         return run(job, games, args.jobs, args.dask, bar)
@@ -137,12 +137,12 @@ def interval_text(i, percent: bool) -> str:
 
 
 def is_rate(name: str) -> bool:
-    from ..metrics import metric
+    from ..lab.metrics import metric
     return metric(name).kind in ("rate", "balance")
 
 
 def print_metrics(measured: dict, indent: str = "  ") -> None:
-    from ..metrics import metric
+    from ..lab.metrics import metric
     width = max((len(k) for k in measured), default=0)
     for name, i in measured.items():
         print(f"{indent}{name:<{width}}  {interval_text(i, is_rate(name)):<28} {metric(name).description}")
@@ -150,11 +150,11 @@ def print_metrics(measured: dict, indent: str = "  ") -> None:
 
 # ------------------------------------------------------------------ simulate
 def cmd_simulate(args) -> int:
-    from .. import metrics
+    from ..lab import metrics
     from ..agents import seat_specs
-    from ..records import make_record, write_record
-    from ..runner import Job, plan
-    from ..simulate import Summary
+    from ..lab.records import make_record, write_record
+    from ..lab.runner import Job, plan
+    from ..lab.simulate import Summary
     game = load_ruleset(args.ruleset, args)
     players = players_of(game, args)
     specs = seat_specs(args.agents, players)
@@ -183,7 +183,7 @@ def cmd_simulate(args) -> int:
             write_record(os.path.join(args.records, f"{game.id}-{players}p-seed{r.seed}{suffix}.json"),
                          make_record(game, args.ruleset, players, r.seed, r.history, result))
     if args.plot:
-        from ..plot import plot_simulation
+        from ..lab.plot import plot_simulation
         plot_simulation(args.plot, game.title, players, seats, summary.results, measured)
     if args.json:
         print(json.dumps({

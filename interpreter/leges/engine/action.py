@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..errors import LegesError
+from ..text.errors import LegesError
 
 
 class Action(NamedTuple):

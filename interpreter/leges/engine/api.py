@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from ..errors import Diagnostic, LegesError, Position
-from ..terminal import shown
+from ..text.errors import Diagnostic, LegesError, Position
+from ..text.terminal import shown
 from .action import Action, IllegalAction
 from .constants import CHANCE, TERMINAL
 
@@ -306,7 +306,7 @@ class StateAPI:
             name = next(iter(fns))
         fn = fns.get(name)
         if fn is None:
-            from ..errors import did_you_mean
+            from ..text.errors import did_you_mean
             raise LegesError(Diagnostic(Position(self.game.ruleset_file), f"no heuristic named '{name}'",
                                         did_you_mean(name, fns) or "heuristics: " + ", ".join(fns)))
         self.game.work = self.game.max_work

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Collector, Diagnostic, LegesError, did_you_mean
+from ..text.errors import Collector, Diagnostic, LegesError, did_you_mean
 from ..lang import memo
 from ..lang import types as T
 from ..lang.compiler import BUILTIN_EVENTS, Compiler

@@ -15,7 +15,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
-from ..errors import Collector, LegesError, did_you_mean
+from ..text.errors import Collector, LegesError, did_you_mean
 from ..lang import ast
 from ..lang import types as T
 from ..lang.parser import parse_expression

@@ -7,7 +7,7 @@ to resume is in the state: the phase, where in it we are (`flow`), whose turn, t
 """
 from __future__ import annotations
 
-from ..errors import Diagnostic, LegesError, Position, RuleError
+from ..text.errors import Diagnostic, LegesError, Position, RuleError
 from ..lang.memo import TURN
 from ..lang.runtime import RuleMisuse
 from .budget import SLICE, BudgetSpent

@@ -131,7 +131,7 @@ class Game:
     def compile_expression(self, text, me: bool = False, player: bool = False):
         """Check and compile one more expression against this game's names (e.g. a scenario's);
         `player`: of a player `p`, as a heuristic is (a `Text`, or plain text of no file)."""
-        from ..errors import Collector
+        from ..text.errors import Collector
         from ..lang import types as T
         from ..lang.scope import Scope
         if isinstance(text, str):
@@ -173,7 +173,7 @@ class Game:
         self.prop_near_slots = {name: table.near_slots("@" + name) for name in props}
 
     def compile_program(self, text, code_id: str) -> str:
-        from ..errors import Collector
+        from ..text.errors import Collector
         from ..lang.scope import Scope
         errors = Collector()
         self.compiler.errors = errors
@@ -201,7 +201,7 @@ class Game:
         taken at once and appears neither in `legal_actions` nor in the history); `budget`: the most
         its rules may spend in all (engine/budget.py; default GameBudget()), past which it ends
         unfinished — a copy of the state spends on from what the original had spent."""
-        from ..errors import Diagnostic, LegesError, Position
+        from ..text.errors import Diagnostic, LegesError, Position
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
             raise LegesError(Diagnostic(Position(self.ruleset_file),
@@ -252,5 +252,5 @@ def _plain_text(text: str):
     import json
 
     from ..model.decl import At, Text
-    from ..source import load_yaml_text
+    from ..text.yaml_source import load_yaml_text
     return Text(text, At(load_yaml_text(json.dumps(text), "<generated>"), ()))

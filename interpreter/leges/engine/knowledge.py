@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import LegesError
+from ..text.errors import LegesError
 from .api import Action
 from .resample import Pins
 from .state import State

@@ -12,7 +12,7 @@ and the errors a rule raises where there are choices — are the same.
 """
 from __future__ import annotations
 
-from ..errors import LegesError, Position
+from ..text.errors import LegesError, Position
 from ..lang import ast, memo
 from ..lang import types as T
 from ..lang.compiler import Compiler

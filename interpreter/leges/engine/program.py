@@ -11,13 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Diagnostic, RuleError, did_you_mean
+from ..text.errors import Diagnostic, RuleError, did_you_mean
 from ..lang import ast, memo
 from ..lang import types as T
 from ..lang.builtins import BUILTINS
 from ..lang.compiler import BUILTIN_EVENTS, Compiler
 from ..lang.scope import Scope
-from ..source import TextOrigin
+from ..text.yaml_source import TextOrigin
 from ..lang.runtime import chars, fit, too_many_options
 from .constants import MISSING, PUSHED, SUSPEND, UNWIND
 

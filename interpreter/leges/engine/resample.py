@@ -37,7 +37,7 @@ import dataclasses
 import random
 from typing import Any
 
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 from . import rng as R
 from .action import Action
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Collector, Diagnostic, LegesError, Position
-from ..files import MAX_JSON_BYTES
-from ..json_source import JsonDoc
+from ..text.errors import Collector, Diagnostic, LegesError, Position
+from ..text.files import MAX_JSON_BYTES
+from ..text.json_source import JsonDoc
 from .constants import CHANCE, SUSPEND
 from .state import LOG_LIMIT, State
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from ..errors import LegesError
+from ..text.errors import LegesError
 
 WORLDS = 4  # worlds the seat cannot tell from the real one, in which each part of an explanation must hold
 

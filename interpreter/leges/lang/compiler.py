@@ -15,9 +15,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Any
 
-from .. import cache
-from ..errors import Collector, LegesError, did_you_mean
-from ..source import TextOrigin
+from ..text import cache
+from ..text.errors import Collector, LegesError, did_you_mean
+from ..text.yaml_source import TextOrigin
 from . import ast, memo, payments, runtime
 from . import types as T
 from .builtins import BUILTINS

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from . import ast, memo
 from . import types as T
-from ..errors import LegesError
+from ..text.errors import LegesError
 from .call import NOTHING
 from .parser import parse_expression
 from .scope import Scope

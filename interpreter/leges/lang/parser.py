@@ -16,9 +16,9 @@ from lark import Lark, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
-from .. import cache
-from ..errors import Diagnostic, LegesError
-from ..source import TextOrigin
+from ..text import cache
+from ..text.errors import Diagnostic, LegesError
+from ..text.yaml_source import TextOrigin
 from . import ast
 
 MAX_TEXT = 100_000
@@ -494,7 +494,7 @@ def _cut_by_flow_comma(origin: TextOrigin):
         if 0 <= at < len(source) and source[at] == ",":
             line = source.count("\n", 0, at) + 1
             col = at - (source.rfind("\n", 0, at) + 1) + 1
-            from ..errors import Position
+            from ..text.errors import Position
             return Position(origin.file, line, col), ends
     return None
 

@@ -5,7 +5,7 @@ the frame's locals `env`, the tables of one compiled game and these helpers.
 """
 from __future__ import annotations
 
-from ..errors import Diagnostic, Position, RuleError
+from ..text.errors import Diagnostic, Position, RuleError
 
 MISSING = object()  # no value cached yet (memoised functions, lang/memo.py)
 

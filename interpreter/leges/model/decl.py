@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Position
-from ..source import TextOrigin, YamlDoc
+from ..text.errors import Position
+from ..text.yaml_source import TextOrigin, YamlDoc
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..source import YamlDoc
+from ..text.yaml_source import YamlDoc
 from .sections import LIST_SECTIONS
 
 

@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 from ..board.board import Board, build_board
-from .. import files
-from ..errors import Collector, Diagnostic, LegesError, Position, did_you_mean
-from ..source import YamlDoc, load_yaml_file
+from ..text import files
+from ..text.errors import Collector, Diagnostic, LegesError, Position, did_you_mean
+from ..text.yaml_source import YamlDoc, load_yaml_file
 from . import decl as d
 from .entries import Entry, display_path, entries_of
 from .schemas import validate

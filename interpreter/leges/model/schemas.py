@@ -13,15 +13,15 @@ from pathlib import Path
 import jsonschema
 from jsonschema.exceptions import ValidationError, relevance
 
-from ..errors import Collector, did_you_mean
-from ..source import YamlDoc
+from ..text.errors import Collector, did_you_mean
+from ..text.yaml_source import YamlDoc
 
 
 MAX_REPORTED = 100  # schema violations described for one file
 
 
 def _schema_dir() -> Path:
-    from ..files import bundled
+    from ..text.files import bundled
     return bundled("schemas") or Path(__file__).resolve().parents[3] / "schemas"  # package data, or the checkout's
 
 

@@ -42,7 +42,7 @@ def _each(each: dict, at: d.At) -> list[dict]:
     """The kinds an `each` makes: one for every combination of the values of its properties (each a
     list, or a range {from: A, to: B} of whole numbers, both included), the first property varying
     slowest — as nested loops, in the order written."""
-    from ..errors import Diagnostic, LegesError
+    from ..text.errors import Diagnostic, LegesError
     columns = []
     for name, values in each.items():
         if isinstance(values, dict):
@@ -71,7 +71,7 @@ def _component(r: ItemReader, common: dict) -> d.ComponentDecl:
         doc, path = r.where()
         entries = [{"each": r.get("each")}]
         if "instances" in r.item:
-            from ..errors import Diagnostic, LegesError
+            from ..text.errors import Diagnostic, LegesError
             raise LegesError(Diagnostic(d.At(doc, path + ("each",)).position(), "a component has `each` or `instances`, not both",
                                         "put `each` inside an entry of `instances`: it makes that entry's kinds"))
     instances = []

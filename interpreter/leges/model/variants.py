@@ -23,9 +23,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import files
-from ..errors import Collector, Diagnostic, LegesError, Position, did_you_mean
-from ..source import TextOrigin, YamlDoc, load_yaml_file
+from ..text import files
+from ..text.errors import Collector, Diagnostic, LegesError, Position, did_you_mean
+from ..text.yaml_source import TextOrigin, YamlDoc, load_yaml_file
 from .entries import Entry, display_path
 from .schemas import schema, validate
 
@@ -243,7 +243,7 @@ class SpliceOrigin(TextOrigin):
         self.places = places  # per character of `text`: (origin, text of that origin, offset in it)
 
     def locate(self, line: int, col: int) -> Position:
-        from ..source import _offset
+        from ..text.yaml_source import _offset
         if not self.places:
             return Position(self.file, 1, 1)
         offset = min(_offset(self.new_text, line, col), len(self.places) - 1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from ..terminal import shown
+from ..text.terminal import shown
 from .style import Style, rgb
 from .view import Piece, SeatView
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..terminal import shown
+from ..text.terminal import shown
 from .view import Piece, SeatView
 
 NAME = 60  # characters of a seat's, a phase's or a component's name on the screen
@@ -20,10 +20,10 @@ NAME = 60  # characters of a seat's, a phase's or a component's name on the scre
 
 def screen(st, player: int, colour: bool = False) -> list[str]:
     """The lines shown to `player` when it decides: the position as it may see it, then its options."""
-    from ..render.board_text import board_lines, key_line, paint
-    from ..render.style import style_of
-    from ..render.text import global_vars, player_vars, player_zones, shared_zones, status_line, value_text, zone_texts
-    from ..render.view import seat_view
+    from .board_text import board_lines, key_line, paint
+    from .style import style_of
+    from .text import global_vars, player_vars, player_zones, shared_zones, status_line, value_text, zone_texts
+    from .view import seat_view
     style = style_of(st.game.board)
     view = safe_view(seat_view(st, player, style))
     hide = set(style.panel.get("hide", []))

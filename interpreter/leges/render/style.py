@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Collector, did_you_mean
+from ..text.errors import Collector, did_you_mean
 
 # seat colours used when neither the map nor the ruleset gives one
 PALETTE = ["#c0392b", "#2e5fa8", "#2e8b57", "#d4a017", "#222222", "#8e44ad", "#e67e22", "#16a085"]

@@ -23,7 +23,7 @@ import json
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 
 TOKEN_HEADER = "x-leges-token"
 MAX_DEPTH = 32  # JSON nesting of a request: the page sends objects two deep

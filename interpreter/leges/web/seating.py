@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..agents import BUILTIN, make, parse, split_specs
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 
 WHERE = Position("agents")
 MAX_SPEC = 200  # characters of one agent spec in a request

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.budget import GameBudget
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 from .guard import Guard, host_names, read_json, refusal
 from .seating import AgentPolicy
 from .session import Match, Replay, Workspace, _diagnostic, new_id, read_record_text
@@ -85,7 +85,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
     ws = Workspace(path, variants, options.max_memory, options.games_per_client)
     preloaded = []
     if record is not None:
-        from .. import files
+        from ..text import files
         text = files.read_text(record, files.MAX_JSON_BYTES, record, what="record file")
         preloaded.append(_add_replay(ws, "", text, Path(record).name))
 

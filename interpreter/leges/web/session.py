@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 from .store import Store
 
 CHECKPOINT = 25  # a replay keeps every 25th state, and replays forward from the nearest
@@ -148,7 +148,7 @@ class Match:
         from ..agents import make, start
         from ..engine.knowledge import SeatMemories
         from ..engine.resample import has_hidden_information
-        from ..simulate import seat_rng
+        from ..agents.seeding import seat_rng
         self.game, self.version = game, version
         self.memories = SeatMemories(self.players) if has_hidden_information(game) else None
         self.st = game.new_initial_state(players=self.players, seed=self.seed, budget=self.budget,
@@ -360,7 +360,7 @@ class Replay:
 
 def read_record_text(text: str, name: str) -> dict:
     """A record sent to the page, checked field by field as a record file is (records.py)."""
-    from ..records import record_from_text
+    from ..lab.records import record_from_text
     return record_from_text(text, name)
 
 

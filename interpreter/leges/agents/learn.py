@@ -29,7 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .agents.moves import random_move
+from .moves import random_move
 
 FOLDS = 5
 STRENGTHS = (0.01, 0.1, 1.0, 10.0, 100.0)
@@ -108,7 +108,7 @@ def _zone_names(z):
 
 def compile_features(game, texts: Sequence[str]) -> list[tuple[str, object]]:
     """The candidates that compile to numbers, with their functions (the others are dropped)."""
-    from .errors import LegesError
+    from ..text.errors import LegesError
     out = []
     for text in texts:
         try:
@@ -146,7 +146,7 @@ def sample(game, features, players: Sequence[int], games: int, seed: int, every:
 
 
 def _value(fn, st, p: int) -> float:
-    from .errors import LegesError
+    from ..text.errors import LegesError
     try:
         v = fn(st, {"p": p, "me": None})
     except LegesError:
@@ -259,7 +259,7 @@ def ensure_heuristic(game) -> str:
     ruleset's text, so that every process and every run learns it once) under the name `learned`."""
     if game.heuristics:
         return next(iter(game.heuristics))
-    from . import cache
+    from ..text import cache
     players = list(range(game.min_players, game.max_players + 1))
     key = "\0".join([game.id, game.version, *game.variants, *(d.text or "" for d in game.ruleset.docs), str(players)])
 

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .model.sections import citations, declarations
+from ..model.sections import citations, declarations
 
 BREAK = re.compile(r"(?<=[.!?:;])\s+")  # where a sentence may end: after its punctuation, before a space
 # what may begin the next one, by Unicode category: a capital (Lu, Lt), a digit (Nd), an opening
@@ -140,13 +140,13 @@ def _walk_sources(data, book: str, found: list) -> None:
 
 
 def coverage(game, rulebook_path: str, book_id: str | None = None) -> Report:
-    from . import files
-    from .source import load_yaml_file
+    from ..text import files
+    from ..text.yaml_source import load_yaml_file
     rs = game.ruleset
     name = Path(rulebook_path).name
     book = next((b for b in rs.rulebooks if b["id"] == book_id or (book_id is None and b["file"] == name)), None)
     if book is None:
-        from .errors import Diagnostic, LegesError, Position
+        from ..text.errors import Diagnostic, LegesError, Position
         raise LegesError(Diagnostic(Position(rulebook_path), f"{rs.id} declares no rulebook for {name}",
                                     "rulebooks: " + ", ".join(f"{b['id']} ({b['file']})" for b in rs.rulebooks)))
     text = files.read_text(rulebook_path, files.MAX_TEXT_BYTES, what="rulebook")

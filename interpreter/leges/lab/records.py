@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 import os
 
-from . import files
-from .errors import Diagnostic, LegesError, Position
-from .json_source import parse_json
-from .terminal import shown
+from ..text import files
+from ..text.errors import Diagnostic, LegesError, Position
+from ..text.json_source import parse_json
+from ..text.terminal import shown
 
 FORMAT = 1
 
@@ -39,7 +39,7 @@ def read_record(path: str) -> dict:
 
 def record_from_text(text: str, path: str) -> dict:
     """The record written in `text` (a file's, or one sent to the page), checked as `read_record` does."""
-    from .json_source import position
+    from ..text.json_source import position
 
     def record_position(where: str, key: str, index: int | None = None) -> Position:
         return position(text, where, (key,) if index is None else (key, index))
@@ -98,7 +98,7 @@ def short(value) -> str:
 
 def record_position(path: str, key: str, index: int | None = None) -> Position:
     """Where the value of a top-level `key` (or its `index`th item) is written in the record at `path`."""
-    from .json_source import position
+    from ..text.json_source import position
     try:
         text = files.read_text(path, files.MAX_JSON_BYTES)
     except LegesError:

@@ -41,7 +41,7 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 def parser_fingerprint() -> str:
     """A hash of the grammar and the code that builds syntax trees: part of a tree's key, so that a
     changed parser never reads a tree an older one made."""
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent  # the package: the files are named from it
     digest = hashlib.sha256(__name__.encode())  # the package's name too: trees pickle their classes by it
     for name in _PARSER_FILES:
         digest.update((here / name).read_bytes())
@@ -139,7 +139,7 @@ def reset() -> None:
 def _version() -> str:
     """Leges' version, part of every key: taken from the package, imported before any of its modules
     (importing it here would be an import cycle)."""
-    return str(getattr(sys.modules.get(__package__ or ""), "__version__", ""))
+    return str(getattr(sys.modules.get(__name__.split(".")[0]), "__version__", ""))
 
 
 def _entry(kind: str, text: str) -> tuple[Path, bytes, bytes] | None:

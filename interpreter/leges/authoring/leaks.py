@@ -36,11 +36,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .engine import knowledge as K
-from .engine.api import Action
-from .engine.resample import Pins, resample
-from .engine.state import State
-from .errors import LegesError
+from ..engine import knowledge as K
+from ..engine.api import Action
+from ..engine.resample import Pins, resample
+from ..engine.state import State
+from ..text.errors import LegesError
 
 SETUP = "set-up"  # the step a leak was seen after, when it is the set-up
 
@@ -83,8 +83,8 @@ class Report:
 def shown(st, player: int) -> dict[str, list[str]]:
     """Everything `player` is shown of `st`, as lines of text per part."""
     import json
-    from .render.screen import screen
-    from .render.view import labelled
+    from ..render.screen import screen
+    from ..render.view import labelled
     observation = st.observation(player)
     # a component's id is not what a player sees of it (and a resampled world trades identities, not ids)
     observation["vars"] = {name: labelled(st, name, value) for name, value in observation["vars"].items()}
@@ -110,7 +110,7 @@ def _first_difference(a: dict[str, list[str]], b: dict[str, list[str]]) -> tuple
 
 def _world(st: State, player: int, rng: random.Random, pins: Pins) -> State:
     """A world `player` cannot tell from `st`, its pending decision computed afresh by the rules."""
-    from .engine.saved_state import recompute_pending
+    from ..engine.saved_state import recompute_pending
     other = resample(st, player, rng, pins)
     if other.pending is not None:
         fresh = recompute_pending(other)
@@ -206,7 +206,7 @@ def _spread(length: int, most: int | None) -> set[int]:
 
 def _choices(game, players: int, seed: int) -> list[int]:
     """The options a random game takes, decision by decision (the simulator's agent)."""
-    from .simulate import agent_rng
+    from ..agents.seeding import agent_rng
     st = game.new_initial_state(players=players, seed=seed)
     agent = agent_rng(seed)
     taken = []

@@ -5,7 +5,7 @@ each variant it overrides; a scenario is checked without being played (scenario.
 """
 from __future__ import annotations
 
-from .errors import Collector, Diagnostic, LegesError
+from ..text.errors import Collector, Diagnostic, LegesError
 
 
 def check_parts(path: str) -> str:
@@ -24,9 +24,9 @@ def check_parts(path: str) -> str:
 def check_variant_files(path: str, games: dict | None = None) -> list[tuple[str, ...]]:
     """Load the ruleset at `path` under every variant set (`variant_sets`); raises with every problem found
     (each once). `games` receives the games loaded, by (folder, names)."""
-    from . import load
-    from .model.loader import find_ruleset_file
-    from .model.variants import check_relations, find_variants, variant_sets
+    from .. import load
+    from ..model.loader import find_ruleset_file
+    from ..model.variants import check_relations, find_variants, variant_sets
     root = find_ruleset_file(path).resolve().parent
     errors = Collector()
     available = find_variants(root, errors)

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from . import files
+from ..text import files
 from .rule_tests import first_failure, leges_tests, run_pytest, ruleset_tests, tests_project
 
 FLIP = {"==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">"}
@@ -65,14 +65,14 @@ class Result:
 @lru_cache(maxsize=1)
 def _parser():
     from lark import Lark
-    from .lang.parser import RuleIndenter, grammar_text
+    from ..lang.parser import RuleIndenter, grammar_text
     return Lark(grammar_text(), parser="lalr", postlex=RuleIndenter(), start=["program", "expression"],
                 propagate_positions=True, maybe_placeholders=False, keep_all_tokens=True)
 
 
 def _flat(text: str) -> str:
     """An expression as the parser reads it: comments blanked, line breaks as spaces, every character in place."""
-    from .lang.parser import without_comments
+    from ..lang.parser import without_comments
     return without_comments(text).replace("\r", " ").replace("\n", " ")
 
 
@@ -150,7 +150,7 @@ PROGRAM_KEYS = ("effect", "body", "turn", "on_begin", "on_end")
 def find_mutants(folder: str, shown: str | None = None) -> list[Mutant]:
     """Every single-change mutant of the rules of the ruleset at `folder` (variants are not mutated); their
     places are given under `shown` (default: `folder`)."""
-    from .model.loader import load_declarations
+    from ..model.loader import load_declarations
     from .rule_coverage import rule_texts
     rs, _, _ = load_declarations(folder)
     root = Path(rs.root).resolve()
@@ -207,8 +207,8 @@ def equivalents(folder: Path) -> list[dict]:
     that no game the rules allow can tell from the rule itself, each with the reason. Each entry names the
     `rule` (KIND:ID), the text changed (`before`) and what it became (`after`), and may narrow it down by
     `key` (the rule's text: effect, body, ...) and `line` (a piece of the line the change is on)."""
-    from .errors import Diagnostic, LegesError
-    from .source import load_yaml_file
+    from ..text.errors import Diagnostic, LegesError
+    from ..text.yaml_source import load_yaml_file
     path = folder / EQUIVALENTS
     if not path.is_file():
         return []
@@ -248,8 +248,8 @@ def _write_copy(folder: Path, into: Path, mutant: Mutant | None) -> Path:
     """Copy the ruleset (and its map, when that lies outside its folder) into `into`/rulesets/NAME with the
     mutant's change: through the file gate (loader.ruleset_tree), so no link leads the copy out of the
     folder, no device is read and the copy is bounded in size."""
-    from .model.loader import ruleset_tree
-    from .source import load_yaml_file
+    from ..model.loader import ruleset_tree
+    from ..text.yaml_source import load_yaml_file
     folder = folder.resolve()
     tree, _ = ruleset_tree(folder)
     if mutant is not None:
@@ -264,7 +264,7 @@ def _write_copy(folder: Path, into: Path, mutant: Mutant | None) -> Path:
 def _scenarios(target: Path) -> str | None:
     """Run the copy's scenarios (the game loaded once per set of variants); what failed, or None."""
     from . import scenario
-    from .errors import LegesError
+    from ..text.errors import LegesError
     games: dict = {}
     loader = scenario._load_game
 
@@ -299,8 +299,8 @@ def snapshot(folder: Path, into: Path) -> Path:
 
 def evaluate(folder: str, mutant: Mutant | None, tests: list[str], project: str, timeout: float) -> Result:
     """Run the scenarios, then the tests, against one mutant of the ruleset at `folder` (None: as it is)."""
-    from . import load
-    from .errors import LegesError
+    from .. import load
+    from ..text.errors import LegesError
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="leges-mutant-"))
     placeholder = mutant or Mutant(-1, "", "", "", (), "", "none", "", "")
@@ -355,7 +355,7 @@ def run(folder: str, tests: list[str] | None = None, project: str | None = None,
     The tests are those given (`[]`: the scenarios alone), else Leges' own for a bundled ruleset, else
     (with `ruleset_python` only) the `tests/test_<id>.py` found beside the ruleset; one found but not
     run is named in the report's `not_run`."""
-    from .model.loader import load_declarations
+    from ..model.loader import load_declarations
     path = Path(folder).resolve()
     if path.is_file():
         path = path.parent

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import files
+from ..text import files
 
 ENV = "LEGES_RULESETS"
 

@@ -1,7 +1,7 @@
 """Many games on all cores, or on a Dask cluster — with the results of one process, bit for bit.
 
 A batch is a list of games, each fixed by its seed and its agents (one spec a seat); a game's
-agents draw from generators seeded by the game's seed and seat (simulate.seat_rng), so where a
+agents draw from generators seeded by the game's seed and seat (agents/seeding.py), so where a
 game is played changes nothing. Games go out in chunks and come back in order.
 
 - `jobs`: processes on this machine (`concurrent.futures`); each loads the ruleset once.
@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable
 
-from .engine.budget import DEFAULT_BUDGET, GameBudget
+from ..engine.budget import DEFAULT_BUDGET, GameBudget
 from .simulate import PlayResult, play_game
 
 
@@ -69,7 +69,7 @@ _GAMES: dict = {}
 def _game(job: Job, path: str | None = None):
     key = (path or job.ruleset, job.variants)
     if key not in _GAMES:
-        from . import load
+        from .. import load
         _GAMES[key] = load(path or job.ruleset, variants=list(job.variants))
     return _GAMES[key]
 
@@ -124,7 +124,7 @@ def bundle(ruleset: str) -> tuple[str, bytes, str]:
 
     The files are read through the file gate (loader.ruleset_tree): a link out of the folder, a
     device or an oversized folder is a located error here, before any worker sees the archive."""
-    from .model.loader import ruleset_tree
+    from ..model.loader import ruleset_tree
     tree, inner = ruleset_tree(ruleset)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as tar:
@@ -145,7 +145,7 @@ def _unpacked(digest: str, data: bytes) -> str:
     reused: anyone could have planted one under the name a bundle would take."""
     if digest not in _UNPACKED:
         if hashlib.sha256(data).hexdigest() != digest:
-            from .errors import Diagnostic, LegesError, Position
+            from ..text.errors import Diagnostic, LegesError, Position
             raise LegesError(Diagnostic(Position("--dask"), "the ruleset's bundle arrived damaged at a worker",
                                         "run again; if it repeats, check the cluster's network"))
         root = tempfile.mkdtemp(prefix="leges-bundle-")
@@ -165,7 +165,7 @@ CONNECT_SECONDS = 20  # how long a scheduler may take to answer before `--dask A
 
 
 def dask_client(address: str, jobs: int | None):
-    from .errors import Diagnostic, LegesError, Position
+    from ..text.errors import Diagnostic, LegesError, Position
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:

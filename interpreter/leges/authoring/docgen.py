@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from .model.sections import citations
+from ..model.sections import citations
 
 
 def _cite(item) -> str:
@@ -47,8 +47,8 @@ class _Variants:
     """The variants a ruleset was loaded with, and what each changed (found by the files items come from)."""
 
     def __init__(self, rs):
-        from .errors import Collector
-        from .model.variants import find_variants
+        from ..text.errors import Collector
+        from ..model.variants import find_variants
         found = find_variants(Path(rs.root).resolve(), Collector()) if rs.variants else {}
         self.on = [found[v] for v in rs.variants if v in found]
         self.by_file = {v.doc.file: v for v in self.on}
@@ -78,7 +78,7 @@ class _Variants:
 
 def _texts(value) -> list[str]:
     """The rule texts inside an item's fields (conditions, effects, parameters' domains, ...)."""
-    from .model.decl import Text
+    from ..model.decl import Text
     if isinstance(value, Text):
         return [value.text]
     if isinstance(value, dict):

@@ -275,7 +275,7 @@ def bundled(kind: str) -> Path | None:
     for location in (spec.submodule_search_locations or []) if spec is not None else []:
         if Path(location).is_dir():
             return Path(location)
-    here = Path(__file__).resolve().parents[2] / kind  # a source checkout: interpreter/leges/files.py
+    here = Path(__file__).resolve().parents[3] / kind  # a source checkout: <root>/interpreter/leges/text/files.py
     return here if here.is_dir() else None
 
 

@@ -9,14 +9,14 @@ generator `agent_rng(seed)` — the same games Leges has always played.
 """
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 
-from .agents import View
-from .agents import make as make_agent
-from .agents import start as start_agent
-from .agents.moves import (
+from ..agents import View
+from ..agents import make as make_agent
+from ..agents import start as start_agent
+from ..agents.seeding import agent_rng, seat_rng
+from ..agents.moves import (
     forced_moves,
     moves,
     others_out_of_turn,
@@ -24,12 +24,12 @@ from .agents.moves import (
     random_move,
     turn_number,
 )
-from .engine.api import Action
-from .engine.budget import GameBudget
-from .engine.knowledge import SeatMemories
-from .engine.measures import Tracker
-from .engine.resample import has_hidden_information
-from .errors import Diagnostic, Position, RuleError
+from ..engine.api import Action
+from ..engine.budget import GameBudget
+from ..engine.knowledge import SeatMemories
+from ..engine.measures import Tracker
+from ..engine.resample import has_hidden_information
+from ..text.errors import Diagnostic, Position, RuleError
 
 
 @dataclass
@@ -49,15 +49,6 @@ class PlayResult:
     statistics: dict = field(default_factory=dict)
     series: dict = field(default_factory=dict)  # a statistic measured along the game: its values, in order
     ending: dict | None = None  # why the game ended (State.end_reason)
-
-
-def agent_rng(seed: int) -> random.Random:
-    return random.Random(seed * 2654435761 + 97)
-
-
-def seat_rng(seed: int, seat: int, spec: str) -> random.Random:
-    """An agent's own generator: the same for the same game, seat and agent, in any process."""
-    return random.Random(f"{seed}:{seat}:{spec}")
 
 
 def leader_values(game):
@@ -134,7 +125,7 @@ def random_playout(game, players: int, seed: int, check: bool = False) -> PlayRe
 def _agent_step(st, mv, seats, memories: SeatMemories | None = None) -> None:
     """Ask the others whether they act out of turn, then the player deciding. With `memories`,
     each seat's view keeps what it has seen, and takes in the step (engine/knowledge.py)."""
-    from .engine.constants import CHANCE
+    from ..engine.constants import CHANCE
 
     def do(apply, action: Action | None = None) -> None:
         if memories is None:

@@ -13,13 +13,14 @@ import difflib
 import json
 from dataclasses import dataclass, field
 
-from .errors import LegesError
-from .lang.parser import parse_expression, parse_program
-from .model import decl as d
-from .model.sections import BY_NAME, RULE_SECTIONS, citations
-from .simulate import agent_rng, simulate
-from .source import TextOrigin
-from .lang.unparse import expression, program
+from ..text.errors import LegesError
+from ..lang.parser import parse_expression, parse_program
+from ..model import decl as d
+from ..model.sections import BY_NAME, RULE_SECTIONS, citations
+from ..agents.seeding import agent_rng
+from ..lab.simulate import simulate
+from ..text.yaml_source import TextOrigin
+from ..lang.unparse import expression, program
 
 IGNORED = ("at", "source", "description", "patched")
 
@@ -179,7 +180,7 @@ def _changed(section: str, key: str, fields: list, a, b) -> Difference:
 
 def _naming(rs: d.Ruleset, name: str) -> list[str]:
     """The rules whose texts name `name` (a constant): "section id (field)"."""
-    from .lang import ast
+    from ..lang import ast
     found = []
     for section in RULE_SECTIONS:
         programs = BY_NAME[section].programs
@@ -265,8 +266,8 @@ def lockstep(game_a, game_b, players: int, seed: int, limit: int = 5000) -> Dive
 
 def statistics(game, players: int, games: int, seed: int) -> dict:
     """Outcomes of random games: the design metrics with their intervals (metrics.py), and the plain figures."""
-    from .metrics import summarise, to_json
-    from .stats import rate_or_mean
+    from ..lab.metrics import summarise, to_json
+    from ..lab.stats import rate_or_mean
     summary = simulate(game, players, games, seed)
     seats = game.setup_for(players).seat_names
     finished = summary.finished or summary.results

@@ -9,11 +9,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import files
-from .errors import Collector, Diagnostic, LegesError, RuleError, did_you_mean, named_at
-from .model.decl import At, Text
-from .model.schemas import validate
-from .source import YamlDoc, load_yaml_file
+from ..text import files
+from ..text.errors import Collector, Diagnostic, LegesError, RuleError, did_you_mean, named_at
+from ..model.decl import At, Text
+from ..model.schemas import validate
+from ..text.yaml_source import YamlDoc, load_yaml_file
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Outcome:
 
 def _load_game(doc: YamlDoc, games: dict | None = None):
     """The scenario's ruleset under its variants (`games`: those already loaded, by folder and variants)."""
-    from . import load
+    from .. import load
     ruleset = (Path(doc.file).parent / doc.data["ruleset"]).resolve()
     files.ruleset_reference(ruleset, doc.data["ruleset"], doc.position(("ruleset",)))
     key = (str(ruleset), tuple(doc.data.get("variants", ())))
@@ -65,7 +65,7 @@ def check_citation(game, doc: YamlDoc) -> None:
                          f"add it to `variants:` ({', '.join(game.variants)} are on)" if game.variants
                          else "add `variants: [" + str(name) + "]`")
         else:
-            from .model.variants import find_variants
+            from ..model.variants import find_variants
             found = find_variants(Path(game.ruleset.root).resolve(), Collector())
             variant = found.get(name)
             if variant is not None and variant.citation() is None:
@@ -267,9 +267,9 @@ CONTEXT_ACTIONS = 15  # legal actions listed with a failure
 
 def _values(game, st, doc: YamlDoc, path: tuple, check: str) -> str:
     """The values of a failed check's parts, one a line (`count(hand(x)) = 3`)."""
-    from .engine.explain import values_of
-    from .lang.parser import parse_expression
-    from .lang.scope import Scope
+    from ..engine.explain import values_of
+    from ..lang.parser import parse_expression
+    from ..lang.scope import Scope
     text = _text(doc, path, check)
     try:
         node = parse_expression(text.text, text.at.origin())
@@ -301,7 +301,7 @@ def _context(st) -> str:
 
 def _evaluate(fn, st, where) -> bool:
     """A scenario's check, evaluated; a rule failing in it (1/0, a property of none) is reported at the check."""
-    from .engine.flow import _describe, _hint
+    from ..engine.flow import _describe, _hint
     st.game.work = st.game.max_work
     try:
         return bool(fn(st, {"me": None}))
@@ -317,7 +317,7 @@ def _evaluate(fn, st, where) -> bool:
 def check_folder(ruleset: str, games: dict | None = None) -> int:
     """Check every scenario under a ruleset's folder (see `check_file`); raises with all their problems.
     Returns how many were checked."""
-    from .model.loader import find_ruleset_file
+    from ..model.loader import find_ruleset_file
     folder = find_ruleset_file(ruleset).resolve().parent / "scenarios"
     if not folder.is_dir():
         return 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .errors import Diagnostic, LegesError, Position
+from ..text.errors import Diagnostic, LegesError, Position
 from .metrics import summarise
 
 COLOURS = ("#4878a8", "#e0803a")  # A, B
