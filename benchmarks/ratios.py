@@ -11,9 +11,12 @@ time (`time.process_time`), and the cases take turns in short batches (about a q
 second each, round after round), so that a busy spell on the machine falls on all of them
 alike. Reported:
 
-- Pompeii, 2/3/4 players: random play-outs per second of Leges ÷ those of the hand-written
-  reference (benchmarks/reference/pompeii.py: the same rules, decisions and action texts,
-  checked by tests/test_reference_pompeii.py).
+- Pompeii, 2/3/4 players: random play-outs per second of Leges ÷ those of the plain hand-written
+  Pompeii in `../shared/bench/pompeii_ref.py` when it is beside the project (the honest yardstick:
+  integer squares and counts, no texts; a measuring instrument, run from its own file, never
+  copied; within 3 % as many decisions a game as the bundled ruleset), and ÷ those of the project's
+  own reference (benchmarks/reference/pompeii.py: the same rules, decisions and action texts,
+  checked by tests/test_reference_pompeii.py), which pays for texts at the edge.
 - Tic-Tac-Toe: steps (applied actions) per second of Leges ÷ those of OpenSpiel's pure-Python
   `python_tic_tac_toe` when installed (`pip install -e '.[bench]'`), else of the hand-written
   reference (benchmarks/reference/tictactoe.py); the table says which. Leges takes a forced
@@ -53,12 +56,24 @@ except ImportError:  # not installed: use the source tree
 BATCH_SECONDS = 0.25
 
 
-def load_reference(name: str):
-    """A module of benchmarks/reference/, loaded from its file (benchmarks/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(f"reference_{name}", ROOT / "benchmarks" / "reference" / f"{name}.py")
+SHARED_BENCH = ROOT.parent / "shared" / "bench" / "pompeii_ref.py"
+
+
+def load_module(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_reference(name: str):
+    """A module of benchmarks/reference/, loaded from its file (benchmarks/ is not a package)."""
+    return load_module(ROOT / "benchmarks" / "reference" / f"{name}.py", f"reference_{name}")
+
+
+def shared_yardstick():
+    """`../shared/bench/pompeii_ref.py`, run where it lies; None when it is not beside the project."""
+    return load_module(SHARED_BENCH, "shared_pompeii_ref") if SHARED_BENCH.is_file() else None
 
 
 # ------------------------------------------------------------------ playing at random
@@ -118,6 +133,14 @@ def reference_playouts(module, players: int) -> Callable[[int], tuple[int, int]]
             game.apply(rng.choice(game.legal()))
             steps += 1
         return 1, steps
+    return play
+
+
+def yardstick_playouts(module, players: int) -> Callable[[int], tuple[int, int]]:
+    """fn(seed) -> (1 game, its decisions), through the yardstick's own `run_games`."""
+    def play(seed: int) -> tuple[int, int]:
+        stats = module.run_games(players, 1, seed)
+        return stats["games"], stats["decisions"]
     return play
 
 
@@ -216,6 +239,7 @@ def pin_to_one_core() -> int | None:
 def build() -> tuple[list[Runner], dict]:
     """Every runner, and how to read them (pairs to divide, MCTS runners)."""
     pompeii_ref = load_reference("pompeii")
+    yardstick = shared_yardstick()
     ttt_ref = load_reference("tictactoe")
     games = {name: leges.load(str(ROOT / "rulesets" / name)) for name in ("pompeii", "attika", "alexander", "tictactoe")}
     fast = _has_fast_path(games["pompeii"], 3)
@@ -228,6 +252,8 @@ def build() -> tuple[list[Runner], dict]:
     for n in (2, 3, 4):
         add(f"leges pompeii {n}p", leges_playouts(games["pompeii"], n, fast))
         add(f"reference pompeii {n}p", reference_playouts(pompeii_ref, n))
+        if yardstick is not None:
+            add(f"yardstick pompeii {n}p", yardstick_playouts(yardstick, n))
     add("leges tictactoe", leges_playouts(games["tictactoe"], 2, fast))
     add("hand-written tictactoe", reference_playouts(ttt_ref, 2))
     spiel = _openspiel_tictactoe()
@@ -240,7 +266,7 @@ def build() -> tuple[list[Runner], dict]:
     for name, game in games.items():
         n = 2 if name == "tictactoe" else min(max(3, game.min_players), game.max_players)
         mcts.append(add(f"mcts {name} {n}p", mcts_iterations(mid_game(game, n, fast), fast)))
-    plan = {"fast_path": fast,
+    plan = {"fast_path": fast, "yardstick": yardstick is not None,
             "tictactoe_reference": "OpenSpiel python_tic_tac_toe" if spiel is not None else "hand-written",
             "mcts": mcts}
     return list(runners.values()), plan
@@ -282,10 +308,13 @@ def report(runners: list[Runner], plan: dict) -> dict:
             out["round_median"] = statistics.median(per_round)
         return out
 
-    result: dict = {"fast_path": plan["fast_path"], "pompeii": {}, "tictactoe": {}, "relative_to_pompeii_3p": {},
+    result: dict = {"fast_path": plan["fast_path"], "pompeii_vs_yardstick": {}, "pompeii": {}, "tictactoe": {}, "relative_to_pompeii_3p": {},
                     "mcts_iterations_per_second": {}}
     for n in (2, 3, 4):
         result["pompeii"][f"{n}p"] = ratio(f"leges pompeii {n}p", f"reference pompeii {n}p")
+        if plan["yardstick"]:
+            result["pompeii_vs_yardstick"][f"{n}p"] = ratio(f"leges pompeii {n}p", f"yardstick pompeii {n}p")
+            result["pompeii_vs_yardstick"][f"reference {n}p"] = ratio(f"reference pompeii {n}p", f"yardstick pompeii {n}p")
     ttt_other = "openspiel tictactoe" if "openspiel tictactoe" in by else "hand-written tictactoe"
     result["tictactoe"] = {
         "reference": plan["tictactoe_reference"],
@@ -314,7 +343,17 @@ def print_table(result: dict, rounds: int, cpu: int | None) -> None:
         spread = f"{r['round_min']:.3f}-{r['round_max']:.3f}" if "round_min" in r else ""
         print(f"  {label:44} {r['leges']:10.1f} {r['other']:10.1f} {r['ratio']:7.3f}   {spread}")
 
-    head("Pompeii play-outs/s, Leges / hand-written (benchmarks/reference/pompeii.py)")
+    if result["pompeii_vs_yardstick"]:
+        head("Pompeii play-outs/s, Leges / plain hand-written (../shared/bench/pompeii_ref.py)")
+        for n, r in result["pompeii_vs_yardstick"].items():
+            if not n.startswith("reference"):
+                row(f"{n[:-1]} players", r)
+        for n, r in result["pompeii_vs_yardstick"].items():
+            if n.startswith("reference"):
+                row(f"benchmarks/reference/pompeii.py, {n.split()[1][:-1]} players", r)
+    else:
+        print("\n(../shared/bench/pompeii_ref.py is not beside the project: the honest yardstick is left out)")
+    head("Pompeii play-outs/s, Leges / hand-written with texts (benchmarks/reference/pompeii.py)")
     for n, r in result["pompeii"].items():
         row(f"{n[:-1]} players", r)
     ttt = result["tictactoe"]
