@@ -14,7 +14,7 @@ import pytest
 
 import leges
 from leges.lang import runtime
-from helpers import ROOT, play_random
+from helpers import ROOT, expr, play_random
 
 
 @pytest.fixture(scope="module")
@@ -299,6 +299,19 @@ def test_a_near_slot_shared_with_a_copy_is_copied_before_it_changes(attika):
     copy.place(copy.zones["board.athens"][-1], "h7_10", None)
     assert copy.memo[slot] == {"h0_0": {0: "far"}}
     assert st.memo[slot] == {"h7_11": {0: "near"}, "h0_0": {0: "far"}}  # the original keeps its values
+
+
+def test_copies_sharing_an_empty_near_slot_keep_what_each_computes_after_a_move_apart():
+    """A resampled world begins with every slot empty, and its copies share them: a move of one copy
+    must take even an empty near slot for its own, or the values it computes next (true only for
+    it) fill the dict the others still read."""
+    game = leges.load(str(ROOT / "tests" / "rulesets" / "near_memo"))
+    st = game.new_initial_state(players=2, seed=0)
+    st.forget_cached()
+    moved, other = st.copy(), st.copy()
+    moved.place(moved.zones["supply.x"][-1], "r1c1", None)
+    assert expr(game, moved, "crowd(r0c0)") == 1
+    assert expr(game, other, "crowd(r0c0)") == 0 and expr(game, st, "crowd(r0c0)") == 0
 
 
 def test_setting_a_space_property_forgets_values_only_around_it(attika):

@@ -85,6 +85,8 @@ class State(StateAPI):
         """Forget the values of near slots (memo.py) for spaces near the board spaces among `places`.
 
         A slot shared with a copy is copied first: what the other state holds stays valid for it.
+        An empty one too (replaced by an empty dict of its own): values computed from now on hold
+        for this state only, and filled into a shared dict they would be served to the other.
         """
         memo = self.memo
         private = self.private
@@ -92,15 +94,15 @@ class State(StateAPI):
         spaces = self.setup.spaces
         for slot, index, radius in near:
             values = memo[slot]
+            if slot not in private:
+                values = memo[slot] = dict(values) if values else {}
+                private.add(slot)
             if not values:
                 continue
             gone = set()
             for place in places:
                 if place in spaces:
                     gone |= within(place, radius)
-            if slot not in private:
-                values = memo[slot] = dict(values)
-                private.add(slot)
             if index is None:
                 for key in gone:
                     values.pop(key, None)
