@@ -37,6 +37,10 @@ class Programs:
     def __init__(self, compiler: Compiler):
         self.c = compiler
         self.codes: dict[str, Code] = {}
+        # every `choose` that a player answers: (label, name, element type, optional), in the order
+        # compiled — what a fixed action space (engine/action_space.py) enumerates besides the actions
+        self.choose_sites: list[tuple] = []
+        self.passes = False  # whether some decision may be passed (an optional act or choose, `until pass`)
 
     def parse_program(self, text, scope: Scope, code_id: str) -> str:
         tree = self.c.parse_tree(text)
@@ -383,6 +387,10 @@ class StatementCompiler:
             self.emit(choose_random, node)
             return
 
+        site = (label, name, elem, optional)
+        self.programs.passes = self.programs.passes or optional
+        if site not in self.programs.choose_sites:
+            self.programs.choose_sites.append(site)
         where = self.origin.locate(node.line or 1, node.col or 1)
         long = elem.kind in ("list", "table", "tuple", "any")  # a text as long as the value: charged
 
@@ -439,6 +447,7 @@ class StatementCompiler:
         if by is None and not scope.me:
             self.error(node, "no player is acting here: say who acts with `by PLAYER`")
         optional = node.optional
+        self.programs.passes = self.programs.passes or bool(optional or node.until_pass)
         if not node.until_pass and (node.at_least is not None or node.at_most is not None):
             self.error(node.at_least or node.at_most, "`at least` and `at most` count the actions of `act ... until pass`",
                        "add `until pass`: the actions are offered again after each one, until the player passes")
