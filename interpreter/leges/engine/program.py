@@ -40,6 +40,8 @@ class Programs:
         # every `choose` that a player answers: (label, name, element type, optional), in the order
         # compiled — what a fixed action space (engine/action_space.py) enumerates besides the actions
         self.choose_sites: list[tuple] = []
+        self.random = False  # whether a rule shuffles or chooses at random (the game has chance)
+        self.draws = False  # whether a rule draws (from a bag: chance)
         self.passes = False  # whether some decision may be passed (an optional act or choose, `until pass`)
 
     def parse_program(self, text, scope: Scope, code_id: str) -> str:
@@ -278,6 +280,7 @@ class StatementCompiler:
         dest = self.zone(node.to, scope)
         where = self.position(node.where, scope)
         key = f"$d{self.here}"
+        self.programs.draws = True
 
         def draw(st, fr, pc):
             env = fr[2]
@@ -338,6 +341,7 @@ class StatementCompiler:
         self.emit(stack, node)
 
     def _s_Shuffle(self, node: ast.Shuffle, scope: Scope):
+        self.programs.random = True
         zone = self.zone(node.zone, scope)
         count = self.expr(node.count, scope, T.INT)[1] if node.count is not None else None
         end = node.end
@@ -371,6 +375,7 @@ class StatementCompiler:
         scope.locals[name] = T.join(elem, T.NONE) if optional else elem
         fmt = self.c.formatter(elem)
         if node.random:
+            self.programs.random = True
             key = f"$c{self.here}"
 
             def choose_random(st, fr, pc):
