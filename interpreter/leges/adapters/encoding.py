@@ -63,8 +63,30 @@ class Encoding:
         return out + [{"name": n, "offset": o, "length": w} for n, o, w in self.parts[1:]]
 
     def encode(self, st, player: int, out=None):
-        """The vector of `player`'s view of `st` (a list of floats, or written into `out`, a numpy array)."""
-        vec = [0.0] * self.size
+        """The vector of `player`'s view of `st`: a numpy float32 array (written into `out` when given),
+        or a list of floats where numpy is not installed."""
+        found = self.sparse(st, player)
+        try:
+            import numpy as np
+        except ImportError:
+            vec = [0.0] * self.size
+            for i, v in found.items():
+                vec[i] = v
+            if out is not None:
+                out[:] = vec
+                return out
+            return vec
+        if out is None:
+            out = np.zeros(self.size, np.float32)
+        else:
+            out.fill(0.0)
+        if found:
+            out[np.fromiter(found.keys(), np.int64, len(found))] = np.fromiter(found.values(), np.float32, len(found))
+        return out
+
+    def sparse(self, st, player: int) -> dict[int, float]:
+        """The vector's non-zero entries, index → value."""
+        vec: dict[int, float] = {}
         setup = st.setup
         visibility, owner, labels, index = setup.zone_visibility, setup.zone_owner, setup.clabel, self.label_index
         stride = self.stride
@@ -78,9 +100,10 @@ class Encoding:
             vis = visibility.get(z, "all")
             if vis == "all" or (vis == "owner" and owner.get(z) == player):
                 for c in items:
-                    vec[base + 1 + index[labels[c]]] += 1.0
+                    at = base + 1 + index[labels[c]]
+                    vec[at] = vec.get(at, 0.0) + 1.0
             elif vis == "top":
-                vec[base + 1 + index[labels[items[-1]]]] += 1.0
+                vec[base + 1 + index[labels[items[-1]]]] = 1.0
         n = self.players
         k = 1
         for name, per_player, vis, kind in self.vars:
@@ -95,7 +118,7 @@ class Encoding:
                 at = offset + j * width
                 if kind == "player":
                     vec[at + (v if isinstance(v, int) and 0 <= v < n else n)] = 1.0
-                elif isinstance(v, (bool, int, float)):
+                elif isinstance(v, (bool, int, float)) and v:
                     vec[at] = float(v)
         _, offset, _ = self.parts[k]
         if st.phase in self.phases:
@@ -104,11 +127,8 @@ class Encoding:
         current = st.current_player()
         vec[offset + (current if current >= 0 else n if current == CHANCE else n + 1)] = 1.0
         _, offset, _ = self.parts[k + 2]
-        if 0 <= st.turn_player < n:
+        if isinstance(st.turn_player, int) and 0 <= st.turn_player < n:
             vec[offset + st.turn_player] = 1.0
         _, offset, _ = self.parts[k + 3]
         vec[offset + player] = 1.0
-        if out is not None:
-            out[:] = vec
-            return out
         return vec

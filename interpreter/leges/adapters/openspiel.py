@@ -186,10 +186,20 @@ class LegesGame(pyspiel.Game):
             max_game_length=length)
         registered = short or next((n for n, r in _REGISTERED.items() if r[0] == ruleset and n != "leges"), "leges")
         self.short = registered
+        self._initial = None
         super().__init__(game_type(registered, leges), info, self.params)
 
     def new_initial_state(self):
-        return LegesState(self)
+        if self._initial is None:  # the first state, made once: every new one is a copy of it
+            st = self.leges.new_initial_state(players=self.players, seed=0, explicit_chance=True,
+                                              forced_moves=self.forced_moves, run=not self.memory)
+            memories = None
+            if self.memory:
+                memories = SeatMemories(self.players)
+                memories.set_up(st)
+            self._initial = (st, memories)
+        st, memories = self._initial
+        return LegesState(self, st.copy(), _copy_memories(memories) if memories is not None else None)
 
     def observation_tensor_shape(self):
         return [self.encoding.size]
@@ -248,14 +258,8 @@ def _restore_inner(game, text, memories):
 class LegesState(pyspiel.State):
     """An OpenSpiel state around a Leges state (`leges_state`)."""
 
-    def __init__(self, game: LegesGame, st=None, memories=None):
+    def __init__(self, game: LegesGame, st, memories=None):
         super().__init__(game)
-        if st is None:
-            st = game.leges.new_initial_state(players=game.players, seed=0, explicit_chance=True,
-                                              forced_moves=game.forced_moves, run=not game.memory)
-            if game.memory:
-                memories = SeatMemories(game.players)
-                memories.set_up(st)
         self._s = _Inner(game, st, memories)
 
     @property
@@ -335,7 +339,7 @@ class LegesState(pyspiel.State):
         return self.returns() if self.is_terminal() else [0.0] * self._s.game.players
 
     def __str__(self):
-        return str(self._s.st)
+        return _text(self._s.st)
 
     # ------------------------------------------------------------ observations
     def observation_string(self, player=None):
@@ -371,6 +375,14 @@ class LegesState(pyspiel.State):
         if inner.memories is not None:
             inner.shared = other._s.shared = True
         return other
+
+
+def _text(st) -> str:
+    """The state as text (`str(state)`), its variables in a fixed order: a state read back from JSON
+    prints as the one saved."""
+    lines = str(st).split("\n")
+    zones = 1 + sum(1 for key in st.setup.zone_order if st.zones[key])
+    return "\n".join(lines[:zones] + sorted(lines[zones:]))
 
 
 def _copy_memories(memories: SeatMemories) -> SeatMemories:
