@@ -199,7 +199,13 @@ class LegesGame(pyspiel.Game):
                 memories.set_up(st)
             self._initial = (st, memories)
         st, memories = self._initial
-        return LegesState(self, st.copy(), _copy_memories(memories) if memories is not None else None)
+        state = _new_state(LegesState)
+        _init_state(state, self)
+        # shared until it changes (OpenSpiel's clone() makes a new state this way, then copies into it)
+        inner = state._s = _new_inner(_Inner)
+        inner.game, inner.st, inner.memories, inner.shared, inner.legal, inner.owned = \
+            self, st, memories, memories is not None, None, False
+        return state
 
     def observation_tensor_shape(self):
         return [self.encoding.size]
@@ -221,6 +227,11 @@ class LegesGame(pyspiel.Game):
         return _load_game, (self.short, {k: v for k, v in self.params.items() if v != _DEFAULTS.get(k)})
 
 
+_new_state = pyspiel.State.__new__
+_init_state = pyspiel.State.__init__
+_new_inner = object.__new__
+
+
 def _load_game(short: str, params: dict):
     return pyspiel.load_game(short, params)
 
@@ -228,15 +239,18 @@ def _load_game(short: str, params: dict):
 class _Inner:
     """What an OpenSpiel state holds (its whole `__dict__` is one of these: a clone deep-copies it)."""
 
-    __slots__ = ("game", "st", "memories", "shared", "legal")
+    __slots__ = ("game", "st", "memories", "shared", "legal", "owned")
 
-    def __init__(self, game, st, memories):
+    def __init__(self, game, st, memories, owned: bool = True):
         self.game, self.st, self.memories, self.shared, self.legal = game, st, memories, False, None
+        self.owned = owned  # False: `st` is the game's first state, copied before it changes
 
     def __deepcopy__(self, memo=None):
-        other = _Inner.__new__(_Inner)
-        other.game, other.st, other.memories, other.legal = self.game, self.st.copy(), self.memories, self.legal
-        other.shared = self.shared = self.memories is not None
+        other = _new_inner(_Inner)
+        shared = self.memories is not None
+        other.game, other.st, other.memories, other.legal, other.shared, other.owned = \
+            self.game, self.st.copy(), self.memories, self.legal, shared, True
+        self.shared = shared
         return other
 
     def __reduce__(self):
@@ -264,8 +278,12 @@ class LegesState(pyspiel.State):
 
     @property
     def leges_state(self):
-        """The Leges state inside (engine/state.py)."""
-        return self._s.st
+        """The Leges state inside (engine/state.py): the adapter's own, to read (apply actions through
+        the adapter, or OpenSpiel's history will not know them)."""
+        inner = self._s
+        if not inner.owned:
+            inner.st, inner.owned = inner.st.copy(), True
+        return inner.st
 
     # ------------------------------------------------------------ the game's course
     def _ids(self, player: int) -> dict:
@@ -302,6 +320,9 @@ class LegesState(pyspiel.State):
                                         f"action id {action} ({self._action_text(player, action)}) is not legal for "
                                         f"{st.player_name(player)} now"))
         inner.legal = None
+        if not inner.owned:
+            inner.st = st = st.copy()
+            inner.owned = True
         taken = Action(player, text)
         if inner.memories is None:
             st.apply_action(taken)
