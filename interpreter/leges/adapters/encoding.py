@@ -16,7 +16,9 @@ it from `state.observation(player)`'s rules of visibility — only what that sea
 3. **the phase** (one-hot over the declared phases), **who is to move** (one-hot over the seats,
    then chance, then nobody), **whose turn** it is and **who looks** (one-hot over the seats each).
 
-Every part is a float; nothing is clipped (an int variable keeps its value). The information-state
+Every part is a float within `bounds()`: a count from 0 to the number of components, a one-hot 0 or
+1, an int variable within ±INT_LIMIT (2**24, clipped there: a float32 holds every integer up to it
+exactly). The information-state
 vector of the OpenSpiel adapter is the same vector: the seat's memory of past views is not in it
 (its information-state *string* has the seat's whole record of play).
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 from ..engine.constants import CHANCE
 
 NUMERIC = ("int", "bool", "player")
+INT_LIMIT = 2 ** 24
 
 
 class Encoding:
@@ -55,6 +58,19 @@ class Encoding:
             self.parts.append((name, offset, width))
             offset += width
         self.size = offset
+
+    def bounds(self) -> tuple[list[float], list[float]]:
+        """The least and greatest value of every entry (a Box's low and high)."""
+        low, high = [0.0] * self.size, [1.0] * self.size
+        most = float(len(self.game.setup_for(self.players).ctype))
+        for i in range(len(self.zones) * self.stride):
+            high[i] = most
+        for name, offset, width in self.parts[1:1 + len(self.vars)]:
+            kind = next(v[3] for v in self.vars if f"var:{v[0]}" == name)
+            if kind == "int":
+                for i in range(offset, offset + width):
+                    low[i], high[i] = -float(INT_LIMIT), float(INT_LIMIT)
+        return low, high
 
     def layout(self) -> list[dict]:
         """Each stretch of the vector: its name, offset and length (zones: one stretch of 1 + labels each)."""
@@ -119,7 +135,7 @@ class Encoding:
                 if kind == "player":
                     vec[at + (v if isinstance(v, int) and 0 <= v < n else n)] = 1.0
                 elif isinstance(v, (bool, int, float)) and v:
-                    vec[at] = float(v)
+                    vec[at] = float(max(-INT_LIMIT, min(INT_LIMIT, v)))
         _, offset, _ = self.parts[k]
         if st.phase in self.phases:
             vec[offset + self.phases[st.phase]] = 1.0
