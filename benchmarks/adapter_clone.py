@@ -19,10 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "interpreter"))
 
-import numpy as np  # noqa: E402
-import pyspiel  # noqa: E402
-
-import leges.adapters.openspiel  # noqa: E402,F401  (registers the games)
+import leges.adapters.openspiel  # noqa: F401  (registers the games)
+import numpy as np
+import pyspiel
 
 CASES = [("tictactoe", {}, 3), ("pompeii", {"players": 3}, 40), ("attika", {}, 20),
          ("alexander", {"bounds": "march.armies:15:3 march.from_temples:4"}, 20)]

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 import leges
-from leges.engine.action_space import ActionSpace, ListDomain, Domain
+import pytest
+from leges.engine.action_space import ActionSpace, Domain, ListDomain
 from leges.engine.constants import CHANCE
 from leges.errors import LegesError
 

@@ -13,7 +13,6 @@ import sys
 import warnings
 
 import pytest
-
 from helpers import ROOT
 
 GAMES = sorted(p.name for p in (ROOT / "rulesets").iterdir() if (p / "ruleset.yaml").exists())
@@ -121,7 +120,6 @@ def test_pickle_and_serialization_round_trip_a_mid_game_state(spiel):
 
 def test_action_ids_are_the_same_across_states_and_seeds(spiel):
     """Every id names one action text wherever it is legal, in every game played."""
-    pyspiel, _ = spiel
     import numpy as np
     game = _load(spiel, "pompeii", players=3)
     size = game.num_distinct_actions()

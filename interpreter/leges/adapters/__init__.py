@@ -45,8 +45,8 @@ def load_game(ruleset, variants=()):
         raise LegesError(Diagnostic(Position("leges.adapters"), f"no ruleset {text!r}",
                                     "give a bundled game's name (tictactoe, pompeii, ...) or a ruleset's folder"))
     path = Path(text)
-    if not (path.is_dir() and (path / "ruleset.yaml").is_file()) and not (path.is_file() and path.suffix in (".yaml", ".yml")):
-        if "/" in text or "\\" in text or text.startswith("."):
-            raise LegesError(Diagnostic(Position("leges.adapters"), f"no ruleset at {text!r}",
-                                        "give a folder holding a ruleset.yaml, or a bundled game's name"))
+    explicit = (path.is_dir() and (path / "ruleset.yaml").is_file()) or (path.is_file() and path.suffix in (".yaml", ".yml"))
+    if not explicit and ("/" in text or "\\" in text or text.startswith(".")):
+        raise LegesError(Diagnostic(Position("leges.adapters"), f"no ruleset at {text!r}",
+                                    "give a folder holding a ruleset.yaml, or a bundled game's name"))
     return load(text, variants=list(variants))

@@ -62,7 +62,7 @@ _REGISTERED: dict[str, tuple] = {}  # short name → (ruleset, settings)
 _CACHE: dict[tuple, tuple] = {}  # (ruleset, variants, players, space settings) → (leges game, space, encoding)
 
 
-def game_type(short: str, game=None, long_name: str | None = None) -> "pyspiel.GameType":
+def game_type(short: str, game=None, long_name: str | None = None) -> pyspiel.GameType:
     """The OpenSpiel game type of a Leges game (None: the generic type a name is registered with)."""
     if game is None:
         deterministic, perfect, lo, hi = False, False, 1, 10
@@ -109,7 +109,9 @@ def register(ruleset, *, name: str | None = None) -> str:
 
 
 def _register_bundled() -> None:
-    from .. import files  # the bundled games' names (a top-level module: kept to this one use)
+    from .. import (
+        files,  # the bundled games' names (a top-level module: kept to this one use)
+    )
     _REGISTERED["leges"] = ("tictactoe",)
     pyspiel.register_game(game_type("leges"), LegesGame)
     for name in files.bundled_names():
@@ -239,7 +241,7 @@ def _load_game(short: str, params: dict):
 class _Inner:
     """What an OpenSpiel state holds (its whole `__dict__` is one of these: a clone deep-copies it)."""
 
-    __slots__ = ("game", "st", "memories", "shared", "legal", "owned")
+    __slots__ = ("game", "legal", "memories", "owned", "shared", "st")
 
     def __init__(self, game, st, memories, owned: bool = True):
         self.game, self.st, self.memories, self.shared, self.legal = game, st, memories, False, None
