@@ -187,6 +187,26 @@ def test_the_observation_tensor_hides_other_hands(spiel):
     assert sum(mine[1:]) == mine[0] and sum(theirs[1:]) == 0
 
 
+def test_the_information_state_tensor_adds_what_the_seat_remembers(spiel):
+    import numpy as np
+    from open_spiel.python.bots import uniform_random
+    game = _load(spiel, "pompeii", players=3)
+    encoding = game.encoding
+    assert game.information_state_tensor_shape() == [encoding.size + encoding.memory_size]
+    rng = np.random.RandomState(0)
+    state = _play(game, [uniform_random.UniformRandomBot(p, rng) for p in range(3)], rng, moves=30)
+    remembered = 0.0
+    for player in range(3):
+        tensor = np.asarray(state.information_state_tensor(player))
+        assert len(tensor) == encoding.size + encoding.memory_size
+        assert np.array_equal(tensor[:encoding.size], state.observation_tensor(player))
+        memory = tensor[encoding.size:].reshape(len(encoding.memory_zones), -1)
+        for i, zone in enumerate(encoding.memory_zones):
+            assert memory[i].sum() <= len(state.leges_state.zones[zone])
+        remembered += memory.sum()
+    assert remembered > 0
+
+
 def test_a_ruleset_parameter_is_a_bundled_name_or_a_ruleset_folder(spiel, tmp_path):
     from leges.errors import LegesError
     pyspiel, _ = spiel
@@ -211,6 +231,12 @@ def test_without_the_extra_the_error_names_the_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(MissingExtra, match=r"pip install 'leges\[openspiel\]'"):
         import leges.adapters.openspiel  # noqa: F401
+    monkeypatch.undo()
+    for module in ("pettingzoo", "leges.adapters.pettingzoo"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    with pytest.raises(MissingExtra, match=r"pip install 'leges\[pettingzoo\]'"):
+        import leges.adapters.pettingzoo  # noqa: F401
     monkeypatch.undo()
 
 

@@ -16,11 +16,16 @@ it from `state.observation(player)`'s rules of visibility — only what that sea
 3. **the phase** (one-hot over the declared phases), **who is to move** (one-hot over the seats,
    then chance, then nobody), **whose turn** it is and **who looks** (one-hot over the seats each).
 
+The information-state vector (`memory_size` more numbers, `encode_memory`) adds, for every zone
+that is not visible to all, how many of the components the seat *remembers* there carry each
+label (engine/knowledge.py: a card it saw go into an opponent's hand or under a pile, and that has
+not moved out of its sight since): what it has seen before, not only what it sees now.
+
 Every part is a float within `bounds()`: a count from 0 to the number of components, a one-hot 0 or
 1, an int variable within ±INT_LIMIT (2**24, clipped there: a float32 holds every integer up to it
 exactly). The information-state
-vector of the OpenSpiel adapter is the same vector: the seat's memory of past views is not in it
-(its information-state *string* has the seat's whole record of play).
+vector holds no record of the actions played (the information-state *string* of the OpenSpiel
+adapter has the seat's whole record of play).
 """
 from __future__ import annotations
 
@@ -52,6 +57,8 @@ class Encoding:
             width = (players + 1) if kind == "player" else 1
             parts.append((f"var:{name}", width * (players if per_player else 1)))
         parts += [("phase", len(self.phases)), ("to_move", players + 2), ("turn", players), ("you", players)]
+        self.memory_zones = [z for z in self.zones if setup.zone_visibility.get(z, "all") != "all"]
+        self.memory_size = len(self.memory_zones) * len(self.labels)
         self.parts = []
         offset = 0
         for name, width in parts:
@@ -98,6 +105,23 @@ class Encoding:
             out.fill(0.0)
         if found:
             out[np.fromiter(found.keys(), np.int64, len(found))] = np.fromiter(found.values(), np.float32, len(found))
+        return out
+
+    def encode_memory(self, st, knowledge, out=None):
+        """The `memory_size` numbers of what a seat remembers (a `Knowledge`, or None: nothing) in
+        the zones not visible to all: per zone, how many remembered components carry each label."""
+        import numpy as np
+        if out is None:
+            out = np.zeros(self.memory_size, np.float32)
+        else:
+            out.fill(0.0)
+        if knowledge is None or not knowledge.fixed:
+            return out
+        labels, index, width = st.setup.clabel, self.label_index, len(self.labels)
+        for i, z in enumerate(self.memory_zones):
+            for c in st.zones[z]:
+                if c in knowledge.fixed:
+                    out[i * width + index[labels[c]]] += 1.0
         return out
 
     def sparse(self, st, player: int) -> dict[int, float]:

@@ -24,8 +24,8 @@ other ruleset under a name of its own.
   each sealed from the others — the sequential form of a simultaneous move.
 - Observations: `observation_string`/`observation_tensor` (what that seat may see,
   adapters/encoding.py) and `information_state_string` (its view plus its record of play: others'
-  secret actions sealed, chance outcomes left out) / `information_state_tensor` (the same vector
-  as the observation's).
+  secret actions sealed, chance outcomes left out) / `information_state_tensor` (the observation's
+  vector, then what the seat remembers in the zones not visible to all).
 - `resample_from_infostate(player, sampler)` is Leges' `state.resample`, keeping what the seat has
   seen (its memory): IS-MCTS (`ISMCTSBot`) works. OpenSpiel's `MCTSBot` searches the true state:
   on a game of hidden information it sees every hidden card; use `ISMCTSBot`.
@@ -213,13 +213,13 @@ class LegesGame(pyspiel.Game):
         return [self.encoding.size]
 
     def information_state_tensor_shape(self):
-        return [self.encoding.size]
+        return [self.encoding.size + self.encoding.memory_size]
 
     def observation_tensor_size(self):
         return self.encoding.size
 
     def information_state_tensor_size(self):
-        return self.encoding.size
+        return self.encoding.size + self.encoding.memory_size
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -378,7 +378,11 @@ class LegesState(pyspiel.State):
         return self._s.game.encoding.encode(self._s.st, self.current_player() if player is None else player)
 
     def information_state_tensor(self, player=None):
-        return self.observation_tensor(player)
+        player = self.current_player() if player is None else player
+        inner = self._s
+        knowledge = inner.memories.seats[player] if inner.memories is not None else None
+        return np.concatenate([inner.game.encoding.encode(inner.st, player),
+                               inner.game.encoding.encode_memory(inner.st, knowledge)])
 
     # ------------------------------------------------------------ search
     def resample_from_infostate(self, player_id, probability_sampler=None):
@@ -415,16 +419,24 @@ def _copy_memories(memories: SeatMemories) -> SeatMemories:
 
 
 class _Observer:
-    """OpenSpiel's observer: the seat's vector (adapters/encoding.py) and its strings."""
+    """OpenSpiel's observer: the seat's vector (adapters/encoding.py; with perfect recall, what it
+    remembers too) and its strings."""
 
     def __init__(self, game: LegesGame, perfect_recall: bool):
         self.game = game
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(game.encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        size = game.encoding.size
+        self.tensor = np.zeros(size + (game.encoding.memory_size if perfect_recall else 0), np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["memory"] = self.tensor[size:]
 
     def set_from(self, state, player):
-        self.game.encoding.encode(state.leges_state, player, self.tensor)
+        inner = state._s
+        self.game.encoding.encode(inner.st, player, self.dict["observation"])
+        if self.perfect_recall:
+            knowledge = inner.memories.seats[player] if inner.memories is not None else None
+            self.game.encoding.encode_memory(inner.st, knowledge, self.dict["memory"])
 
     def string_from(self, state, player):
         if self.perfect_recall:
