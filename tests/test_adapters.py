@@ -230,7 +230,7 @@ def test_without_the_extra_the_error_names_the_install(monkeypatch):
         monkeypatch.delitem(sys.modules, module, raising=False)
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(MissingExtra, match=r"pip install 'leges\[openspiel\]'"):
-        import leges.adapters.openspiel  # noqa: F401
+        import leges.adapters.openspiel
     monkeypatch.undo()
     for module in ("pettingzoo", "leges.adapters.pettingzoo"):
         monkeypatch.delitem(sys.modules, module, raising=False)
