@@ -207,10 +207,17 @@ class ActionSpace:
                                        for n, t in action.param_types.items()])
         for label, name, elem, _optional in (game.programs.choose_sites if game.programs else ()):
             key = f"{label}.{name}"
-            if key in self.by_key or label in self.by_key and not self.by_key[label].params:
+            if key in self.by_key:
                 continue
             add(key, label, [(name, self._domain(elem, key), _fmt(elem))], choose=True)
         self.size = offset
+        known = {f"{site.key if not site.choose else site.prefix}.{n}" for site in self.sites for n, _, _ in site.params}
+        for key in self.bounds:
+            if key.split("[", 1)[0] not in known:
+                from ..errors import did_you_mean
+                raise LegesError(Diagnostic(Position(game.ruleset_file), f"bounds name '{key}', which is no parameter "
+                                            "of an action or a choose", did_you_mean(key, sorted(known))
+                                            or "parameters: " + ", ".join(sorted(known))))
         self._chance = self._chance_domain()
         self.chance_size = self._chance.size
         if self.size > max_size:
