@@ -217,6 +217,17 @@ def test_a_ruleset_parameter_is_a_bundled_name_or_a_ruleset_folder(spiel, tmp_pa
     assert game.num_distinct_actions() == 9
 
 
+def test_register_names_a_ruleset_once(spiel):
+    pyspiel, openspiel = spiel
+    folder = str(ROOT / "rulesets" / "tictactoe")
+    assert openspiel.register(folder) == "leges_tictactoe"  # the bundled game's own name
+    assert openspiel.register(folder, name="leges_ttt_mine") == "leges_ttt_mine"
+    assert openspiel.register(folder, name="leges_ttt_mine") == "leges_ttt_mine"  # again: nothing to do
+    assert pyspiel.load_game("leges_ttt_mine").num_distinct_actions() == 9
+    with pytest.raises(ValueError, match="already registered"):
+        openspiel.register(str(ROOT / "rulesets" / "pompeii"), name="leges_ttt_mine")
+
+
 def test_an_action_space_too_large_names_its_largest_action(spiel):
     from leges.errors import LegesError
     pyspiel, _ = spiel
