@@ -205,11 +205,16 @@ class ActionSpace:
         for action in game.actions.values():
             add(action.id, action.id, [(n, self._domain(t, f"{action.id}.{n}"), _fmt(t))
                                        for n, t in action.param_types.items()])
+        chooses: dict[str, T.Ty] = {}
         for label, name, elem, _optional in (game.programs.choose_sites if game.programs else ()):
             key = f"{label}.{name}"
-            if key in self.by_key:
-                continue
-            add(key, label, [(name, self._domain(elem, key), _fmt(elem))], choose=True)
+            # the first type known; a procedure nothing calls is compiled for values of any type
+            if chooses.get(key, T.ANY).kind == "any":
+                chooses[key] = elem
+        for key, elem in chooses.items():
+            if elem.kind != "any":
+                label, name = key.rsplit(".", 1)
+                add(key, label, [(name, self._domain(elem, key), _fmt(elem))], choose=True)
         self.size = offset
         known = {f"{site.key if not site.choose else site.prefix}.{n}" for site in self.sites for n, _, _ in site.params}
         for key in self.bounds:
