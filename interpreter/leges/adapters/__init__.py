@@ -1,38 +1,52 @@
 """Leges games seen through other frameworks' interfaces (each needs its optional extra).
 
-- `leges.adapters.openspiel`: any ruleset registered as an OpenSpiel (pyspiel) Python game
-  (`pip install 'leges[openspiel]'`);
+- `leges.adapters.openspiel`: any ruleset as an OpenSpiel (pyspiel) game, `pyspiel.load_game("leges",
+  {"ruleset": "tictactoe"})` (`pip install 'leges[openspiel]'`);
 - `leges.adapters.pettingzoo`: any ruleset as a PettingZoo AEC environment with action masks
   (`pip install 'leges[pettingzoo]'`).
 
-Both use the state's integer action ids (`State.action_to_string` / `string_to_action`: the index of
-an action's text among the legal texts sorted, so ids are per state) under a fixed bound,
-`num_distinct_actions` (MAX_ACTIONS unless given), explicit chance (every shuffle, draw from a bag
-and random choice is a chance node) and, by default, forced moves (a decision with a single option
-is asked too, as OpenSpiel's own games do).
+Both number actions by the ruleset's fixed action space (engine/action_space.py: the same id for
+the same action in every state, `num_distinct_actions` its real size) and encode what a seat sees
+as a vector (adapters/encoding.py). Without the extra, importing an adapter raises `MissingExtra`
+(a LegesError, and an ImportError) naming the `pip install` that fixes it.
 """
 from __future__ import annotations
 
-from ..text.errors import Diagnostic, LegesError, Position
+from pathlib import Path
 
-# The default bound on the actions of one decision: above every decision of the bundled games (the
-# largest, a secret share-out, has about 800 options). A decision with more options than the
-# bound given raises a LegesError naming it.
-MAX_ACTIONS = 4096
+from ..engine.action_space import ActionSpace
+from ..text.errors import Diagnostic, LegesError, Position
+from .encoding import Encoding
+
+__all__ = ["ActionSpace", "Encoding", "MissingExtra", "load_game", "missing_extra"]
+
+
+class MissingExtra(LegesError, ImportError):
+    """An adapter's framework is not installed."""
+
+
+def missing_extra(extra: str, exc: ImportError) -> MissingExtra:
+    name = getattr(exc, "name", None) or str(exc)
+    return MissingExtra(Diagnostic(Position(f"leges.adapters.{extra}"),
+                                   f"the {extra} adapter needs '{name}', which is not installed",
+                                   f"pip install 'leges[{extra}]'"))
 
 
 def load_game(ruleset, variants=()):
-    """A Leges game from a Game, a ruleset folder or a bundled game's name."""
+    """A Leges game from a Game, a bundled game's name or an explicit ruleset path (a folder or its
+    ruleset.yaml). A name is looked up among the bundled games only and a path is read as YAML:
+    nothing a parameter names is ever imported or run."""
     from .. import load
     from ..engine.game import Game
     if isinstance(ruleset, Game):
         return ruleset
-    return load(str(ruleset), variants=list(variants))
-
-
-def check_bound(st, player: int, count: int, bound: int) -> None:
-    if count > bound:
-        raise LegesError(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
-                                    f"{st.player_name(player)} has {count} legal actions here, more than the "
-                                    f"adapter's bound of {bound} distinct actions",
-                                    "raise num_distinct_actions when registering the game"))
+    text = str(ruleset)
+    if not text or "\x00" in text:
+        raise LegesError(Diagnostic(Position("leges.adapters"), f"no ruleset {text!r}",
+                                    "give a bundled game's name (tictactoe, pompeii, ...) or a ruleset's folder"))
+    path = Path(text)
+    explicit = (path.is_dir() and (path / "ruleset.yaml").is_file()) or (path.is_file() and path.suffix in (".yaml", ".yml"))
+    if not explicit and ("/" in text or "\\" in text or text.startswith(".")):
+        raise LegesError(Diagnostic(Position("leges.adapters"), f"no ruleset at {text!r}",
+                                    "give a folder holding a ruleset.yaml, or a bundled game's name"))
+    return load(text, variants=list(variants))

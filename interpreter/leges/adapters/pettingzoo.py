@@ -1,43 +1,52 @@
 """Any Leges game as a PettingZoo AEC environment, with action masks.
 
     from leges.adapters.pettingzoo import env
-    e = env("rulesets/tictactoe", players=2)
+    e = env("tictactoe")
     e.reset(seed=1)
     for agent in e.agent_iter():
         observation, reward, terminated, truncated, info = e.last()
-        action = None if terminated or truncated else e.action_space(agent).sample(observation["action_mask"])
+        action = None if terminated or truncated else e.action_space(agent).sample(info["action_mask"])
         e.step(action)
 
-Agents are the seats (`x`, `o`, `red`, ...). An action is an integer id: the index of its text among
-the agent's legal actions' texts sorted (`State.action_to_string`), so ids are per state, below
-`num_distinct_actions` (MAX_ACTIONS unless given); `action_mask` marks the legal ones, for the agent
-to move only. Actions other players may take out of turn (`anytime`) are offered when it is their
-turn. Chance is sampled from the state's generator (`reset(seed=...)`); single-option decisions are
-asked (forced moves) unless `forced_moves=False`. Rewards come at the end: Leges' `returns()`.
-A game stopped by `limits.max_turns`, `max_decisions` or its budget (engine/budget.py) is truncated, any other
-end terminates.
-
-The observation (`observation`) is a vector of numbers built only from what the agent may see:
-the number of items in every zone, where each component is (its zone's index + 1, 0 when the agent
-cannot see it), the numeric variables (int, bool and player ones; -1 for none, 0 for a value the
-agent may not see), the phase, the player to move and whose turn it is. `observation_text(agent)`
-gives the same view as Leges' own dictionary (`State.observation`).
+- Agents are `player_0`, `player_1`, ... in seat order; each agent's seat name is in
+  `infos[agent]["seat"]` (and `seat(agent)`).
+- An action is an id of the ruleset's fixed action space (engine/action_space.py): the same id for
+  the same action in every state, `Discrete(num_distinct_actions)`. `infos[agent]["action_mask"]`
+  (an int8 vector of that size; `action_mask(agent)` too) marks the legal ids of the agent to move,
+  all zeros for the others. Actions other players may take out of turn (`anytime`) are offered
+  when it is their turn.
+- The observation is a `Box` of float32: the seat's view encoded as adapters/encoding.py lays it
+  out (`encoding.layout()`), only what that seat may see. `observation_text(agent)` is the same
+  view as Leges writes it.
+- Chance is sampled from the state's generator (`reset(seed=...)`); single-option decisions are
+  asked (forced moves) unless `forced_moves=False`. Rewards come at the end: Leges' `returns()`. A
+  game stopped by `limits.max_turns`, `max_decisions` or its budget is truncated, any other end
+  terminates.
+- `render_mode="ansi"` gives the state as text; `"rgb_array"` the SVG picture of the board
+  (leges.render) rasterised by cairosvg, when it is installed (else a LegesError saying so).
 
 Needs the `pettingzoo` extra (`pip install 'leges[pettingzoo]'`).
 """
 from __future__ import annotations
 
 import random
+from typing import ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from . import missing_extra
 
-from ..engine.api import Action
-from . import MAX_ACTIONS, check_bound, load_game
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as _exc:  # without the extra: say which install fixes it
+    raise missing_extra("pettingzoo", _exc) from None
 
-NUMERIC = ("int", "bool", "player")
+from ..engine.action import Action
+from ..engine.action_space import ActionSpace
+from ..text.errors import Diagnostic, LegesError, Position
+from . import load_game
+from .encoding import Encoding
 
 
 def env(ruleset, **kwargs) -> AECEnv:
@@ -45,29 +54,35 @@ def env(ruleset, **kwargs) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(ruleset, **kwargs))
 
 
-class raw_env(AECEnv):  # noqa: N801 — PettingZoo's name for the unwrapped environment
-    """A Leges game (a Game, a ruleset folder or a bundled game's name) for `players` players."""
+class raw_env(AECEnv):
+    """A Leges game (a Game, a bundled game's name or a ruleset folder) for `players` players.
+    `int_bound`, `list_length` and `bounds` shape the fixed action space (engine/action_space.py)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "leges", "is_parallelizable": False}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array"], "name": "leges", "is_parallelizable": False}
 
     def __init__(self, ruleset, players: int | None = None, variants=(), forced_moves: bool = True,
-                 num_distinct_actions: int = MAX_ACTIONS, render_mode: str | None = None):
+                 render_mode: str | None = None, int_bound: int = 16, list_length: int = 8, bounds: dict | None = None):
         super().__init__()
         self.game = load_game(ruleset, variants)
         self.players = players if players is not None else self.game.min_players
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode {render_mode!r}: one of {self.metadata['render_modes']} or None")
         self.forced_moves = forced_moves
-        self.bound = num_distinct_actions
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"leges_{self.game.id}")
+        self.space = ActionSpace(self.game, self.players, int_bound=int_bound, list_length=list_length, bounds=bounds)
+        self.encoding = Encoding(self.game, self.players)
         self.state = self.game.new_initial_state(players=self.players, forced_moves=forced_moves)
-        self.possible_agents = list(self.state.setup.seat_names)
+        self.seats = list(self.state.setup.seat_names)
+        self.possible_agents = [f"player_{i}" for i in range(len(self.seats))]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        self._layout(self.state)
-        size = len(self._encode(self.state, 0))
-        self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(size,), dtype=np.float32),
-            "action_mask": spaces.Box(low=0, high=1, shape=(self.bound,), dtype=np.int8)}) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.bound) for a in self.possible_agents}
+        low, high = self.encoding.bounds()
+        box = spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32), dtype=np.float32)
+        self.observation_spaces = {a: box for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        self._none = np.zeros(self.space.size, dtype=np.int8)
+        self._none.flags.writeable = False
+        self._legal: tuple | None = None
         self.agents: list = []
 
     # ------------------------------------------------------------ the AEC interface
@@ -80,13 +95,14 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's name for the unwrapped env
     def reset(self, seed: int | None = None, options=None) -> None:
         seed = random.randrange(2 ** 32) if seed is None else int(seed)
         self.state = self.game.new_initial_state(players=self.players, seed=seed, forced_moves=self.forced_moves)
+        self._legal = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
+        self._set_infos()
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -95,12 +111,15 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's name for the unwrapped env
             return
         st = self.state
         player = self._index[agent]
-        texts = self._texts(player)
-        if action is None or not 0 <= int(action) < len(texts):
-            raise ValueError(f"action {action!r} is not one of {agent}'s {len(texts)} legal actions (0 to {len(texts) - 1})")
+        legal = self._ids(player)
+        text = legal.get(int(action)) if action is not None else None
+        if text is None:
+            raise ValueError(f"action {action!r} is not one of {agent}'s legal actions "
+                             f"({', '.join(f'{i}: {t}' for i, t in list(legal.items())[:8])}{' ...' if len(legal) > 8 else ''})")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        st.apply_action(Action(player, texts[int(action)]))
+        st.apply_action(Action(player, text))
+        self._legal = None
         if st.is_terminal():
             for a, value in zip(self.possible_agents, st.returns()):
                 self.rewards[a] = float(value)
@@ -109,81 +128,73 @@ class raw_env(AECEnv):  # noqa: N801 — PettingZoo's name for the unwrapped env
                 ended[a] = True
         else:
             self.agent_selection = self.possible_agents[st.current_player()]
+        self._set_infos()
         self._accumulate_rewards()
 
     def observe(self, agent):
-        player = self._index[agent]
-        mask = np.zeros(self.bound, dtype=np.int8)
-        if agent == self.agent_selection and not self.state.is_terminal():
-            mask[:len(self._texts(player))] = 1
-        return {"observation": self._encode(self.state, player), "action_mask": mask}
+        return self.encoding.encode(self.state, self._index[agent])
 
     def render(self):
-        return str(self.state)
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return str(self.state)
+        return self.rgb_array()
 
     def close(self) -> None:
         pass
 
     # ------------------------------------------------------------ what Leges adds
+    def seat(self, agent) -> str:
+        """The seat an agent plays (`player_0` → `x`)."""
+        return self.seats[self._index[agent]]
+
+    def action_mask(self, agent):
+        """The legal ids of `agent` now (int8, 1 for legal): all zeros unless it is to move."""
+        if agent != self.agent_selection or self.state.is_terminal():
+            return self._none
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        mask[list(self._ids(self._index[agent]))] = 1
+        return mask
+
     def action_text(self, action: int, agent=None) -> str:
-        """The text of action id `action` of `agent` (default: the one to move)."""
-        return self.state.action_to_string(self._index[agent or self.agent_selection], int(action))
+        """The text of action id `action` (legal for `agent`, default the one to move, or canonical)."""
+        legal = self._ids(self._index[agent or self.agent_selection])
+        return legal.get(int(action)) or self.space.text(int(action))
+
+    def action_id(self, text: str, agent=None) -> int:
+        """The id of an action's text."""
+        return self.space.id(self.state, self._index[agent or self.agent_selection], text)
 
     def observation_text(self, agent) -> str:
         """What `agent` may see, as Leges writes it (`State.observation_string`)."""
         return self.state.observation_string(self._index[agent])
 
-    def _texts(self, player: int) -> list[str]:
-        texts = self.state._id_texts(player)
-        check_bound(self.state, player, len(texts), self.bound)
-        return texts
+    def rgb_array(self):
+        """The board as the SVG renderer draws it for nobody's view (public information), rasterised."""
+        try:
+            import cairosvg
+        except ImportError:
+            raise LegesError(Diagnostic(Position("leges.adapters.pettingzoo"),
+                                        "render_mode='rgb_array' needs an SVG rasteriser, cairosvg, which is not installed",
+                                        "pip install cairosvg (it needs the Cairo library), or use render_mode='ansi'")) from None
+        import io
 
-    # ------------------------------------------------------------ the observation vector
-    def _layout(self, st) -> None:
-        setup, game = st.setup, self.game
-        self._zones = list(setup.zone_order)
-        self._zone_index = {z: i + 1 for i, z in enumerate(self._zones)}
-        symbols = game.compiler.symbols if game.compiler is not None else None
-        self._vars = []
-        for name, (per_player, _) in game.variables.items():
-            info = symbols.variables.get(name) if symbols is not None else None
-            if info is None or info.type.kind not in NUMERIC or game.variable_visibility.get(name, "all") == "hidden":
-                continue
-            self._vars.append((name, per_player, game.variable_visibility.get(name, "all")))
-        self._phases = {p: i + 1 for i, p in enumerate(game.phases)}
+        from ..render import render_svg
+        png = cairosvg.svg2png(bytestring=render_svg(self.state).encode("utf-8"))
+        try:
+            from PIL import Image
+            return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+        except ImportError:
+            import matplotlib.image
+            return (matplotlib.image.imread(io.BytesIO(png), format="png")[..., :3] * 255).astype(np.uint8)
 
-    def _encode(self, st, player: int) -> np.ndarray:
-        setup = st.setup
-        zones, visibility, owner = st.zones, setup.zone_visibility, setup.zone_owner
-        out = [float(len(zones[z])) for z in self._zones]
-        where = [0.0] * len(setup.ctype)
-        for z in self._zones:
-            items = zones[z]
-            if not items:
-                continue
-            vis = visibility.get(z, "all")
-            index = float(self._zone_index[z])
-            if vis == "all" or (vis == "owner" and owner.get(z) == player):
-                for c in items:
-                    where[c] = index
-            elif vis == "top":
-                where[items[-1]] = index
-        out += where
-        for name, per_player, vis in self._vars:
-            value = st.vars.get(name)
-            if per_player:
-                out += [_number(v) if vis != "owner" or p == player else 0.0
-                        for p, v in enumerate(value if isinstance(value, list) else [None] * st.n)]
-            else:
-                out.append(_number(value))
-        current = st.current_player()
-        out += [float(self._phases.get(st.phase, 0)), float(current if current >= 0 else -1), float(st.turn_player)]
-        return np.asarray(out, dtype=np.float32)
+    def _ids(self, player: int) -> dict:
+        st = self.state
+        key = (len(st.history), player, st.terminal)
+        if self._legal is None or self._legal[0] != key:
+            self._legal = (key, self.space.legal(st, player) if not st.terminal else {})
+        return self._legal[1]
 
-
-def _number(value) -> float:
-    if value is None:
-        return -1.0
-    if isinstance(value, (bool, int, float)):
-        return float(value)
-    return 0.0
+    def _set_infos(self) -> None:
+        self.infos = {a: {"seat": self.seats[self._index[a]], "action_mask": self.action_mask(a)} for a in self.agents}

@@ -374,7 +374,7 @@ class Builder:
             locals_ = dict(action.args_types)
             locals_.update(types)
             code_id = progs.parse_program(action.effect, Scope(locals_, me=True), f"action:{action.id}")
-            compiled = CompiledAction(action.id, code_id, options, action.anytime, action, action.secret)
+            compiled = CompiledAction(action.id, code_id, options, action.anytime, action, action.secret, types)
             game.actions[action.id] = compiled
             if action.anytime:
                 game.anytime.append(compiled)

@@ -20,6 +20,7 @@ class CompiledAction:
     anytime: bool
     decl: Any = None
     secret: bool = False
+    param_types: dict = field(default_factory=dict)  # parameter → the static type of its values, in order
 
 
 @dataclass

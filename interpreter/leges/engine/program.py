@@ -37,6 +37,12 @@ class Programs:
     def __init__(self, compiler: Compiler):
         self.c = compiler
         self.codes: dict[str, Code] = {}
+        # every `choose` that a player answers: (label, name, element type, optional), in the order
+        # compiled — what a fixed action space (engine/action_space.py) enumerates besides the actions
+        self.choose_sites: list[tuple] = []
+        self.random = False  # whether a rule shuffles or chooses at random (the game has chance)
+        self.draws = False  # whether a rule draws (from a bag: chance)
+        self.passes = False  # whether some decision may be passed (an optional act or choose, `until pass`)
 
     def parse_program(self, text, scope: Scope, code_id: str) -> str:
         tree = self.c.parse_tree(text)
@@ -274,6 +280,7 @@ class StatementCompiler:
         dest = self.zone(node.to, scope)
         where = self.position(node.where, scope)
         key = f"$d{self.here}"
+        self.programs.draws = True
 
         def draw(st, fr, pc):
             env = fr[2]
@@ -334,6 +341,7 @@ class StatementCompiler:
         self.emit(stack, node)
 
     def _s_Shuffle(self, node: ast.Shuffle, scope: Scope):
+        self.programs.random = True
         zone = self.zone(node.zone, scope)
         count = self.expr(node.count, scope, T.INT)[1] if node.count is not None else None
         end = node.end
@@ -367,6 +375,7 @@ class StatementCompiler:
         scope.locals[name] = T.join(elem, T.NONE) if optional else elem
         fmt = self.c.formatter(elem)
         if node.random:
+            self.programs.random = True
             key = f"$c{self.here}"
 
             def choose_random(st, fr, pc):
@@ -383,6 +392,10 @@ class StatementCompiler:
             self.emit(choose_random, node)
             return
 
+        site = (label, name, elem, optional)
+        self.programs.passes = self.programs.passes or optional
+        if site not in self.programs.choose_sites:
+            self.programs.choose_sites.append(site)
         where = self.origin.locate(node.line or 1, node.col or 1)
         long = elem.kind in ("list", "table", "tuple", "any")  # a text as long as the value: charged
 
@@ -439,6 +452,7 @@ class StatementCompiler:
         if by is None and not scope.me:
             self.error(node, "no player is acting here: say who acts with `by PLAYER`")
         optional = node.optional
+        self.programs.passes = self.programs.passes or bool(optional or node.until_pass)
         if not node.until_pass and (node.at_least is not None or node.at_most is not None):
             self.error(node.at_least or node.at_most, "`at least` and `at most` count the actions of `act ... until pass`",
                        "add `until pass`: the actions are offered again after each one, until the player passes")
