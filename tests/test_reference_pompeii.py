@@ -72,9 +72,10 @@ def test_reference_ends_at_once_when_the_opening_leaves_no_citizen():
     """As the ruleset (scenarios/no_citizen_left_after_opening.yaml): no escape turn, no seventh tile."""
     ref = check.ref
     game = ref.new_game(3, seed=0)
-    game.board = {s: [] for s in ref.SQUARES}
-    game.board["r6c9"] = [0, 1]  # the helmet start square
-    game.bag = ["helmet"] * 7
+    board = {s: [] for s in ref.SQUARES}
+    board["r6c9"] = [0, 1]  # the helmet start square
+    game.board = board  # (the reference keeps counts; this puts them from the texts)
+    game.bag = [ref.SYMBOL["helmet"]] * 7
     game.erupter = 2
     game.erupt()
     game.run()
