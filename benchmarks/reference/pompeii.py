@@ -114,6 +114,29 @@ RELATIVE_SQUARES = tuple(tuple(s for s in CITY if BUILDING_AT[s] >= 0
                          for colour in range(len(COLOURS)))
 assert all(CIRCLES[s] for s in ALL_SQUARES) and len(CITY) == 70 and sum(CIRCLES) == 80
 
+
+def _ring(s: int) -> tuple[int, ...]:
+    """The eight squares round s, clockwise from the one above (-1: off the board or outside)."""
+    r, c = divmod(s, COLS)
+    out = []
+    for dr, dc in ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)):
+        t = (r + dr) * COLS + c + dc
+        out.append(t if 0 <= r + dr < ROWS and 0 <= c + dc < COLS and t not in OUTSIDE else -1)
+    return tuple(out)
+
+
+def _ring_joins(bits: int) -> bool:
+    """Whether the open squares next to a square (bits 0, 2, 4, 6 of the ring, clockwise) are
+    joined through the open corners between them (bits 1, 3, 5, 7): then lava on the square
+    cuts no way between any two other squares."""
+    sides = [i for i in (0, 2, 4, 6) if bits >> i & 1]
+    links = sum(1 for i in (0, 2, 4, 6) if bits >> i & 1 and bits >> (i + 1) % 8 & 1 and bits >> (i + 2) % 8 & 1)
+    return len(sides) <= 1 or links == 4 or len(sides) - links <= 1
+
+
+RING = tuple(_ring(s) if s not in OUTSIDE else () for s in range(NSQ))
+RING_JOINS = tuple(_ring_joins(bits) for bits in range(256))
+
 # ------------------------------------------------------------------ every action text, made once
 PILE_TEXT = tuple(f"take_pile k={i}" for i in range(7))
 PLAY_TEXT = (None,) + tuple(
@@ -200,7 +223,9 @@ class Game:
         self.lava = [-1] * NSQ
         self.laid: list[list[int]] = [[] for _ in SYMBOLS]
         self.open_gates = len(GATES)
-        self.gate_distance = [-1] * NSQ  # fewest steps to an open gate (-1: none reachable)
+        # the moves from a square with so many citizens on it (its texts) and the squares they
+        # reach, key points * NSQ + square; lava on a square reached drops the entry
+        self.reach: dict[int, tuple[list[str], set[int]]] = {}
         # flow
         self.phase = "setup"
         self.turn = 0
@@ -512,7 +537,6 @@ class Game:
         self.ad79_in_hand = False
         self.phase = "opening"
         self.opening_tiles = 0
-        self.update_gate_distances()
         self.start_lava_turn((self.erupter + 1) % self.n)
 
     def start_lava_turn(self, p: int) -> None:
@@ -542,16 +566,9 @@ class Game:
         p = self.turn
         if self.tile >= 0:
             if choice is not None:  # a tile that fits nowhere goes back to the box
-                self.lava[choice] = self.tile
-                self.laid[self.tile].append(choice)
-                if IS_GATE[choice]:
-                    self.open_gates -= 1
-                if self.tot[choice]:
-                    self.kill(choice)
-                self.update_gate_distances()
+                self.lay(choice)
             self.tile = -1
             self.last_lava = p
-            self.cut_off()
         if self.phase == "opening":
             self.opening_tiles += 1
             if self.opening_tiles < OPENING_TILES:
@@ -569,6 +586,26 @@ class Game:
         self.first_alone = False
         self.ask("move", p)
 
+    def lay(self, x: int) -> None:
+        """The tile drawn onto square x: its citizens and those it cuts off go to the volcano."""
+        lava = self.lava
+        lava[x] = self.tile
+        self.laid[self.tile].append(x)
+        if self.tot[x]:
+            self.kill(x)
+        if self.reach:
+            self.reach = {key: hit for key, hit in self.reach.items() if x not in hit[1]}
+        if IS_GATE[x]:
+            self.open_gates -= 1
+        else:  # every citizen could reach an open gate before: lava that cuts no way cuts off nobody
+            bits = 0
+            for i, t in enumerate(RING[x]):
+                if t >= 0 and lava[t] < 0:
+                    bits |= 1 << i
+            if RING_JOINS[bits]:
+                return
+        self.cut_off()
+
     def kill(self, s: int) -> None:
         """Every citizen on square s goes to the volcano."""
         for q in range(self.n):
@@ -578,65 +615,74 @@ class Game:
                 self.onb[q] -= c
         self.tot[s] = 0
 
-    def update_gate_distances(self) -> None:
-        """Breadth-first from the open gates, around the lava."""
-        lava = self.lava
-        distance = [-1] * NSQ
-        frontier = [g for g in GATES if lava[g] < 0]
-        for g in frontier:
-            distance[g] = 0
-        d = 0
-        while frontier:
-            d += 1
-            nxt = []
-            for here in frontier:
-                for there in NEIGHBOURS[here]:
-                    if distance[there] < 0 and lava[there] < 0:
-                        distance[there] = d
-                        nxt.append(there)
-            frontier = nxt
-        self.gate_distance = distance
-
     def cut_off(self) -> None:
         """Citizens with no lava-free way to an open gate go to the volcano."""
-        distance = self.gate_distance
+        if not any(self.onb):
+            return
+        lava = self.lava
+        safe = [False] * NSQ  # flooded from the open gates, around the lava
+        stack = [g for g in GATES if lava[g] < 0]
+        for g in stack:
+            safe[g] = True
+        while stack:
+            for there in NEIGHBOURS[stack.pop()]:
+                if not safe[there] and lava[there] < 0:
+                    safe[there] = True
+                    stack.append(there)
         for pos in self.pos:
-            dead = [s for s in pos if distance[s] < 0]
+            dead = [s for s in pos if not safe[s]]
             for s in dead:
                 self.kill(s)
 
     # ------------------------------------------------------------------ escape
     def move_options(self) -> list[str]:
         p = self.turn
-        pos = self.pos[p]
         # after the first move, the citizen moved first may not move again, unless it was alone on
         # its square or it is the player's last citizen in the city
         held = self.first_square if self.moves_made and not self.first_alone and self.onb[p] != 1 else -1
         tot = self.tot
-        lava = self.lava
-        distance = self.gate_distance
+        reach = self.reach
         options: list[str] = []
-        for s, mine in pos.items():
+        for s, mine in self.pos[p].items():
             if s == held and mine == 1:
                 continue
-            points = tot[s]
-            texts = MOVE_TEXT[s]
-            seen = {s}  # squares within `points` steps, never onto lava
-            frontier = [s]
-            for _ in range(points):
-                nxt = []
-                for here in frontier:
-                    for there in NEIGHBOURS[here]:
-                        if there not in seen and lava[there] < 0:
-                            seen.add(there)
-                            nxt.append(there)
-                            options.append(texts[there])
-                if not nxt:
-                    break
-                frontier = nxt
-            if 0 <= distance[s] < points:
-                options.append(LEAVE_TEXT[s])
+            hit = reach.get(tot[s] * NSQ + s)
+            if hit is None:
+                hit = reach[tot[s] * NSQ + s] = self.explore(s, tot[s])
+            options += hit[0]
         return options
+
+    def explore(self, s: int, points: int) -> tuple[list[str], set[int]]:
+        """The moves from s: to every square within `points` steps, never onto lava, and out of
+        the city if an open gate is fewer than `points` steps away (s itself one); and the
+        squares reached."""
+        lava = self.lava
+        texts = MOVE_TEXT[s]
+        moves = []
+        seen = {s}
+        leave = IS_GATE[s]
+        frontier = [s]
+        depth = 1
+        while True:
+            nxt = []
+            for here in frontier:
+                for there in NEIGHBOURS[here]:
+                    if there not in seen and lava[there] < 0:
+                        seen.add(there)
+                        nxt.append(there)
+                        moves.append(texts[there])
+            if not nxt or depth == points:
+                break
+            if not leave:
+                for t in nxt:
+                    if IS_GATE[t]:
+                        leave = True
+                        break
+            depth += 1
+            frontier = nxt
+        if leave:
+            moves.append(LEAVE_TEXT[s])
+        return moves, seen
 
     def move(self, choice: tuple | None) -> None:
         p = self.turn
