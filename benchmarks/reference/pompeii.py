@@ -646,9 +646,10 @@ class Game:
         for s, mine in self.pos[p].items():
             if s == held and mine == 1:
                 continue
-            hit = reach.get(tot[s] * NSQ + s)
+            key = tot[s] * NSQ + s
+            hit = reach.get(key)
             if hit is None:
-                hit = reach[tot[s] * NSQ + s] = self.explore(s, tot[s])
+                hit = reach[key] = self.explore(s, tot[s])
             options += hit[0]
         return options
 
