@@ -68,13 +68,32 @@ def test_reference_plays_alone_to_the_end():
         assert max(game.returns()) >= 0
 
 
+def test_reference_fast_path_plays_the_same_game():
+    """legal_count()/apply_index(i) is apply(legal()[i]): the same random draws, the same game."""
+    import random
+
+    ref = check.ref
+    for players in (2, 3, 4):
+        for seed in range(5):
+            slow, fast = ref.new_game(players, seed), ref.new_game(players, seed)
+            rng_slow, rng_fast = random.Random(seed), random.Random(seed)
+            while not slow.terminal:
+                texts = slow.legal()
+                assert fast.legal_count() == len(texts) and fast.legal() == texts
+                slow.apply(rng_slow.choice(texts))
+                fast.apply_index(rng_fast.randrange(fast.legal_count()))
+            assert fast.terminal and fast.legal_count() == 0
+            assert fast.scores() == slow.scores() and fast.volcano == slow.volcano
+
+
 def test_reference_ends_at_once_when_the_opening_leaves_no_citizen():
     """As the ruleset (scenarios/no_citizen_left_after_opening.yaml): no escape turn, no seventh tile."""
     ref = check.ref
     game = ref.new_game(3, seed=0)
-    game.board = {s: [] for s in ref.SQUARES}
-    game.board["r6c9"] = [0, 1]  # the helmet start square
-    game.bag = ["helmet"] * 7
+    board = {s: [] for s in ref.SQUARES}
+    board["r6c9"] = [0, 1]  # the helmet start square
+    game.board = board  # (the reference keeps counts; this puts them from the texts)
+    game.bag = [ref.SYMBOL["helmet"]] * 7
     game.erupter = 2
     game.erupt()
     game.run()

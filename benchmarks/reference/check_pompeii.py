@@ -61,19 +61,23 @@ class ReplayedChance(ref.Chance):
     def shuffle(self, items: list, lo: int, hi: int) -> None:
         # Leges' explicit shuffle: for position i from the top down, an outcome names which
         # remaining item goes there; equal labels are equal items, so the first one is taken
+        # (the reference shuffles only the deck: its items are cards, labelled by CARD_TEXT)
+        labels = ref.CARD_TEXT
         for i in range(hi - 1, lo, -1):
             label = self._next()
-            j = next((k for k in range(lo, i + 1) if str(items[k]) == label), None)
+            j = next((k for k in range(lo, i + 1) if labels[items[k]] == label), None)
             if j is None:
-                raise Mismatch(f"shuffle outcome {label!r} is not among the reference's {items[lo:i + 1]}")
+                raise Mismatch(f"shuffle outcome {label!r} is not among the reference's "
+                               f"{[labels[c] for c in items[lo:i + 1]]}")
             items[i], items[j] = items[j], items[i]
 
     def pick(self, items: list) -> int:
+        # (the reference draws only from the lava bag: its items are symbols, labelled by SYMBOLS)
         label = self._next()
         for k, item in enumerate(items):
-            if str(item) == label:
+            if ref.SYMBOLS[item] == label:
                 return k
-        raise Mismatch(f"draw outcome {label!r} is not among the reference's {sorted(items)}")
+        raise Mismatch(f"draw outcome {label!r} is not among the reference's {sorted(ref.SYMBOLS[i] for i in items)}")
 
 
 def resolve_chance(state, rng: random.Random, queue: deque, stress: bool = False) -> None:
@@ -110,16 +114,28 @@ def leges_view(state, n: int) -> dict:
 
 
 def reference_view(game) -> dict:
+    """The same facts from the reference's integers (and its own counts checked against each other)."""
     n = game.n
     seats = ref.SEATS[:n]
     board = {}
-    for s in ref.SQUARES:
-        labels = [seats[p] for p in game.board[s]] + ([game.lava[s]] if s in game.lava else [])
+    for s in ref.CITY:
+        labels = [seats[p] for p in range(n) for _ in range(game.pos[p].get(s, 0))]
+        if game.lava[s] >= 0:
+            labels.append(ref.SYMBOLS[game.lava[s]])
         if labels:
-            board[s] = sorted(labels)
-    hands = [[str(c) for c in hand] for hand in game.hands]
+            board[ref.SQUARE_TEXT[s]] = sorted(labels)
+        if game.tot[s] != sum(game.pos[p].get(s, 0) for p in range(n)):
+            raise Mismatch(f"the reference's count of citizens on {ref.SQUARE_TEXT[s]} is off")
+    if game.onb != [sum(pos.values()) for pos in game.pos] or any(0 in pos.values() for pos in game.pos):
+        raise Mismatch("the reference's counts of citizens on the board are off")
+    if game.phase == "settle":
+        free = [ref.CIRCLES[s] - game.tot[s] for s in range(ref.NSQ)]
+        numfree = [sum(free[s] for s in ref.NUMBER_SQUARES[k]) for k in range(1, 12)]
+        if game.free != free or game.numfree[1:] != numfree:
+            raise Mismatch("the reference's counts of free circles are off")
+    hands = [[ref.CARD_TEXT[c] for c in hand] for hand in game.hands]
     if game.ad79_in_hand:  # Leges holds A.D. 79 in the hand until its replacement is drawn
-        hands[game.turn].append(ref.AD79)
+        hands[game.turn].append(ref.CARD_TEXT[ref.AD79])
     return {
         "board": board,
         "saved": list(game.saved),
@@ -138,11 +154,11 @@ def _crowding(game, choices: list) -> list:
 
     def crowd(choice) -> int:
         if choice[1].startswith("relative"):  # numbered buildings first: their cards become jokers
-            return ref.BUILDING_OF[choice[1].rsplit("=", 1)[1]][1] is not None
+            return ref.NUMBER_AT[ref.SQUARE[choice[1].rsplit("=", 1)[1]]] != 0
         if not choice[1].startswith("play card="):
             return 0
-        square = choice[1].rsplit("square=", 1)[1]
-        return sum(len(game.board[s]) for s in ref.BUILDING_OF[square][3])
+        square = ref.SQUARE[choice[1].rsplit("square=", 1)[1]]
+        return sum(game.tot[s] for s in ref.B_SQUARES[ref.BUILDING_AT[square]])
 
     most = max(crowd(c) for c in choices)
     return [c for c in choices if crowd(c) == most]
@@ -182,7 +198,10 @@ def compare_game(rules, players: int, seed: int, stress: bool = False) -> int:
             return decisions
         choices = []
         for p in range(players):
-            mine = set(game.legal(p))
+            texts = game.legal(p)
+            mine = set(texts)
+            if len(mine) != len(texts):
+                raise Mismatch(f"{where}: the reference offers {ref.SEATS[p]} an action twice: {sorted(texts)}")
             leges_texts = {a.text for a in state.legal_actions(p)}
             if mine != leges_texts:
                 raise Mismatch(f"{where}: legal actions of {ref.SEATS[p]} differ: only in the reference "
