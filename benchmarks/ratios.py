@@ -125,13 +125,20 @@ def leges_actions(game, players: int, fast: bool, chunk: int = 10) -> Callable[[
 
 
 def reference_playouts(module, players: int) -> Callable[[int], tuple[int, int]]:
+    """fn(seed) -> (1 game, actions applied); by index where the reference has that fast path
+    (Pompeii's: the same random draws, so the same games, as choosing among its texts)."""
     def play(seed: int) -> tuple[int, int]:
         game = module.new_game(players, seed)
         rng = random.Random(seed)
         steps = 0
-        while not game.terminal:
-            game.apply(rng.choice(game.legal()))
-            steps += 1
+        if hasattr(game, "apply_index"):
+            while not game.terminal:
+                game.apply_index(rng.randrange(game.legal_count()))
+                steps += 1
+        else:
+            while not game.terminal:
+                game.apply(rng.choice(game.legal()))
+                steps += 1
         return 1, steps
     return play
 
