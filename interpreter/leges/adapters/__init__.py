@@ -43,7 +43,7 @@ def load_game(ruleset, variants=()):
     text = str(ruleset)
     if not text or "\x00" in text:
         raise LegesError(Diagnostic(Position("leges.adapters"), f"no ruleset {text!r}",
-                                    "give a bundled game's name (tictactoe, pompeii, ...) or a ruleset's folder"))
+                                    "give a bundled game's name (`leges simulate --help` lists them) or a ruleset's folder"))
     path = Path(text)
     explicit = (path.is_dir() and (path / "ruleset.yaml").is_file()) or (path.is_file() and path.suffix in (".yaml", ".yml"))
     if not explicit and ("/" in text or "\\" in text or text.startswith(".")):

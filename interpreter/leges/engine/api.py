@@ -13,6 +13,7 @@ from ..text.errors import Diagnostic, LegesError, Position
 from ..text.terminal import shown
 from .action import Action, IllegalAction
 from .constants import CHANCE, TERMINAL
+from .state_data import StateData
 
 
 def _illegal(st: "StateAPI", text: str, player: int) -> IllegalAction:
@@ -26,8 +27,8 @@ def _illegal(st: "StateAPI", text: str, player: int) -> IllegalAction:
                                     f"'{shown(text)}' is not a legal action for {who}", hint))
 
 
-class StateAPI:
-    """The public methods of `State` (a mixin: `State` is the plain data they work on)."""
+class StateAPI(StateData):
+    """The public methods of `State`, on the plain data StateData declares."""
 
     __slots__ = ()
 

@@ -15,24 +15,17 @@ from . import rng as R
 from .api import StateAPI
 from .budget import DEFAULT_BUDGET
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
+from .state_data import copy_state, load_saved, saved_dict
 
 LOG_LIMIT = 200
 
 
 class State(StateAPI):
-    __slots__ = ("game", "setup", "n", "zones", "where", "vars", "cprops", "sprops", "phase", "flow",
-                 "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng", "terminal",
-                 "unfinished", "next_phase", "history", "fired", "explicit_chance", "log", "seed",
-                 "sealed",
-                 "budget",  # the most the game's rules may spend in all (engine/budget.GameBudget)
-                 "spent",  # [work, seconds] they have spent so far
-                 "forced_moves",  # decisions with one option are asked too (not taken at once)
-                 "forced",  # how many decisions with one option the engine took by itself (the forced_moves metric)
-                 "at_once",  # the texts of those it took since the last decision answered (told when an action is refused)
-                 "dropped",  # players who dropped out of the current phase's turns (`drop out`), in the order they did
-                 "ending",  # why the game ended (why the current phase is ending, while it does): `end_reason`
-                 "memo",  # memo: the memoised functions' values, one dict a function (lang/memo.py)
-                 "private")  # slots of memo this state alone holds (changed in place; the others are shared)
+    """A game state: the fields of engine/state_data.py; the operations the rules' compiled code
+    calls (zones, properties, chance, triggers, the flow's bookkeeping); the public methods of
+    engine/api.py."""
+
+    __slots__ = ()
 
     # ---------------------------------------------------------- zone operations
     def place(self, c: int, zone: str, index: int | None) -> None:
@@ -272,84 +265,28 @@ class State(StateAPI):
                              "setup prepares the game; the phases follow it in the order declared")
 
     # ----------------------------------------------------------- serialisation
-    def copy(self) -> "State":
-        s = State.__new__(State)
-        s.game, s.setup, s.n = self.game, self.setup, self.n
-        s.zones = {k: list(v) for k, v in self.zones.items()}
-        s.where = list(self.where)
-        s.vars = {k: (list(v) if isinstance(v, list) else v) for k, v in self.vars.items()}
-        s.cprops = {k: dict(v) for k, v in self.cprops.items()}
-        s.sprops = {k: dict(v) for k, v in self.sprops.items()}
-        s.phase, s.flow, s.turn_player = self.phase, self.flow, self.turn_player
-        s.turn_queue = list(self.turn_queue) if self.turn_queue is not None else None
-        s.turn_count = self.turn_count
-        s.dropped = self.dropped  # never changed in place
-        s.frames = [[f[0], f[1], _copy_env(f[2])] for f in self.frames]
-        s.pending = self.pending  # never mutated in place: replaced when the next decision comes
-        s.rng, s.terminal, s.unfinished, s.next_phase = self.rng, self.terminal, self.unfinished, self.next_phase
-        s.history = list(self.history)
-        s.sealed = list(self.sealed)
-        s.fired = list(self.fired)
-        s.explicit_chance, s.forced_moves, s.forced, s.ending = self.explicit_chance, self.forced_moves, self.forced, self.ending
-        s.at_once = self.at_once  # never changed in place: replaced when a decision is taken at once
-        s.log = list(self.log)
-        s.budget, s.spent = self.budget, list(self.spent)
-        s.seed = self.seed
-        s.memo = list(self.memo)  # shared values stay valid: invalidation replaces a slot, never clears it
-        s.private, self.private = set(), set()
-        return s
+    copy = copy_state  # generated from the fields' table (state_data.py): as fast as written by hand
 
     def __deepcopy__(self, memo) -> "State":  # copy.deepcopy (OpenSpiel clones a wrapped state so): the game is shared
         return self.copy()
 
     def to_dict(self) -> dict:
-        return {
-            "ruleset": self.game.id, "version": self.game.version, "variants": list(self.game.variants),
-            "players": self.n, "seed": self.seed,
-            "zones": self.zones, "vars": self.vars,
-            "cprops": {str(k): v for k, v in self.cprops.items()}, "sprops": self.sprops,
-            "phase": self.phase, "flow": self.flow, "turn_player": self.turn_player,
-            "turn_queue": self.turn_queue, "turn_count": self.turn_count, "dropped": self.dropped, "frames": self.frames,
-            "pending": self.pending, "rng": self.rng, "terminal": self.terminal, "unfinished": self.unfinished,
-            "next_phase": self.next_phase, "history": self.history, "sealed": self.sealed, "fired": self.fired,
-            "explicit_chance": self.explicit_chance, "log": self.log,
-            "forced_moves": self.forced_moves, "forced": self.forced, "at_once": self.at_once, "end_reason": self.ending,
-        }
+        return saved_dict(self)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, game, data: dict) -> "State":
+        """The state `data` holds (checked before: engine/saved_state.py)."""
         s = State.__new__(State)
         s.game = game
-        s.n = data["players"]
+        load_saved(s, data)
         s.setup = game.setup_for(s.n)
-        s.zones = {k: list(v) for k, v in data["zones"].items()}
         s.where = [""] * len(s.setup.ctype)
         for key, items in s.zones.items():
             for c in items:
                 s.where[c] = key
-        s.vars = data["vars"]
-        s.cprops = {int(k): v for k, v in data["cprops"].items()}
-        s.sprops = data["sprops"]
-        for name in ("phase", "flow", "turn_player", "turn_queue", "turn_count", "frames", "pending", "rng",
-                     "terminal", "unfinished", "next_phase", "history", "sealed", "fired", "explicit_chance", "log", "seed"):
-            setattr(s, name, data[name])
-        s.forced_moves = data.get("forced_moves", False)  # states saved before these keys existed
-        s.forced = data.get("forced", 0)
-        s.at_once = list(data.get("at_once") or [])
-        s.ending = data.get("end_reason")
-        s.dropped = list(data.get("dropped") or [])
         s.budget, s.spent = DEFAULT_BUDGET, [0, 0.0]  # what a game spent is not saved: it begins afresh
         s.forget_cached()
         return s
-
-
-def _copy_env(env: dict) -> dict:
-    out = {}
-    for k, v in env.items():
-        if isinstance(v, list):
-            v = [list(x) if isinstance(x, list) else x for x in v]
-        out[k] = v
-    return out
