@@ -141,7 +141,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
     def info(request, data, client):
         game = ws.game
         out = {"version": ws.version, "errors": ws.errors, "ok": not ws.errors, "replays": preloaded,
-               "agents": policy.names()}
+               "agents": policy.names(), "variants": ws.variant_list()}
         if game is not None:
             out.update({"title": game.title, "ruleset": game.id, "min_players": game.min_players,
                         "max_players": game.max_players,
@@ -158,57 +158,123 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         return ws.game
 
     def new_play(request, data, client):
+        """A table: each seat a person's or an agent's (`seats`: name → "person" or a spec; else
+        the page's own `seat` and `agents` for the rest), under the `variants` chosen."""
         game = game_or_error()
         players = _int(data.get("players"), game.min_players, "players")
         if not game.min_players <= players <= game.max_players:
             raise LegesError(Diagnostic(Position("players"), f"{game.title} is for {game.min_players} to {game.max_players} players"))
         setup = game.setup_for(players)
-        seat_name = _text(data.get("seat"), "seat") or setup.seat_names[0]
-        if seat_name not in setup.seat_names:
-            raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}",
-                                        "seats: " + ", ".join(setup.seat_names)))
-        seat = setup.seat_names.index(seat_name)
-        specs = policy.specs(_text(data.get("agents"), "agents") or "random", players - 1)
-        specs = specs[:seat] + [""] + specs[seat:]
-        match = Match(new_id(), seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make, options.budget)
+        seat_name = _text(data.get("seat"), "seat")
+        seats = data.get("seats")
+        if seats is not None:
+            specs = _seat_specs(seats, setup.seat_names, policy)
+            people = [p for p, spec in enumerate(specs) if spec == ""]
+            if seat_name and seat_name not in setup.seat_names:
+                raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}"))
+            seat = setup.seat_names.index(seat_name) if seat_name else (people[0] if people else 0)
+            if seat not in people:
+                raise LegesError(Diagnostic(Position("seats"), "the page setting the table up takes a seat of a person",
+                                            "make one seat a person's"))
+        else:
+            seat_name = seat_name or setup.seat_names[0]
+            if seat_name not in setup.seat_names:
+                raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}",
+                                            "seats: " + ", ".join(setup.seat_names)))
+            seat = setup.seat_names.index(seat_name)
+            specs = policy.specs(_text(data.get("agents"), "agents") or "random", players - 1)
+            specs = specs[:seat] + [""] + specs[seat:]
+        variants = _variant_requests(data.get("variants"), ws.variants)
+        hotseat = data.get("hotseat", False)
+        if not isinstance(hotseat, bool):
+            raise LegesError(Diagnostic(Position("hotseat"), "hotseat is true or false"))
+        from .session import HOT
+        match = Match(new_id(), HOT if hotseat else seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make,
+                      options.budget, variants=tuple(variants), hotseat=hotseat)
         with match.lock:
-            version, private = ws.private_game()
+            version, private = ws.private_game(variants)  # a conflict, a bad parameter: refused here, with why
             match.start(private, version)
-            with ws.lock:
-                ws.matches.add(client, match.id, match)
+            ws.add_match(client, match)
             match.run(seconds=options.request_seconds)
             return play_view(match, ws)
 
-    def the_match(request) -> Match:
-        with ws.lock:
-            match = ws.matches.get(request.path_params["mid"])
+    def the_match(request) -> tuple[Match, str]:
+        key = request.path_params["mid"]
+        match = ws.find_match(key)
         if match is None:
             raise LegesError(Diagnostic(Position("game"), "no such game: it was closed to make room, or the server restarted",
                                         "start a new game"))
-        return match
+        return match, key
 
     def get_play(request, data, client):
-        match = the_match(request)
+        match, key = the_match(request)
+        known = request.query_params.get("stamp")
+        if known is not None:  # a page waiting for the others asks often: an answer at once, however busy
+            if not match.lock.acquire(timeout=0.05):
+                return {"same": True, "busy": True}
+            try:
+                if known == str(match.stamp) and ws.version == match.version:
+                    return {"same": True, "busy": match.thinking}
+                return play_view(match.current(ws, options.request_seconds), ws, key)
+            finally:
+                match.lock.release()
         with match.lock:
-            return play_view(match.current(ws, options.request_seconds), ws)
+            return play_view(match.current(ws, options.request_seconds), ws, key)
 
-    def act(request, data, client):
-        match = the_match(request)
+    def action_text(data) -> str:
         text = data.get("action")
         if not isinstance(text, str) or not text:
             raise LegesError(Diagnostic(Position("action"), "no action given"))
         if len(text) > MAX_ACTION:
             raise LegesError(Diagnostic(Position("action"), f"the action is longer than {MAX_ACTION} characters",
                                         "an action is one of the texts the game lists as legal"))
+        return text
+
+    def acting_seat(match, key) -> int:
+        covered = match.covered(key)
+        if covered is not None:
+            raise LegesError(Diagnostic(Position("seat"), f"{match.st.player_name(covered)} is to look first",
+                                        "the next person uncovers the view"))
+        return match.seat_of(key)
+
+    def act(request, data, client):
+        match, key = the_match(request)
+        text = action_text(data)
         with match.lock:
-            match.current(ws, options.request_seconds).act(text, options.request_seconds)
-            return play_view(match, ws)
+            match.current(ws, options.request_seconds)
+            match.act(text, options.request_seconds, seat=acting_seat(match, key))
+            return play_view(match, ws, key)
+
+    def why(request, data, client):
+        match, key = the_match(request)
+        text = action_text(data)
+        with match.lock:
+            match.current(ws, options.request_seconds)
+            return match.why(text, acting_seat(match, key))
+
+    def undo(request, data, client):
+        match, key = the_match(request)
+        with match.lock:
+            match.current(ws, options.request_seconds)
+            match.undo(acting_seat(match, key))
+            return play_view(match, ws, key)
+
+    def reveal(request, data, client):
+        match, key = the_match(request)
+        with match.lock:
+            match.reveal(key, _text(data.get("seat"), "seat"))
+            return play_view(match, ws, key)
+
+    def record_of(request, data, client):
+        match, key = the_match(request)
+        with match.lock:
+            return match.record(ws.path)
 
     def carry_on(request, data, client):
-        match = the_match(request)
+        match, key = the_match(request)
         with match.lock:
             match.current(ws, options.request_seconds).run(force=True, seconds=options.request_seconds)
-            return play_view(match, ws)
+            return play_view(match, ws, key)
 
     def new_replay(request, data, client):
         game_or_error()
@@ -246,9 +312,13 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         Route("/api/info", route(info)),
         Route("/api/watch", route(watch)),
         Route("/api/play", route(new_play, thinks=True), methods=["POST"]),
-        Route("/api/play/{mid}", route(get_play, thinks=True)),
+        Route("/api/play/{mid}", route(get_play)),
         Route("/api/play/{mid}/act", route(act, thinks=True), methods=["POST"]),
         Route("/api/play/{mid}/continue", route(carry_on, thinks=True), methods=["POST"]),
+        Route("/api/play/{mid}/why", route(why), methods=["POST"]),
+        Route("/api/play/{mid}/undo", route(undo), methods=["POST"]),
+        Route("/api/play/{mid}/reveal", route(reveal), methods=["POST"]),
+        Route("/api/play/{mid}/record", route(record_of)),
         Route("/api/replay", route(new_replay), methods=["POST"]),
         Route("/api/replay/{rid}", route(get_replay)),
     ]
@@ -268,6 +338,41 @@ def _add_replay(ws: Workspace, client: str, text: str, name: str) -> dict:
         ws.replays.add(client, replay.id, replay)
     return {"id": replay.id, "name": name, "steps": replay.steps, "seats": ws.game.setup_for(record["players"]).seat_names
             if ws.game is not None else []}
+
+
+def _seat_specs(seats, names: list[str], policy: AgentPolicy) -> list[str]:
+    """A spec per seat from `{seat name: "person" | agent spec}` ("" for a person's seat); a seat
+    not named is a random agent's. Only the agents the policy admits."""
+    if not isinstance(seats, dict):
+        raise LegesError(Diagnostic(Position("seats"), "seats are {seat name: \"person\" or an agent}"))
+    for name in seats:
+        if name not in names:
+            raise LegesError(Diagnostic(Position("seats"), f"no seat '{str(name)[:MAX_NAME]}' in a game of {len(names)}",
+                                        "seats: " + ", ".join(names)))
+    specs = []
+    for name in names:
+        spec = _text(seats.get(name), "seats") or "random"
+        if spec == "person":
+            specs.append("")
+        else:
+            specs.append(policy.specs(spec, 1)[0])
+    return specs
+
+
+MAX_VARIANT_REQUESTS = 32
+
+
+def _variant_requests(value, default) -> list[str]:
+    """The variants a table is played under: --variant requests (NAME, NAME=VALUE,
+    NAME.PARAM=VALUE), each looked up among the ruleset's own variant files (nothing else is
+    read); none given: the command line's."""
+    if value is None:
+        return list(default)
+    if not isinstance(value, list) or len(value) > MAX_VARIANT_REQUESTS or \
+            not all(isinstance(v, str) and 0 < len(v) <= MAX_NAME for v in value):
+        raise LegesError(Diagnostic(Position("variants"), f"variants are a list of at most {MAX_VARIANT_REQUESTS} texts",
+                                    "NAME, NAME=VALUE or NAME.PARAM=VALUE, as leges play --variant takes them"))
+    return list(dict.fromkeys(value))
 
 
 def _int(value, default: int, where: str) -> int:
