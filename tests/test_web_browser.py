@@ -244,14 +244,29 @@ def play_moves(page, seat: str, rng: random.Random, moves: int) -> int:
                 with page.expect_response(lambda r: r.url.endswith("/act")):
                     page.locator("#actions button.act").filter(has_text=re.compile("^" + re.escape(text) + "$")).click()
             on_board += 1
+        elif page.evaluate("() => !document.getElementById('numbers').hidden"):  # a decision of numbers (a share-out): typed in its form
+            text = rng.choice([t for t, _ in actions][:60])  # as from the first options listed
+            fill_numbers(page, text)
+            with page.expect_response(lambda r: r.url.endswith("/act")):
+                page.locator("#numbers button.act").click()
         else:
             shown = page.eval_on_selector_all("#actions button.act", "bs => bs.map(b => b.dataset.action)")
+            assert shown, page.evaluate("() => [state.view.actions.map(a => a.text), document.getElementById('numbers').hidden, state.listAll]")
             text = rng.choice(shown)
             with page.expect_response(lambda r: r.url.endswith("/act")):
                 page.locator("#actions button.act").nth(shown.index(text)).click()
         page.wait_for_function("n => document.querySelectorAll('#history li').length > n", arg=before)
         assert f"{seat}: {text}" in page.locator("#history li").all_inner_texts()[before:]
     return on_board
+
+
+def fill_numbers(page, text: str) -> None:
+    """The numbers of `text` (`share order=3 armies=5 temples=2`) typed into the page's form, in order."""
+    for word in text.split()[1:]:
+        key, value = word.split("=")
+        field = page.locator(f"#numbers input[data-key='{key}']")
+        field.fill(value)
+        field.dispatch_event("change")
 
 
 def new_game(page, players: int, seat: str, seed: int) -> None:

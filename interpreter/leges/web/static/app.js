@@ -139,7 +139,6 @@ function showTable(view) {
     const variants = view.variants && view.variants.length ? view.variants.join(", ") : "none (the rules as written)";
     line.replaceChildren(make("div", "", "Seats: " + seats.join(", ") + (view.hotseat ? " — hot seat" : "")),
                          make("div", "variants-on", "Variants: " + variants));
-    text($("table-summary"), "— " + seats.join(", ") + "; variants: " + variants);
   }
   const links = $("links"), list = $("link-list");
   list.replaceChildren();
@@ -262,7 +261,7 @@ function numberRange(form, i, values) {
 function showNumbers(form) {
   const box = $("numbers");
   box.hidden = !form || state.listAll;
-  if (box.hidden) { box.replaceChildren(); return; }
+  if (box.hidden) { box.replaceChildren(); delete box.dataset.sig; return; }
   const sig = form.id + " " + form.keys.join(" ") + " " + form.rows.length;
   if (box.dataset.sig === sig) return;   // the same decision: the numbers typed so far stay
   box.dataset.sig = sig;
@@ -374,7 +373,7 @@ async function newGame() {
     const view = await busy(api("/api/play", tableRequest()));
     state.match = view.match;
     history.replaceState(null, "", location.pathname);
-    $("play-controls").open = false;
+    $("variants-box").open = false;
     render(view);
   } catch (err) { notice(err.message); }
 }
@@ -440,7 +439,7 @@ function showVariants() {
     const label = make("label", "variant-title");
     const box = make("input", "");
     box.type = "checkbox"; box.className = "variant-on"; box.dataset.variant = v.id; box.checked = !!v.on;
-    box.addEventListener("change", () => { const c = variantConflict(); const n = $("variant-conflict"); n.hidden = !c; text(n, c || ""); });
+    box.addEventListener("change", variantsChanged);
     label.appendChild(box);
     label.appendChild(make("span", "", " " + v.title));
     if (v.kind) label.appendChild(make("span", "kind", " [" + v.kind + "]"));
@@ -472,6 +471,15 @@ function showVariants() {
     }
     list.appendChild(li);
   }
+  variantsChanged();
+}
+
+function variantsChanged() {
+  const c = variantConflict(), n = $("variant-conflict");
+  n.hidden = !c;
+  text(n, c || "");
+  const on = chosenVariants().filter((r) => !r.includes("."));
+  text($("variants-summary"), "(" + (state.info.variants || []).length + "): " + (on.length ? on.join(", ") + " on" : "none on"));
 }
 
 function chosenVariants() {
@@ -636,7 +644,6 @@ async function start() {
   const joined = /^#seat=([0-9a-f]+)$/.exec(location.hash);
   if (joined) {   // a seat's link: this page is that seat's, at a table set up elsewhere
     state.match = joined[1];
-    $("play-controls").open = false;
     try { render(await api("/api/play/" + state.match)); } catch (err) { notice(err.message); }
     return;
   }
