@@ -579,6 +579,9 @@ def test_the_page_fits_1280_by_800(serving, browser, name, players):
             box = page.locator(part).first.bounding_box()
             assert box and box["x"] >= 0 and box["y"] >= 0, (part, box)
             assert box["x"] + box["width"] <= 1280 and box["y"] + box["height"] <= 800, (part, box)
+        board, svg = page.locator("#board").bounding_box(), page.locator("#board svg").bounding_box()
+        assert svg["x"] >= board["x"] and svg["x"] + svg["width"] <= board["x"] + board["width"] + 0.5  # not cut by its box
+        assert svg["y"] >= board["y"] and svg["y"] + svg["height"] <= board["y"] + board["height"] + 0.5
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
         shot(page, f"{name}-1280x800")
     finally:

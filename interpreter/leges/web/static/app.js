@@ -123,7 +123,8 @@ function fitBoard() {
   if (!w || !h) return;
   const top = box.getBoundingClientRect().top + window.scrollY;
   const aside = document.querySelector("aside");
-  const roomW = Math.max(200, document.documentElement.clientWidth - aside.getBoundingClientRect().width - 48);
+  const asideMin = parseFloat(getComputedStyle(aside).minWidth) || 320;
+  const roomW = Math.max(200, document.documentElement.clientWidth - asideMin - 56);
   const roomH = Math.max(200, window.innerHeight - top - 12);
   const scale = Math.min(1, roomW / w, roomH / h);
   svg.style.width = Math.floor(w * scale) + "px";
