@@ -288,9 +288,9 @@ class Match:
     def apply(self, action) -> None:
         """An action applied to the game, every seat's memory taking it in (the agents search worlds
         that keep what their seat has seen)."""
-        self.stamp += 1
         if self.memories is None:
             self.st.apply_action(action)
+            self.stamp += 1
             return
         from ..engine.api import Action
         act = action if isinstance(action, Action) else None
@@ -298,6 +298,7 @@ class Match:
             who, text = action.split(": ", 1)
             act = Action(self.st.player_index(who), text)
         self.memories.step(self.st, lambda: self.st.apply_action(action), act)
+        self.stamp += 1
 
     def knowledge(self, seat: int):
         return self.memories.seats[seat] if self.memories is not None else None
