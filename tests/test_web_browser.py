@@ -472,7 +472,7 @@ def test_a_variant_switched_on_in_the_page_changes_the_rules(serving, page):
         page.click("#new-game")
     page.wait_for_function("() => state.view.variants.length > 0")
     assert page.evaluate("() => state.view.variants") == ["extra_amphorae", "extra_amphorae.start_amphorae=2"]
-    assert "extra_amphorae" in page.locator("#table-line .variants-on").inner_text()
+    assert page.locator("#table-line .variants-on").inner_text() == "Variants: extra_amphorae (start_amphorae=2)"
     assert any(a.startswith("amphora_card") for a in page.evaluate("() => state.view.actions.map(a => a.text)"))
     page.fill("#filter", "amphora_card")
     assert page.locator("#actions button.act[data-action^='amphora_card']").count() >= 1

@@ -108,7 +108,7 @@ class Workspace:
         """The ruleset's variants as a table's set-up lists them: what each is, where it comes from,
         its typed parameters (with defaults), what it requires and conflicts with."""
         from ..errors import Collector
-        from ..model.variants import find_variants
+        from ..model.variants import REQUEST, find_variants
         root = Path(self.path)
         if root.is_file():
             root = root.parent
@@ -117,6 +117,11 @@ class Workspace:
                 found = find_variants(root.resolve(), Collector())
         except LegesError:
             return []
+        given = {}  # the command line's values: the set-up starts from them
+        for request in self.variants:
+            m = REQUEST.match(request.strip())
+            if m and m.group(1) in found and m.group(3) is not None and found[m.group(1)].parameters:
+                given[(m.group(1), m.group(2) or found[m.group(1)].parameters[0]["id"])] = m.group(3)
         out = []
         for vid in sorted(found):
             data = found[vid].data
@@ -124,6 +129,8 @@ class Workspace:
             for p in found[vid].parameters:
                 params.append({k: p.get(k) for k in ("id", "type", "default", "min", "max", "choices", "description")
                                if p.get(k) is not None})
+                if (vid, p.get("id")) in given:
+                    params[-1]["value"] = given[(vid, p.get("id"))]
             out.append({"id": vid, "title": str(data.get("title") or vid), "kind": str(data.get("kind") or ""),
                         "description": " ".join(str(data.get("description") or "").split()),
                         "provenance": _provenance(data), "parameters": params,

@@ -137,7 +137,7 @@ function showTable(view) {
   line.hidden = view.mode !== "play";
   if (view.mode === "play") {
     const seats = (view.seats || []).map((s) => s + " (" + (view.people.includes(s) ? "person" : (view.agents[s] || "agent")) + ")");
-    const variants = view.variants && view.variants.length ? view.variants.join(", ") : "none (the rules as written)";
+    const variants = view.variants && view.variants.length ? variantWords(view.variants) : "none (the rules as written)";
     line.replaceChildren(make("div", "", "Seats: " + seats.join(", ") + (view.hotseat ? " — hot seat" : "")),
                          make("div", "variants-on", "Variants: " + variants));
   }
@@ -156,6 +156,18 @@ function showTable(view) {
   const record = $("record-link");
   record.hidden = !(view.mode === "play" && view.terminal);
   $("undo").hidden = !(view.mode === "play" && view.undo);
+}
+
+// `three_moves`, `three_moves.escape_moves=5` → "three_moves (escape_moves=5)"
+function variantWords(requests) {
+  const named = new Map();
+  for (const r of requests) {
+    const m = /^([A-Za-z_]\w*)(?:\.(\w+))?(?:=(.*))?$/.exec(r);
+    if (!m) continue;
+    if (!named.has(m[1])) named.set(m[1], []);
+    if (m[3] !== undefined) named.get(m[1]).push((m[2] ? m[2] + "=" : "") + m[3]);
+  }
+  return [...named].map(([id, ps]) => ps.length ? id + " (" + ps.join(", ") + ")" : id).join(", ");
 }
 
 // a hot seat: the next person's view stays covered until that person says it is there
@@ -464,7 +476,8 @@ function showVariants() {
         else if (p.type === "int") { input.type = "number"; if (p.min != null) input.min = String(p.min); if (p.max != null) input.max = String(p.max); }
       }
       input.className = "variant-param"; input.dataset.variant = v.id; input.dataset.param = p.id; input.dataset.type = p.type;
-      if (p.type === "bool") input.checked = !!p.default; else input.value = p.default == null ? "" : String(p.default);
+      const start = p.value !== undefined ? p.value : p.default;   // the command line's value, else the default
+      if (p.type === "bool") input.checked = ["true", "yes", "1", true].includes(start); else input.value = start == null ? "" : String(start);
       pl.appendChild(input);
       const bounds = p.min != null || p.max != null ? " (" + (p.min != null ? p.min : "") + "–" + (p.max != null ? p.max : "") + ")" : "";
       pl.appendChild(make("span", "param-info", bounds + " default " + p.default + (p.description ? ": " + p.description : "")));
