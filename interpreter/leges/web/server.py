@@ -1,18 +1,25 @@
 """`leges serve`: a small ASGI app (Starlette, run by uvicorn) and its page (static/: plain HTML,
 SVG and JavaScript, no build step).
 
-The page plays against agents (one seat is the person's, chosen in the page), steps through a
-record with a timeline, and watches the ruleset's files: on save the game is reloaded, or the
-located errors are shown. Every answer about a game is one seat's view (views.py).
+The page sets up tables — each seat a person's (a link with the seat's key) or an agent's, a hot
+seat for one screen, the ruleset's variants switched on with their parameters — plays at them,
+steps through a record with a timeline, and watches the ruleset's files: on save the game is
+reloaded, or the located errors are shown. Every answer about a game is one seat's view (views.py).
 
-    GET  /                      the page
-    GET  /api/info              the ruleset: title, players, seats, agents, load errors
+    GET  /                      the page (a seat's link: /#seat=KEY)
+    GET  /api/info              the ruleset: title, players, seats, agents, variants, load errors
     GET  /api/watch             reload if a file changed: {version, ok, errors}
-    POST /api/play              {players, seat, agents, seed} → a new game and the seat's view
-    GET  /api/play/ID           the seat's view of game ID
-    POST /api/play/ID/act       {action} → the action applied, the agents' moves, the seat's view; an
+    POST /api/play              {players, seat, agents | seats: {name: "person" | spec}, hotseat, variants,
+                                seed} → a new table and the view of the seat of the page setting it up
+                                (with `links`: a key for each other person's seat)
+    GET  /api/play/KEY[?stamp=N]  the key's seat's view (with the stamp it saw: {same} when nothing changed)
+    POST /api/play/KEY/act      {action} → the action applied, the agents' moves, the seat's view; an
                                 illegal one → 400 with `explanation`: why (engine/seat_explanation.py)
-    POST /api/play/ID/continue  let the agents play on (the seat could have acted out of turn)
+    POST /api/play/KEY/why      {action} → why it is not legal, nothing applied ({legal: true} when it is)
+    POST /api/play/KEY/undo     practice (every other seat an agent): the seat's last decision taken back
+    POST /api/play/KEY/reveal   {seat} → a hot seat: that person's view uncovered
+    GET  /api/play/KEY/record   the game's record (with its variants), once the game is over
+    POST /api/play/KEY/continue let the agents play on (the seat could have acted out of turn)
     POST /api/replay            {record: text, name} → a record to step through
     GET  /api/replay/ID?step=N&seat=S   the record after N actions, as seat S (default: public) sees it
 
@@ -20,7 +27,9 @@ Anything that can reach the server can send it a request, so nothing in one is t
 checks who is asking (the Host, the Origin, the token the page got with its HTML, JSON sent as
 JSON, the size) before any route runs; seating.py admits only the built-in agents with capped
 budgets; each game has a lock of its own and its agents stop thinking at a time limit, so one
-long search holds up nobody else; store.py keeps each client's games within a memory bound.
+long search holds up nobody else; store.py keeps each client's games within a memory bound. A
+game is reached by a seat's key only, which acts for that seat alone; variants are named, and
+looked up among the ruleset's own variant files.
 """
 from __future__ import annotations
 
