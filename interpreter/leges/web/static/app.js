@@ -402,7 +402,11 @@ async function act(actionText) {
 }
 
 async function carryOn() {
-  try { render(await busy(api("/api/play/" + state.match + "/continue", {}))); } catch (err) { notice(err.message); }
+  const match = state.match;
+  try {
+    const view = await busy(api("/api/play/" + match + "/continue", {}));
+    if (state.mode === "play" && state.match === match) render(view);
+  } catch (err) { notice(err.message); }
 }
 
 async function undo() {
@@ -433,7 +437,12 @@ async function poll() {
   if (view.your_turn && !view.thinking) return;
   state.polling = true;
   try {
-    const answer = await api("/api/play/" + state.match + "?stamp=" + view.stamp);
+    const match = state.match;
+    const answer = await api("/api/play/" + match + "?stamp=" + view.stamp);
+    const now = state.view;
+    const stale = state.mode !== "play" || state.match !== match || state.busy || !now || now.mode !== "play" ||
+      (answer.stamp !== undefined && answer.stamp < now.stamp);   // an answer overtaken by the page's own request
+    if (stale) return;
     if (!answer.same) render(answer);
     else { $("busy").hidden = !answer.busy && !view.thinking; }
   } catch (err) { /* asked again soon */ }
