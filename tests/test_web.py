@@ -414,3 +414,22 @@ def test_several_tables_at_once(serving):
     for i, t in enumerate(tables):
         _, o = send(server, f"/api/play/{t['links']['o']}")
         assert o["history"] == [f"x: place square=r{i}c0"] and o["your_turn"]
+
+
+def test_a_hot_seat_shows_nobodys_view_while_the_agents_think():
+    from leges.web.session import HOT, Match, Workspace
+    from leges.web.views import play_view
+    ws = Workspace(str(ruleset_dir("pompeii")))
+    match = Match("h", HOT, 3, 1, ["", "random", ""], hotseat=True)
+    match.start(ws.game)
+    match.run()
+    assert play_view(match, ws)["curtain"] == "red"
+    match.reveal("h", "red")
+    view = play_view(match, ws)
+    assert view["seat"] == "red" and view["actions"]
+    match.act(view["actions"][0]["text"], seconds=0, seat=0)  # black (an agent) still to move: stopped at once
+    view = play_view(match, ws)
+    assert match.thinking and view["seat"] is None and view["actions"] == [] and 'data-view="public"' in view["svg"]
+    match.run(force=True)
+    view = play_view(match, ws)
+    assert view["curtain"] == "yellow" and view["seat"] is None

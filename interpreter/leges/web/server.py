@@ -244,7 +244,11 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         if covered is not None:
             raise LegesError(Diagnostic(Position("seat"), f"{match.st.player_name(covered)} is to look first",
                                         "the next person uncovers the view"))
-        return match.seat_of(key)
+        seat = match.seat_of(key)
+        if seat is None:
+            raise LegesError(Diagnostic(Position("seat"), "nobody's view is uncovered at this hot seat",
+                                        "the person to decide uncovers it first"))
+        return seat
 
     def act(request, data, client):
         match, key = the_match(request)

@@ -322,15 +322,11 @@ class Match:
             return who
         return next((p for p in people if st.legal_actions(p)), None)
 
-    def seat_of(self, key: str) -> int:
-        """The seat a key names: at a hot-seat table, the seat uncovered (or the person to decide)."""
+    def seat_of(self, key: str) -> int | None:
+        """The seat a key names; at a hot-seat table, the seat uncovered (None while nobody's is:
+        the screen then shows only what everybody sees)."""
         seat = self.keys[key]
-        if seat != HOT:
-            return seat
-        if self.shown is not None:
-            return self.shown
-        deciding = self.deciding()
-        return deciding if deciding is not None else self.people[0]
+        return self.shown if seat == HOT else seat
 
     def covered(self, key: str) -> int | None:
         """A hot-seat table's next person, whose view waits until it is uncovered; else None."""

@@ -54,6 +54,8 @@ def play_view(match, ws, key: str | None = None) -> dict:
     names = st.setup.seat_names
     covered = match.covered(key)
     seat = None if covered is not None or (match.keys.get(key) == HOT and st.is_terminal()) else match.seat_of(key)
+    if match.keys.get(key) == HOT and seat is not None and match.deciding() != seat:
+        seat = None  # a hot seat between two decisions (the agents' turn): nobody's view on the screen
     payload = seat_payload(st, seat, with_actions=seat is not None)
     payload.update({"mode": "play", "match": key, "news": match.take_news(seat) if seat is not None else [],
                     "note": match.note, "thinking": match.thinking, "stamp": match.stamp,
