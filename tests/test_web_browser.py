@@ -586,3 +586,23 @@ def test_the_page_fits_1280_by_800(serving, browser, name, players):
         shot(page, f"{name}-1280x800")
     finally:
         context.close()
+
+
+def test_a_share_out_is_a_form_of_numbers(serving, page):
+    """Alexander's share-out (816 options: every split of 15 cubes) is three numbers, each within what the ones before leave."""
+    server = serving(ruleset_dir("alexander"))
+    page.goto(server.url)
+    new_game(page, 3, "blue", 0)
+    page.wait_for_selector("#numbers:not([hidden]) input[data-key='temples']")
+    assert page.evaluate("() => state.view.actions.length") == 816 and page.locator("#actions li").count() == 0
+    assert page.locator("#numbers input").evaluate_all("xs => xs.map(x => x.dataset.key)") == ["order", "armies", "temples"]
+    page.click("#list-all")  # the options listed after all, then the form again
+    page.wait_for_function("() => document.querySelectorAll('#actions li').length === 60")
+    assert page.locator("#numbers").is_hidden()
+    page.evaluate("() => { state.listAll = false; showActions(); }")
+    fill_numbers(page, "share order=9 armies=4")
+    assert page.locator("#numbers input[data-key='temples']").get_attribute("max") == "2"  # 15 - 9 - 4 left
+    fill_numbers(page, "share temples=2")
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.locator("#numbers button.act").click()
+    page.wait_for_function("() => state.view.history.some(h => h === 'blue: share order=9 armies=4 temples=2')")
