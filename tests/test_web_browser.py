@@ -599,7 +599,7 @@ def test_a_share_out_is_a_form_of_numbers(serving, page):
     page.click("#list-all")  # the options listed after all, then the form again
     page.wait_for_function("() => document.querySelectorAll('#actions li').length === 60")
     assert page.locator("#numbers").is_hidden()
-    page.evaluate("() => { state.listAll = false; showActions(); }")
+    page.click("#list-all")
     fill_numbers(page, "share order=9 armies=4")
     assert page.locator("#numbers input[data-key='temples']").get_attribute("max") == "2"  # 15 - 9 - 4 left
     fill_numbers(page, "share temples=2")

@@ -193,7 +193,8 @@ function showActions() {
   if (!view || view.mode !== "play") return;
   const form = numbersOf(view.actions);
   showNumbers(form);
-  $("list-all").hidden = !form || state.listAll;
+  $("list-all").hidden = !form;
+  text($("list-all"), state.listAll ? "the form of numbers" : "list every option");
   if (form && !state.listAll) {
     $("filter").hidden = true; $("more-actions").hidden = true;
     text($("waiting"), "Choose the numbers:");
@@ -682,7 +683,7 @@ function wire() {
   $("undo").addEventListener("click", undo);
   $("reveal").addEventListener("click", reveal);
   $("record-link").addEventListener("click", downloadRecord);
-  $("list-all").addEventListener("click", () => { state.listAll = true; showActions(); });
+  $("list-all").addEventListener("click", () => { state.listAll = !state.listAll; showActions(); });
   window.addEventListener("resize", fitBoard);
   $("new-game").addEventListener("click", newGame);
   $("carry-on").addEventListener("click", carryOn);
