@@ -433,3 +433,23 @@ def test_a_hot_seat_shows_nobodys_view_while_the_agents_think():
     match.run(force=True)
     view = play_view(match, ws)
     assert view["curtain"] == "yellow" and view["seat"] is None
+
+
+def test_a_record_of_a_table_with_variants_replays_under_them(serving, tmp_path):
+    """Attika under extra_amphorae: an amphora card on the first turn, played and recorded; the record
+    steps through in the page under the same variants (the server serves the rules as written)."""
+    server = serving(ruleset_dir("attika"))
+    _, view = send(server, "/api/play", {"players": 2, "seat": "athens", "variants": ["extra_amphorae.start_amphorae=2"]})
+    amphora = next(a["text"] for a in view["actions"] if a["text"].startswith("amphora_card"))
+    _, view = send(server, f"/api/play/{view['match']}/act", {"action": amphora})
+    match = server.app.state.workspace.find_match(view["match"])
+    from leges.records import make_record
+    record = make_record(match.game, str(ruleset_dir("attika")), 2, 0, list(match.st.history))
+    record["variants"] = list(match.variants)
+    status, replay = send(server, "/api/replay", {"record": json.dumps(record), "name": "amphora.json"})
+    assert status == 200 and replay["steps"] == len(record["actions"]) and replay["error"] is None
+    status, step = send(server, f"/api/replay/{replay['replay']}?step=1")
+    assert status == 200 and step["history"][0].endswith(amphora)
+    record["variants"] = ["../../x"]
+    status, bad = send(server, "/api/replay", {"record": json.dumps(record), "name": "bad.json"})
+    assert status == 400

@@ -305,7 +305,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         if replay is None:
             raise LegesError(Diagnostic(Position("record"), "no such record: it was closed to make room, or the server restarted"))
         with ws.engine:
-            replay.current(ws.game)
+            replay.current(ws.game_for(replay.record.get("variants")))
             st0 = replay.checkpoints[0]
             name = request.query_params.get("seat") or ""
             seat = None
@@ -343,10 +343,11 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
 
 def _add_replay(ws: Workspace, client: str, text: str, name: str) -> dict:
     record = read_record_text(text, name)
+    record["variants"] = _variant_requests(record.get("variants") or [], [])  # played under its own variants
     replay = Replay(new_id(), record, name)
     if ws.game is not None:
         with ws.engine:
-            replay.rebuild(ws.game)
+            replay.rebuild(ws.game_for(record["variants"]))
     with ws.lock:
         ws.replays.add(client, replay.id, replay)
     return {"id": replay.id, "name": name, "steps": replay.steps, "seats": ws.game.setup_for(record["players"]).seat_names

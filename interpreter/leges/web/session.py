@@ -44,6 +44,7 @@ class Workspace:
         self.matches: Store[Match] = Store(max_bytes, per_client)
         self.replays: Store[Replay] = Store(max_bytes // 4, per_client)
         self.keys: dict[str, str] = {}  # a seat's key → its match's id (the match's own id among them)
+        self.games: dict = {}  # (version, variants) → the rules under a record's variants (game_for)
         self.reload()
 
     def add_match(self, client: str, match: Match) -> None:
@@ -103,6 +104,24 @@ class Workspace:
             raise LegesError(Diagnostic(Position(self.path), "the ruleset does not load: fix its errors first"))
         with LOADING:
             return self.version, leges.load(self.path, variants=self.variants if variants is None else list(variants))
+
+    def game_for(self, variants) -> Any:
+        """The rules served under `variants` (a record's): the served Game itself when they are the
+        command line's, else one loaded for them (a few kept, for the records stepped through)."""
+        variants = tuple(variants or ())
+        if variants == tuple(self.variants) or self.game is None:
+            return self.game
+        with self.lock:
+            key = (self.version, variants)
+            if key not in self.games:
+                import leges
+                with LOADING:
+                    game = leges.load(self.path, variants=list(variants))
+                self.games = {k: g for k, g in self.games.items() if k[0] == self.version}
+                while len(self.games) >= 4:
+                    self.games.pop(next(iter(self.games)))
+                self.games[key] = game
+            return self.games[key]
 
     def variant_list(self) -> list[dict]:
         """The ruleset's variants as a table's set-up lists them: what each is, where it comes from,
