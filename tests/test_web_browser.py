@@ -606,3 +606,18 @@ def test_a_share_out_is_a_form_of_numbers(serving, page):
     with page.expect_response(lambda r: r.url.endswith("/act")):
         page.locator("#numbers button.act").click()
     page.wait_for_function("() => state.view.history.some(h => h === 'blue: share order=9 armies=4 temples=2')")
+
+
+def test_several_tables_at_once_in_one_page(serving, page):
+    server = serving(ruleset_dir("tictactoe"))
+    page.goto(server.url)
+    first = set_up_table(page, 2, "x", ["o"])
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.locator("#board .hit.target[data-space='r0c0']").click()
+    second = set_up_table(page, 2, "x", ["o"])
+    assert second["match"] != first["match"] and second["history"] == []
+    assert page.locator("#tables option").count() == 3  # "—" and the two tables
+    with page.expect_response(lambda r: f"/api/play/{first['match']}" in r.url):
+        page.select_option("#tables", first["match"])
+    page.wait_for_function("() => state.view.history.length === 1")
+    assert page.locator("#history li").all_inner_texts() == ["x: place square=r0c0"]

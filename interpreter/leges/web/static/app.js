@@ -387,6 +387,7 @@ async function newGame() {
     const view = await busy(api("/api/play", tableRequest()));
     state.match = view.match;
     history.replaceState(null, "", location.pathname);
+    if (view.people.length > 1 || view.hotseat) remember(view);
     $("variants-box").open = false;
     render(view);
   } catch (err) { notice(err.message); }
@@ -429,6 +430,37 @@ async function downloadRecord() {
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   } catch (err) { notice(err.message); }
+}
+
+// the tables set up in this tab (several at once: each goes on while the page is at another)
+function tables() {
+  try { return JSON.parse(sessionStorage.getItem("leges-tables") || "[]"); } catch (err) { return []; }
+}
+
+function remember(view) {
+  const list = tables().filter((t) => t.key !== view.match);
+  const seats = view.seats.map((s) => s + (view.people.includes(s) ? "" : "*")).join(" ");
+  list.push({ key: view.match, ruleset: view.ruleset, label: "table " + (list.length + 1) + ": " + seats + (view.hotseat ? " (hot seat)" : "") +
+              " — " + new Date().toLocaleTimeString() });
+  try { sessionStorage.setItem("leges-tables", JSON.stringify(list.slice(-8))); } catch (err) { /* private mode: no list */ }
+  showTables();
+}
+
+function showTables() {
+  const list = tables().filter((t) => !state.info || t.ruleset === state.info.ruleset);
+  const select = $("tables");
+  select.replaceChildren();
+  $("tables-box").hidden = !list.length;
+  const none = make("option", "", "—"); none.value = ""; select.appendChild(none);
+  for (const t of list) { const o = make("option", "", t.label); o.value = t.key; select.appendChild(o); }
+  select.value = list.some((t) => t.key === state.match) ? state.match : "";
+}
+
+async function goToTable(key) {
+  if (!key) return;
+  state.match = key;
+  notice("");
+  try { render(await api("/api/play/" + key)); } catch (err) { notice(err.message); }
 }
 
 // a page waiting for another person (or for agents) asks often, cheaply: the server says "same"
@@ -660,6 +692,7 @@ async function start() {
   for (let n = info.min_players; n <= info.max_players; n++) { const o = make("option", "", n); o.value = String(n); players.appendChild(o); }
   fillSeats();
   showVariants();
+  showTables();
   if (info.replays && info.replays.length) {
     const r = info.replays[0];
     fillReplaySeats(r.seats);
@@ -681,6 +714,7 @@ function wire() {
   $("players").addEventListener("change", fillSeats);
   $("seat").addEventListener("change", fillSeatRows);
   $("undo").addEventListener("click", undo);
+  $("tables").addEventListener("change", (e) => goToTable(e.target.value));
   $("reveal").addEventListener("click", reveal);
   $("record-link").addEventListener("click", downloadRecord);
   $("list-all").addEventListener("click", () => { state.listAll = !state.listAll; showActions(); });
