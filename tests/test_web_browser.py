@@ -354,9 +354,10 @@ def set_up_table(page, players: int, seat: str, people: list[str], seed: int = 0
     for v in variants:
         page.locator("#variants-box summary").click()
         page.check(f"#variant-list input.variant-on[data-variant='{v}']")
+    before = page.evaluate("() => state.match")
     with page.expect_response(lambda r: r.url.endswith("/api/play")):
         page.click("#new-game")
-    page.wait_for_function("() => state.view && state.view.people && state.view.people.length >= 1")
+    page.wait_for_function("m => state.view && state.view.people && state.view.match !== m", arg=before)
     return page.evaluate("() => state.view")
 
 
