@@ -301,13 +301,13 @@ def test_a_table_gives_each_person_a_key_to_its_own_seat(serving):
     assert 'data-view="black"' in black["svg"] and all(a["player"] == 1 for a in black["actions"])
     match = server.app.state.workspace.find_match(red["match"])
     assert black["svg"] == seat_payload(match.st, 1)["svg"] != seat_payload(match.st, 0)["svg"]
-    status, bad = send(server, f"/api/play/{key}/act", {"action": red["actions"][0]["text"] if red["actions"] else "x"})
+    status, _ = send(server, f"/api/play/{key}/act", {"action": red["actions"][0]["text"] if red["actions"] else "x"})
     assert status == 400  # a key acts for its own seat only: red's move is not black's
     status, none = send(server, "/api/play/" + "0" * 16)
     assert status == 400 and "no such game" in none["error"]
     status, same = send(server, f"/api/play/{key}?stamp={black['stamp']}")
     assert status == 200 and same["same"]  # a page waiting asks cheaply
-    status, moved = send(server, f"/api/play/{red['match']}/act", {"action": red["actions"][0]["text"]})
+    status, _ = send(server, f"/api/play/{red['match']}/act", {"action": red["actions"][0]["text"]})
     assert status == 200
     status, after = send(server, f"/api/play/{key}?stamp={black['stamp']}")
     assert not after.get("same") and len(after["history"]) > len(black["history"])
@@ -451,5 +451,5 @@ def test_a_record_of_a_table_with_variants_replays_under_them(serving, tmp_path)
     status, step = send(server, f"/api/replay/{replay['replay']}?step=1")
     assert status == 200 and step["history"][0].endswith(amphora)
     record["variants"] = ["../../x"]
-    status, bad = send(server, "/api/replay", {"record": json.dumps(record), "name": "bad.json"})
+    status, _ = send(server, "/api/replay", {"record": json.dumps(record), "name": "bad.json"})
     assert status == 400

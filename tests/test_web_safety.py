@@ -269,7 +269,7 @@ def test_a_tables_seats_cannot_run_python(serving, planted, agents):
 @pytest.mark.parametrize("variants", [["../../../etc/passwd"], ["evil_module_for_leges"], ["a" * 5000], [{"id": 1}]])
 def test_a_tables_variants_are_the_rulesets_own(serving, planted, variants):
     """A variant a request names is looked up among the ruleset's variant files, by name: no path, no module."""
-    folder, mark = planted
+    _, mark = planted
     server = serving(ruleset_dir("pompeii"))
     status, reply = send(server, "/api/play", {"players": 3, "variants": variants})
     assert status == 400 and reply["error"] and not mark.exists() and "evil_module_for_leges" not in sys.modules

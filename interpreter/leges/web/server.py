@@ -279,7 +279,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
             return play_view(match, ws, key)
 
     def record_of(request, data, client):
-        match, key = the_match(request)
+        match, _ = the_match(request)
         with match.lock:
             return match.record(ws.path)
 
