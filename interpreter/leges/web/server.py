@@ -150,7 +150,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
     def info(request, data, client):
         game = ws.game
         out = {"version": ws.version, "errors": ws.errors, "ok": not ws.errors, "replays": preloaded,
-               "agents": policy.names(), "variants": ws.variant_list()}
+               "agents": policy.names(), "variants": ws.variant_list}
         if game is not None:
             out.update({"title": game.title, "ruleset": game.id, "min_players": game.min_players,
                         "max_players": game.max_players,

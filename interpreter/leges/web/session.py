@@ -45,6 +45,7 @@ class Workspace:
         self.replays: Store[Replay] = Store(max_bytes // 4, per_client)
         self.keys: dict[str, str] = {}  # a seat's key → its match's id (the match's own id among them)
         self.games: dict = {}  # (version, variants) → the rules under a record's variants (game_for)
+        self.variant_list: list[dict] = []  # the ruleset's variants, as the set-up lists them
         self.reload()
 
     def add_match(self, client: str, match: Match) -> None:
@@ -123,7 +124,7 @@ class Workspace:
                 self.games[key] = game
             return self.games[key]
 
-    def variant_list(self) -> list[dict]:
+    def _variant_list(self) -> list[dict]:
         """The ruleset's variants as a table's set-up lists them: what each is, where it comes from,
         its typed parameters (with defaults), what it requires and conflicts with."""
         from ..errors import Collector
@@ -132,8 +133,7 @@ class Workspace:
         if root.is_file():
             root = root.parent
         try:
-            with LOADING:
-                found = find_variants(root.resolve(), Collector())
+            found = find_variants(root.resolve(), Collector())  # under LOADING: called by reload
         except LegesError:
             return []
         given = {}  # the command line's values: the set-up starts from them
@@ -162,6 +162,7 @@ class Workspace:
         import leges
         try:
             with LOADING:
+                self.variant_list = self._variant_list()  # read once a version: /api/info waits for no load
                 game = leges.load(self.path, variants=self.variants)
         except LegesError as exc:
             self.errors = [_diagnostic(d) for d in exc.diagnostics]
