@@ -467,7 +467,7 @@ async function goToTable(key) {
 async function poll() {
   const view = state.view;
   if (state.polling || state.busy || state.mode !== "play" || !state.match || !view || view.mode !== "play" || view.terminal) return;
-  if (view.your_turn && !view.thinking) return;
+  if (view.your_turn && !view.thinking && !(view.people && view.people.length > 1)) return;   // alone with agents: nothing moves meanwhile
   state.polling = true;
   try {
     const match = state.match;
