@@ -222,7 +222,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
             if not match.lock.acquire(timeout=0.05):
                 return {"same": True, "busy": True}
             try:
-                if known == str(match.stamp) and ws.version == match.version:
+                if known == str(match.stamp) and (ws.version == match.version or ws.errors or ws.game is None):
                     return {"same": True, "busy": match.thinking}
                 return play_view(match.current(ws, options.request_seconds), ws, key)
             finally:
@@ -329,7 +329,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         Route("/api/play/{mid}/act", route(act, thinks=True), methods=["POST"]),
         Route("/api/play/{mid}/continue", route(carry_on, thinks=True), methods=["POST"]),
         Route("/api/play/{mid}/why", route(why), methods=["POST"]),
-        Route("/api/play/{mid}/undo", route(undo), methods=["POST"]),
+        Route("/api/play/{mid}/undo", route(undo, thinks=True), methods=["POST"]),  # a game played again
         Route("/api/play/{mid}/reveal", route(reveal), methods=["POST"]),
         Route("/api/play/{mid}/record", route(record_of)),
         Route("/api/replay", route(new_replay), methods=["POST"]),
