@@ -286,3 +286,170 @@ def test_the_serve_command(tmp_path):
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     assert f"http://127.0.0.1:{port}/" in out and "Traceback" not in err
+
+
+# --------------------------------------------------------------- a table for people (issue #23)
+def test_a_table_gives_each_person_a_key_to_its_own_seat(serving):
+    server = serving(ruleset_dir("pompeii"))
+    status, red = send(server, "/api/play", {"players": 3, "seat": "red", "seed": 2,
+                                             "seats": {"red": "person", "black": "person", "yellow": "greedy"}})
+    assert status == 200 and red["people"] == ["red", "black"] and red["agents"] == {"yellow": "greedy"}
+    key = red["links"]["black"]
+    assert list(red["links"]) == ["black"] and key != red["match"]
+    status, black = send(server, f"/api/play/{key}")
+    assert status == 200 and black["seat"] == "black" and "links" not in black and black["match"] == key
+    assert 'data-view="black"' in black["svg"] and all(a["player"] == 1 for a in black["actions"])
+    match = server.app.state.workspace.find_match(red["match"])
+    assert black["svg"] == seat_payload(match.st, 1)["svg"] != seat_payload(match.st, 0)["svg"]
+    status, _ = send(server, f"/api/play/{key}/act", {"action": red["actions"][0]["text"] if red["actions"] else "x"})
+    assert status == 400  # a key acts for its own seat only: red's move is not black's
+    status, none = send(server, "/api/play/" + "0" * 16)
+    assert status == 400 and "no such game" in none["error"]
+    status, same = send(server, f"/api/play/{key}?stamp={black['stamp']}")
+    assert status == 200 and same["same"]  # a page waiting asks cheaply
+    status, _ = send(server, f"/api/play/{red['match']}/act", {"action": red["actions"][0]["text"]})
+    assert status == 200
+    status, after = send(server, f"/api/play/{key}?stamp={black['stamp']}")
+    assert not after.get("same") and len(after["history"]) > len(black["history"])
+
+
+def test_simultaneous_secret_choices_wait_for_every_person(serving):
+    """Alexander's share-out: every seat shares in secret; a person's choice waits for the other person's."""
+    server = serving(ruleset_dir("alexander"))
+    _, red = send(server, "/api/play", {"players": 3, "seat": "red", "seats": {"red": "person", "blue": "person"}})
+    key = red["links"]["blue"]
+    _, blue = send(server, f"/api/play/{key}")
+    assert red["your_turn"] and not blue["your_turn"] and len(red["actions"]) == 816
+    _, red = send(server, f"/api/play/{red['match']}/act", {"action": "share order=3 armies=5 temples=4"})
+    assert not red["your_turn"] and red["history"] == ["red: share order=3 armies=5 temples=4"]
+    _, blue = send(server, f"/api/play/{key}")
+    assert blue["your_turn"] and blue["history"] == ["red: (sealed)"]  # waiting for blue, red's share unseen
+    _, blue = send(server, f"/api/play/{key}/act", {"action": "share order=2 armies=2 temples=2"})
+    assert "blue: share order=2 armies=2 temples=2" == blue["history"][1]
+    assert blue["history"][0] == "red: share order=3 armies=5 temples=4"  # green (an agent) shared: the screens lifted together
+
+
+def test_a_hot_seat_shows_a_view_only_once_its_player_looks(serving):
+    server = serving(ruleset_dir("pompeii"))
+    _, view = send(server, "/api/play", {"players": 3, "hotseat": True, "seed": 1,
+                                         "seats": {"red": "person", "black": "person", "yellow": "random"}})
+    key = view["match"]
+    assert view["curtain"] == "red" and view["actions"] == [] and 'data-view="public"' in view["svg"] and "links" not in view
+    status, bad = send(server, f"/api/play/{key}/act", {"action": "take_pile k=0"})
+    assert status == 400 and "red is to look first" in bad["error"]
+    status, bad = send(server, f"/api/play/{key}/reveal", {"seat": "black"})
+    assert status == 400
+    _, view = send(server, f"/api/play/{key}/reveal", {"seat": "red"})
+    assert view["curtain"] is None and view["seat"] == "red" and view["actions"]
+    _, view = send(server, f"/api/play/{key}/act", {"action": view["actions"][0]["text"]})
+    assert view["curtain"] == "black" and view["actions"] == [] and 'data-view="public"' in view["svg"]
+
+
+def test_variants_are_listed_and_chosen_per_table(serving):
+    server = serving(ruleset_dir("pompeii"))
+    _, info = send(server, "/api/info")
+    variants = {v["id"]: v for v in info["variants"]}
+    assert set(variants) == {"dual_vent", "mayfair", "russian", "spare_the_weakest", "three_moves"}
+    assert variants["mayfair"]["conflicts"] == ["russian"] and variants["mayfair"]["description"].startswith("Two A.D. 79")
+    assert variants["three_moves"]["parameters"] == [{"id": "escape_moves", "type": "int", "default": 3, "min": 1, "max": 6,
+                                                      "description": "the moves of an escape turn"}]
+    assert variants["three_moves"]["provenance"].startswith("house_rule") and not variants["three_moves"]["on"]
+    status, bad = send(server, "/api/play", {"players": 3, "variants": ["mayfair", "russian"]})
+    assert status == 400 and bad["error"] in ("variant 'mayfair' conflicts with 'russian'", "variant 'russian' conflicts with 'mayfair'")
+    assert bad["diagnostics"][0]["hint"] == "switch on one of them only"
+    status, bad = send(server, "/api/play", {"players": 3, "variants": ["three_moves.escape_moves=9"]})
+    assert status == 400 and "between 1 and 6" in bad["error"]
+    for wrong in (["../../etc/passwd"], ["nothing"], "mayfair", [5], ["x"] * 40):
+        status, bad = send(server, "/api/play", {"players": 3, "variants": wrong})
+        assert status == 400 and bad["error"], wrong
+    status, view = send(server, "/api/play", {"players": 3, "variants": ["three_moves.escape_moves=5", "mayfair"]})
+    assert status == 200 and view["variants"] == ["three_moves.escape_moves=5", "mayfair"]
+    match = server.app.state.workspace.find_match(view["match"])
+    assert match.game.variants == ("three_moves", "mayfair") and server.app.state.workspace.game.variants == ()
+
+
+def test_the_record_of_a_table_keeps_its_variants(serving):
+    server = serving(ruleset_dir("tictactoe"))
+    _, view = send(server, "/api/play", {"players": 2, "seat": "x", "variants": []})
+    status, bad = send(server, f"/api/play/{view['match']}/record")
+    assert status == 400 and "when the game is over" in bad["error"]
+    while not view["terminal"]:
+        _, view = send(server, f"/api/play/{view['match']}/act", {"action": view["actions"][0]["text"]})
+    status, record = send(server, f"/api/play/{view['match']}/record")
+    assert status == 200 and record["variants"] == [] and record["actions"] == view["history"]
+    assert record["result"]["agents"] == ["person", "random"]
+    from leges.records import record_from_text
+    assert record_from_text(json.dumps(record), "r.json")["players"] == 2
+
+
+def test_why_is_asked_without_playing_and_undo_takes_back_in_practice(serving):
+    server = serving(ruleset_dir("tictactoe"))
+    _, view = send(server, "/api/play", {"players": 2, "seat": "x"})
+    mid = view["match"]
+    assert not view["undo"]
+    _, view = send(server, f"/api/play/{mid}/why", {"action": "place square=r1c1"})
+    assert view == {"legal": True}
+    _, view = send(server, f"/api/play/{mid}/act", {"action": "place square=r1c1"})
+    assert view["undo"] and len(view["history"]) == 2
+    _, why = send(server, f"/api/play/{mid}/why", {"action": "place square=r1c1"})
+    assert not why["legal"] and why["explanation"]["reason"] == "domain"
+    _, again = send(server, f"/api/play/{mid}")
+    assert again["history"] == view["history"]  # asking played nothing
+    _, view = send(server, f"/api/play/{mid}/undo", {})
+    assert view["history"] == [] and view["note"] == "taken back: x: place square=r1c1" and not view["undo"]
+    status, bad = send(server, f"/api/play/{mid}/undo", {})
+    assert status == 400 and "no decision of yours" in bad["error"]
+    _, table = send(server, "/api/play", {"players": 2, "seat": "x", "seats": {"x": "person", "o": "person"}})
+    send(server, f"/api/play/{table['match']}/act", {"action": "place square=r0c0"})
+    status, bad = send(server, f"/api/play/{table['match']}/undo", {})
+    assert status == 400 and "only in practice" in bad["error"]
+
+
+def test_several_tables_at_once(serving):
+    server = serving(ruleset_dir("tictactoe"))
+    tables = [send(server, "/api/play", {"players": 2, "seat": "x", "seats": {"x": "person", "o": "person"}})[1]
+              for _ in range(3)]
+    for i, t in enumerate(tables):
+        send(server, f"/api/play/{t['match']}/act", {"action": f"place square=r{i}c0"})
+    for i, t in enumerate(tables):
+        _, o = send(server, f"/api/play/{t['links']['o']}")
+        assert o["history"] == [f"x: place square=r{i}c0"] and o["your_turn"]
+
+
+def test_a_hot_seat_shows_nobodys_view_while_the_agents_think():
+    from leges.web.session import HOT, Match, Workspace
+    from leges.web.views import play_view
+    ws = Workspace(str(ruleset_dir("pompeii")))
+    match = Match("h", HOT, 3, 1, ["", "random", ""], hotseat=True)
+    match.start(ws.game)
+    match.run()
+    assert play_view(match, ws)["curtain"] == "red"
+    match.reveal("h", "red")
+    view = play_view(match, ws)
+    assert view["seat"] == "red" and view["actions"]
+    match.act(view["actions"][0]["text"], seconds=0, seat=0)  # black (an agent) still to move: stopped at once
+    view = play_view(match, ws)
+    assert match.thinking and view["seat"] is None and view["actions"] == [] and 'data-view="public"' in view["svg"]
+    match.run(force=True)
+    view = play_view(match, ws)
+    assert view["curtain"] == "yellow" and view["seat"] is None
+
+
+def test_a_record_of_a_table_with_variants_replays_under_them(serving, tmp_path):
+    """Attika under extra_amphorae: an amphora card on the first turn, played and recorded; the record
+    steps through in the page under the same variants (the server serves the rules as written)."""
+    server = serving(ruleset_dir("attika"))
+    _, view = send(server, "/api/play", {"players": 2, "seat": "athens", "variants": ["extra_amphorae.start_amphorae=2"]})
+    amphora = next(a["text"] for a in view["actions"] if a["text"].startswith("amphora_card"))
+    _, view = send(server, f"/api/play/{view['match']}/act", {"action": amphora})
+    match = server.app.state.workspace.find_match(view["match"])
+    from leges.records import make_record
+    record = make_record(match.game, str(ruleset_dir("attika")), 2, 0, list(match.st.history))
+    record["variants"] = list(match.variants)
+    status, replay = send(server, "/api/replay", {"record": json.dumps(record), "name": "amphora.json"})
+    assert status == 200 and replay["steps"] == len(record["actions"]) and replay["error"] is None
+    status, step = send(server, f"/api/replay/{replay['replay']}?step=1")
+    assert status == 200 and step["history"][0].endswith(amphora)
+    record["variants"] = ["../../x"]
+    status, _ = send(server, "/api/replay", {"record": json.dumps(record), "name": "bad.json"})
+    assert status == 400

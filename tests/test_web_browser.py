@@ -244,14 +244,29 @@ def play_moves(page, seat: str, rng: random.Random, moves: int) -> int:
                 with page.expect_response(lambda r: r.url.endswith("/act")):
                     page.locator("#actions button.act").filter(has_text=re.compile("^" + re.escape(text) + "$")).click()
             on_board += 1
+        elif page.evaluate("() => !document.getElementById('numbers').hidden"):  # a decision of numbers (a share-out): typed in its form
+            text = rng.choice([t for t, _ in actions][:60])  # as from the first options listed
+            fill_numbers(page, text)
+            with page.expect_response(lambda r: r.url.endswith("/act")):
+                page.locator("#numbers button.act").click()
         else:
             shown = page.eval_on_selector_all("#actions button.act", "bs => bs.map(b => b.dataset.action)")
+            assert shown, page.evaluate("() => [state.view.actions.map(a => a.text), document.getElementById('numbers').hidden, state.listAll]")
             text = rng.choice(shown)
             with page.expect_response(lambda r: r.url.endswith("/act")):
                 page.locator("#actions button.act").nth(shown.index(text)).click()
         page.wait_for_function("n => document.querySelectorAll('#history li').length > n", arg=before)
         assert f"{seat}: {text}" in page.locator("#history li").all_inner_texts()[before:]
     return on_board
+
+
+def fill_numbers(page, text: str) -> None:
+    """The numbers of `text` (`share order=3 armies=5 temples=2`) typed into the page's form, in order."""
+    for word in text.split()[1:]:
+        key, value = word.split("=")
+        field = page.locator(f"#numbers input[data-key='{key}']")
+        field.fill(value)
+        field.dispatch_event("change")
 
 
 def new_game(page, players: int, seat: str, seed: int) -> None:
@@ -306,3 +321,304 @@ def test_stepping_through_a_short_record(serving, page, tmp_path, name, players,
         page.click("#step-last")
     page.wait_for_function("() => document.querySelectorAll('#history li').length === 30")
     assert page.locator("#step-label").inner_text() == "step 30 of 30" and page.locator("#result").is_hidden()
+
+
+# ------------------------------------------------------------------ a table for people (issue #23)
+@pytest.fixture
+def pages(browser):
+    """Two pages in two browser contexts (two people, two cookies), each failing its test on a JavaScript error."""
+    made, errors = [], []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        pg = context.new_page()
+        pg.set_default_timeout(TIMEOUT)
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        made.append((context, pg))
+    yield [pg for _, pg in made]
+    for context, _ in made:
+        context.close()
+    assert not errors, errors
+
+
+def set_up_table(page, players: int, seat: str, people: list[str], seed: int = 0, hotseat: bool = False,
+                 variants: tuple = ()) -> dict:
+    """A table set up in the page: `seat` is the page's own, `people` the other seats taken by people."""
+    page.wait_for_selector("#board svg")
+    page.select_option("#players", str(players))
+    page.select_option("#seat", seat)
+    page.fill("#seed", str(seed))
+    for other in people:
+        page.select_option(f"#seat-rows select.who[data-seat='{other}']", "person")
+    if hotseat:
+        page.check("#hotseat")
+    for v in variants:
+        page.locator("#variants-box summary").click()
+        page.check(f"#variant-list input.variant-on[data-variant='{v}']")
+    before = page.evaluate("() => state.match")
+    with page.expect_response(lambda r: r.url.endswith("/api/play")):
+        page.click("#new-game")
+    page.wait_for_function("m => state.view && state.view.people && state.view.match !== m", arg=before)
+    return page.evaluate("() => state.view")
+
+
+def join(page, url: str, seat: str) -> None:
+    page.goto(url)
+    page.wait_for_function("s => state.view && state.view.seat === s", arg=seat)
+
+
+def test_two_people_in_two_pages_play_tictactoe_to_its_end(serving, pages):
+    server = serving(ruleset_dir("tictactoe"))
+    x, o = pages
+    x.goto(server.url)
+    view = set_up_table(x, 2, "x", ["o"], seed=1)
+    assert view["people"] == ["x", "o"] and list(view["links"]) == ["o"]
+    link = x.locator("#links a.seat-link[data-seat='o']").get_attribute("href")
+    assert "#seat=" in link and view["links"]["o"] not in (view["match"], "")
+    join(o, link, "o")
+    assert o.locator("#links").is_hidden()  # the links are the page's that set the table up
+    assert o.locator("#board .hit.target").count() == 0 and "Waiting for x" in o.locator("#waiting").inner_text()
+    turn, moves = x, 0
+    while True:
+        other = o if turn is x else x
+        turn.wait_for_selector("#board .hit.target")
+        assert other.locator("#board .hit.target").count() == 0  # one seat decides at a time
+        before = history_length(other)
+        with turn.expect_response(lambda r: r.url.endswith("/act")):
+            turn.locator("#board .hit.target").first.click()
+        moves += 1
+        other.wait_for_function("n => document.querySelectorAll('#history li').length > n", arg=before)  # it polled
+        if turn.evaluate("() => state.view.terminal"):
+            break
+        turn = other
+        assert moves <= 9
+    for pg in pages:
+        pg.wait_for_selector("#result:not([hidden])")
+        assert re.match(r"Game over: (x > o|o > x|x = o)", pg.locator("#result").inner_text())
+    assert x.locator("#history li").all_inner_texts() == o.locator("#history li").all_inner_texts()
+    assert len(x.locator("#history li").all_inner_texts()) == moves
+    shot(x, "table-tictactoe-x")
+    shot(o, "table-tictactoe-o")
+    with x.expect_download() as download:
+        x.click("#record-link")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["ruleset"] == "tictactoe" and len(record["actions"]) == moves and record["variants"] == []
+
+
+def panel_text(page) -> str:
+    return " ".join(page.locator("#board svg .panel").first.text_content().split())
+
+
+def test_two_people_at_pompeii_never_see_each_others_hand(serving, pages):
+    """red and black are people in two pages, yellow an agent: each page holds its own seat's view,
+    the one the server gives that seat — the same in worlds where the other's hand is another."""
+    from leges.engine.saved_state import recompute_pending
+    from leges.web.views import seat_payload
+    server = serving(ruleset_dir("pompeii"))
+    red, black = pages
+    red.goto(server.url)
+    view = set_up_table(red, 3, "red", ["black"], seed=2)
+    join(black, red.locator("#links a.seat-link[data-seat='black']").get_attribute("href"), "black")
+    match = server.app.state.workspace.find_match(view["match"])
+    seen = {"red": red, "black": black}
+    rng = random.Random(3)
+    moves, redrawn = 0, 0
+    for _ in range(40):
+        if moves >= 8:
+            break
+        for name, pg in seen.items():  # every page as the server would show its seat now, no more
+            pg.wait_for_function("k => state.view && state.view.stamp === k", arg=match.stamp)
+            shown = pg.evaluate("() => [state.view.svg, state.view.actions.map(a => a.text), state.view.history]")
+            seat = match.st.setup.seat_names.index(name)
+            other = 1 - seat
+            with match.lock:
+                st = match.st
+                assert shown == [seat_payload(st, seat)["svg"], [a.text for a in st.legal_actions(seat)], st.record_view(seat)]
+                assert shown[0] != seat_payload(st, other)["svg"]
+                names = st.setup.seat_names
+                hand = sorted(st.setup.clabel[c] for c in st.zones[f"hand.{names[other]}"])
+                for _ in range(2):  # a world this seat cannot tell from the real one: the page would be the same
+                    world = st.resample(seat, rng)
+                    world.forget_cached()
+                    if world.pending is not None:
+                        world.pending = recompute_pending(world) or world.pending
+                    assert seat_payload(world, seat)["svg"] == shown[0]
+                    redrawn += sorted(world.setup.clabel[c] for c in world.zones[f"hand.{names[other]}"]) != hand
+        mover = next((pg for pg in seen.values() if pg.evaluate("() => state.view.your_turn")), None)
+        if mover is None:
+            red.wait_for_timeout(100)
+            continue
+        first = mover.locator("#actions button.act").first
+        with mover.expect_response(lambda r: r.url.endswith("/act")):
+            first.click()
+        moves += 1
+    assert moves >= 8 and redrawn  # some of those worlds dealt the other person another hand
+    shot(red, "table-pompeii-red")
+    shot(black, "table-pompeii-black")
+
+
+def test_a_variant_switched_on_in_the_page_changes_the_rules(serving, page):
+    """Attika: `extra_amphorae` (a parameter: amphorae at the start) makes an amphora card playable on the first turn."""
+    server = serving(ruleset_dir("attika"))
+    page.goto(server.url)
+    new_game(page, 2, "athens", 0)
+    assert not any(a.startswith("amphora_card") for a in page.evaluate("() => state.view.actions.map(a => a.text)"))
+    page.locator("#variants-box summary").click()
+    item = page.locator("#variant-list li[data-variant='extra_amphorae']")
+    assert "House rule" in item.inner_text() and "provenance: house_rule" in item.inner_text()
+    assert item.locator("input.variant-param[data-param='start_amphorae']").input_value() == "1"
+    assert "default 1" in item.inner_text()
+    item.locator("input.variant-on").check()
+    item.locator("input.variant-param[data-param='start_amphorae']").fill("2")
+    with page.expect_response(lambda r: r.url.endswith("/api/play")):
+        page.click("#new-game")
+    page.wait_for_function("() => state.view.variants.length > 0")
+    assert page.evaluate("() => state.view.variants") == ["extra_amphorae", "extra_amphorae.start_amphorae=2"]
+    assert page.locator("#table-line .variants-on").inner_text() == "Variants: extra_amphorae (start_amphorae=2)"
+    assert any(a.startswith("amphora_card") for a in page.evaluate("() => state.view.actions.map(a => a.text)"))
+    page.fill("#filter", "amphora_card")
+    assert page.locator("#actions button.act[data-action^='amphora_card']").count() >= 1
+    shot(page, "attika-variant-on")
+
+
+def test_a_conflicting_choice_of_variants_is_refused_before_the_game(serving, page):
+    server = serving(ruleset_dir("pompeii"))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg")
+    page.locator("#variants-box summary").click()
+    assert "conflicts with russian" in page.locator("#variant-list li[data-variant='mayfair']").inner_text()
+    page.check("#variant-list input.variant-on[data-variant='mayfair']")
+    page.check("#variant-list input.variant-on[data-variant='russian']")
+    page.wait_for_selector("#variant-conflict:not([hidden])")
+    assert "conflicts with" in page.locator("#variant-conflict").inner_text()
+    match = page.evaluate("() => state.match")
+    page.click("#new-game")
+    page.wait_for_selector("#notice:not([hidden])")
+    assert "conflicts with" in page.locator("#notice").inner_text() and page.evaluate("() => state.match") == match
+
+
+def test_an_illegal_click_on_the_board_says_why(serving, page):
+    server = serving(ruleset_dir("tictactoe"))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg .hit.target")
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.locator("#board .hit.target[data-space='r1c1']").click()
+    page.wait_for_function("() => state.view.history.length === 2")
+    with page.expect_response(lambda r: r.url.endswith("/why")):
+        page.locator("#board .space[data-space='r1c1']").click(force=True)  # taken: no action names it
+    page.wait_for_selector("#notice .why")
+    assert page.locator("#notice .refused").inner_text() == "'place square=r1c1' is not legal for x"
+    assert page.locator("#notice .why").inner_text().startswith("square=r1c1 is not among the options of 'square'")
+    assert page.evaluate("() => state.view.history.length") == 2  # nothing was played
+    shot(page, "tictactoe-illegal-click")
+
+
+def test_undo_in_practice_takes_back_the_last_decision(serving, page):
+    server = serving(ruleset_dir("tictactoe"))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg .hit.target")
+    assert page.locator("#undo").is_hidden()
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.locator("#board .hit.target[data-space='r0c0']").click()
+    page.wait_for_selector("#undo:not([hidden])")
+    with page.expect_response(lambda r: r.url.endswith("/undo")):
+        page.click("#undo")
+    page.wait_for_function("() => state.view.history.length === 0")
+    assert page.locator("#board .hit.target[data-space='r0c0']").count() == 1
+    assert "taken back: x: place square=r0c0" in page.locator("#notice").inner_text()
+
+
+def test_a_hot_seat_covers_each_view_until_its_player_looks(serving, page):
+    server = serving(ruleset_dir("tictactoe"))
+    page.goto(server.url)
+    set_up_table(page, 2, "x", ["o"], hotseat=True)
+    for seat in ("x", "o", "x"):
+        page.wait_for_selector("#curtain:not([hidden])")
+        assert page.locator("#curtain-text").inner_text().startswith(f"Pass the screen to {seat}.")
+        assert page.evaluate("() => state.view.actions.length") == 0 and 'data-view="public"' in page.evaluate("() => state.view.svg")
+        with page.expect_response(lambda r: r.url.endswith("/reveal")):
+            page.click("#reveal")
+        page.wait_for_function("s => state.view.seat === s && !state.view.curtain", arg=seat)
+        assert page.locator("#curtain").is_hidden()
+        with page.expect_response(lambda r: r.url.endswith("/act")):
+            page.locator("#board .hit.target").first.click()
+    shot(page, "tictactoe-hot-seat")
+
+
+def test_a_busy_sign_while_the_agents_think(serving, page):
+    from leges.web.seating import AgentPolicy
+    from leges.web.server import ServeOptions
+    server = serving(ruleset_dir("pompeii"), options=ServeOptions(agents=AgentPolicy(max_seconds=0.3), request_seconds=0.05))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg")
+    page.evaluate("""() => { window.busySeen = 0; new MutationObserver(() => { if (!document.getElementById('busy').hidden) window.busySeen++; })
+                      .observe(document.getElementById('busy'), {attributes: true}); }""")
+    page.select_option("#players", "3")
+    page.select_option("#seat", "yellow")
+    page.fill("#agents", "mcts")
+    page.click("#new-game")
+    page.wait_for_function("() => state.view && state.view.seat === 'yellow' && state.view.your_turn", timeout=60_000)
+    assert page.evaluate("() => window.busySeen") > 0
+    page.wait_for_selector("#busy", state="hidden")
+
+
+@pytest.mark.parametrize("name, players", [("tictactoe", 2), ("pompeii", 4), ("attika", 4), ("alexander", 4)])
+def test_the_page_fits_1280_by_800(serving, browser, name, players):
+    """The whole board and the seat's hand (the panel beside it) inside a 1280×800 window."""
+    game = leges.load(str(ruleset_dir(name)))
+    players = min(players, game.max_players)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    try:
+        server = serving(ruleset_dir(name))
+        page.goto(server.url)
+        seat = game.setup_for(players).seat_names[-1]
+        new_game(page, players, seat, 1)
+        for part in ("#board svg .board", "#board svg .panel", "#actions", "#status"):
+            if not page.locator(part).count():
+                continue
+            box = page.locator(part).first.bounding_box()
+            assert box and box["x"] >= 0 and box["y"] >= 0, (part, box)
+            assert box["x"] + box["width"] <= 1280 and box["y"] + box["height"] <= 800, (part, box)
+        board, svg = page.locator("#board").bounding_box(), page.locator("#board svg").bounding_box()
+        assert svg["x"] >= board["x"] and svg["x"] + svg["width"] <= board["x"] + board["width"] + 0.5  # not cut by its box
+        assert svg["y"] >= board["y"] and svg["y"] + svg["height"] <= board["y"] + board["height"] + 0.5
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+        shot(page, f"{name}-1280x800")
+    finally:
+        context.close()
+
+
+def test_a_share_out_is_a_form_of_numbers(serving, page):
+    """Alexander's share-out (816 options: every split of 15 cubes) is three numbers, each within what the ones before leave."""
+    server = serving(ruleset_dir("alexander"))
+    page.goto(server.url)
+    new_game(page, 3, "blue", 0)
+    page.wait_for_selector("#numbers:not([hidden]) input[data-key='temples']")
+    assert page.evaluate("() => state.view.actions.length") == 816 and page.locator("#actions li").count() == 0
+    assert page.locator("#numbers input").evaluate_all("xs => xs.map(x => x.dataset.key)") == ["order", "armies", "temples"]
+    page.click("#list-all")  # the options listed after all, then the form again
+    page.wait_for_function("() => document.querySelectorAll('#actions li').length === 60")
+    assert page.locator("#numbers").is_hidden()
+    page.click("#list-all")
+    fill_numbers(page, "share order=9 armies=4")
+    assert page.locator("#numbers input[data-key='temples']").get_attribute("max") == "2"  # 15 - 9 - 4 left
+    fill_numbers(page, "share temples=2")
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.locator("#numbers button.act").click()
+    page.wait_for_function("() => state.view.history.some(h => h === 'blue: share order=9 armies=4 temples=2')")
+
+
+def test_several_tables_at_once_in_one_page(serving, page):
+    server = serving(ruleset_dir("tictactoe"))
+    page.goto(server.url)
+    first = set_up_table(page, 2, "x", ["o"])
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.locator("#board .hit.target[data-space='r0c0']").click()
+    second = set_up_table(page, 2, "x", ["o"])
+    assert second["match"] != first["match"] and second["history"] == []
+    assert page.locator("#tables option").count() == 3  # "—" and the two tables
+    with page.expect_response(lambda r: f"/api/play/{first['match']}" in r.url):
+        page.select_option("#tables", first["match"])
+    page.wait_for_function("() => state.view.history.length === 1")
+    assert page.locator("#history li").all_inner_texts() == ["x: place square=r0c0"]

@@ -251,3 +251,55 @@ def test_games_played_at_once_have_their_own_engine(serving):
     one, two = store.get(v1["match"]), store.get(v2["match"])
     assert one.game is not two.game and one.game is not server.app.state.workspace.game
     assert one.st.budget is not None
+
+
+@pytest.mark.parametrize("agents", ["{dir}/evil.py:A", "evil_module_for_leges:A"])
+def test_a_tables_seats_cannot_run_python(serving, planted, agents):
+    folder, mark = planted
+    server = serving(ruleset_dir("tictactoe"))
+    status, reply = send(server, "/api/play", {"players": 2, "seats": {"x": "person", "o": agents.format(dir=folder)}})
+    assert status == 400 and "not run from here" in reply["error"]
+    assert not mark.exists() and "evil_module_for_leges" not in sys.modules
+    status, reply = send(server, "/api/play", {"players": 2, "seats": {"x": "mcts:iterations=1000000000", "o": "person"}})
+    assert status == 400 and "at most 2000 iterations" in reply["error"]
+    status, reply = send(server, "/api/play", {"players": 2, "seats": {"x": "random", "o": "random"}})
+    assert status == 400 and "a seat of a person" in reply["error"]
+
+
+@pytest.mark.parametrize("variants", [["../../../etc/passwd"], ["evil_module_for_leges"], ["a" * 5000], [{"id": 1}]])
+def test_a_tables_variants_are_the_rulesets_own(serving, planted, variants):
+    """A variant a request names is looked up among the ruleset's variant files, by name: no path, no module."""
+    _, mark = planted
+    server = serving(ruleset_dir("pompeii"))
+    status, reply = send(server, "/api/play", {"players": 3, "variants": variants})
+    assert status == 400 and reply["error"] and not mark.exists() and "evil_module_for_leges" not in sys.modules
+
+
+@pytest.mark.parametrize("path, method", [("/act", "POST"), ("/why", "POST"), ("/undo", "POST"), ("/reveal", "POST"),
+                                          ("/record", "GET"), ("", "GET")])
+@pytest.mark.parametrize("headers, token, status", [({}, False, 403), ({"Origin": "http://evil.example"}, True, 403),
+                                                    ({"Host": "evil.example:8765"}, True, 421)])
+def test_a_tables_endpoints_are_guarded(serving, path, method, headers, token, status):
+    server = serving(ruleset_dir("tictactoe"))
+    _, view = send(server, "/api/play", {"players": 2, "seat": "x", "seats": {"x": "person", "o": "person"}})
+    for key in (view["match"], view["links"]["o"]):
+        body = {"action": "place square=r0c0"} if method == "POST" else None
+        got, reply = send(server, f"/api/play/{key}{path}", body, headers=headers, token=token)
+        assert got == status and reply["error"]
+    _, again = send(server, f"/api/play/{view['match']}")
+    assert again["history"] == []  # nothing of it was played
+
+
+def test_a_seat_key_is_not_guessable_from_another():
+    from leges.web.session import Match
+    keys = set()
+    for _ in range(20):
+        match = Match(new_id_for_test(), 0, 4, 0, ["", "", "", "random"])
+        assert len(match.keys) == 3 and all(len(k) == 16 for k in match.keys)
+        keys |= set(match.keys)
+    assert len(keys) == 60
+
+
+def new_id_for_test():
+    from leges.web.session import new_id
+    return new_id()

@@ -1,9 +1,10 @@
 """`python -m tests.fuzz.server --cases 2000`: requests an attacker could send to `leges serve`.
 
-Each case is a request drawn by Hypothesis — a route (known or not, with ids real or made up), a
+Each case is a request drawn by Hypothesis — a route (known or not, with ids real or made up: a
+game of agents, a hot seat, a friend's seat at a table), a
 method, headers (the page's token or not, JSON or another type, other origins and host names)
 and a body (JSON of the shapes the page sends, with agent specs naming Python, budgets past the
-caps, actions legal or not, records, nesting, junk bytes) — sent to the app in this process, as
+caps, tables' seats and variants, actions legal or not, records, nesting, junk bytes) — sent to the app in this process, as
 uvicorn would, without a network. A finding is an answer that is not a JSON object with an
 `error` when refused, a status of 500, an answer past its time cap, or planted Python that ran.
 """
@@ -23,7 +24,9 @@ from hypothesis import strategies as st
 
 MAX_SECONDS = 5.0  # one request's answer, at most (the server's request limit is set to 1 s below)
 ROUTES = ["/", "/static/app.js", "/static/../../x", "/api/info", "/api/watch", "/api/play", "/api/play/{m}",
-          "/api/play/{m}/act", "/api/play/{m}/continue", "/api/replay", "/api/replay/{r}", "/api/nothing", "/x"]
+          "/api/play/{m}/act", "/api/play/{m}/continue", "/api/play/{m}/why", "/api/play/{m}/undo",
+          "/api/play/{m}/reveal", "/api/play/{m}/record", "/api/play/{m}?stamp=1", "/api/replay", "/api/replay/{r}",
+          "/api/nothing", "/x"]
 
 
 @dataclass
@@ -78,6 +81,11 @@ def bodies(planted: Path, record: str) -> st.SearchStrategy[bytes]:
         "players": st.one_of(st.integers(-3, 9), st.text(max_size=5), value),
         "seat": st.one_of(st.sampled_from(["x", "o", "red"]), value), "seed": st.one_of(st.integers(), value),
         "agents": st.one_of(specs(planted), value),
+        "seats": st.one_of(st.dictionaries(st.sampled_from(["x", "o", "red", ""]), st.one_of(st.just("person"), specs(planted), value),
+                                           max_size=3), value),
+        "hotseat": st.one_of(st.booleans(), value),
+        "variants": st.one_of(st.lists(st.sampled_from(["nothing", "../x", "a.b=1", "x" * 200, f"{planted}/planted"]), max_size=3),
+                              value),
         "action": st.one_of(st.sampled_from(["place square=r1c1", "place square=r9c9", "x" * 5000]), value),
         "record": st.one_of(st.just(record), st.text(max_size=50), value), "name": st.one_of(st.text(max_size=300), value)})
     return st.one_of(fields.map(lambda d: json.dumps(d).encode()), value.map(lambda v: json.dumps(v).encode()),
@@ -112,13 +120,19 @@ def campaign(cases: int, seed: int | None, work: Path) -> Findings:
     base = {"Host": "127.0.0.1:8765", "X-Leges-Token": token, "Content-Type": "application/json"}
     _, _, made = call(app, "POST", "/api/play", base, json.dumps({"players": 2, "seat": "o"}).encode())
     match = json.loads(made)["match"]
+    _, _, made = call(app, "POST", "/api/play", base, json.dumps({"players": 2, "seat": "x", "hotseat": True,
+                                                                  "seats": {"x": "person", "o": "person"}}).encode())
+    hot = json.loads(made)["match"]
+    _, _, made = call(app, "POST", "/api/play", base, json.dumps({"players": 2, "seat": "x",
+                                                                  "seats": {"x": "person", "o": "person"}}).encode())
+    friend = json.loads(made)["links"]["o"]
     record = json.dumps({"leges_record": 1, "ruleset": "tictactoe", "players": 2, "seed": 0, "actions": []})
     out = Findings()
 
     @settings(max_examples=cases, deadline=None, database=None, derandomize=seed is None,
               suppress_health_check=list(HealthCheck))
     @given(st.sampled_from(ROUTES), st.sampled_from(["GET", "POST", "PUT"]), headers(token), bodies(planted, record),
-           st.sampled_from([match, "0" * 16, "../x", "%00"]))
+           st.sampled_from([match, hot, friend, "0" * 16, "../x", "%00"]))
     def one(route, method, sent, body, ids):
         path = route.format(m=ids, r=ids)
         started = time.monotonic()

@@ -39,8 +39,10 @@ def cmd_serve(args) -> int:
 
 def register(sub, variant) -> None:
     p = sub.add_parser("serve", parents=[variant], help="a local web page to play, replay and edit a game",
-                       description="Serve a page to play the game against agents (the legal actions that name a space "
-                                   "are clicked on the board), to step through a record, and to edit the ruleset: "
+                       description="Serve a page to play the game at a table — each seat an agent or a person, who "
+                                   "plays from a link of the seat's own (or a hot seat: one screen), under the "
+                                   "variants switched on in the page (the legal actions that name a space are "
+                                   "clicked on the board) — to step through a record, and to edit the ruleset: "
                                    "the page reloads the game when a file of the ruleset is saved, or shows the "
                                    "located errors. The page shows one seat's view, never more. Only the page this "
                                    "server gives out may use it (a token in the page; other sites and host names are "

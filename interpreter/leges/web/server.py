@@ -1,18 +1,25 @@
 """`leges serve`: a small ASGI app (Starlette, run by uvicorn) and its page (static/: plain HTML,
 SVG and JavaScript, no build step).
 
-The page plays against agents (one seat is the person's, chosen in the page), steps through a
-record with a timeline, and watches the ruleset's files: on save the game is reloaded, or the
-located errors are shown. Every answer about a game is one seat's view (views.py).
+The page sets up tables — each seat a person's (a link with the seat's key) or an agent's, a hot
+seat for one screen, the ruleset's variants switched on with their parameters — plays at them,
+steps through a record with a timeline, and watches the ruleset's files: on save the game is
+reloaded, or the located errors are shown. Every answer about a game is one seat's view (views.py).
 
-    GET  /                      the page
-    GET  /api/info              the ruleset: title, players, seats, agents, load errors
+    GET  /                      the page (a seat's link: /#seat=KEY)
+    GET  /api/info              the ruleset: title, players, seats, agents, variants, load errors
     GET  /api/watch             reload if a file changed: {version, ok, errors}
-    POST /api/play              {players, seat, agents, seed} → a new game and the seat's view
-    GET  /api/play/ID           the seat's view of game ID
-    POST /api/play/ID/act       {action} → the action applied, the agents' moves, the seat's view; an
+    POST /api/play              {players, seat, agents | seats: {name: "person" | spec}, hotseat, variants,
+                                seed} → a new table and the view of the seat of the page setting it up
+                                (with `links`: a key for each other person's seat)
+    GET  /api/play/KEY[?stamp=N]  the key's seat's view (with the stamp it saw: {same} when nothing changed)
+    POST /api/play/KEY/act      {action} → the action applied, the agents' moves, the seat's view; an
                                 illegal one → 400 with `explanation`: why (engine/seat_explanation.py)
-    POST /api/play/ID/continue  let the agents play on (the seat could have acted out of turn)
+    POST /api/play/KEY/why      {action} → why it is not legal, nothing applied ({legal: true} when it is)
+    POST /api/play/KEY/undo     practice (every other seat an agent): the seat's last decision taken back
+    POST /api/play/KEY/reveal   {seat} → a hot seat: that person's view uncovered
+    GET  /api/play/KEY/record   the game's record (with its variants), once the game is over
+    POST /api/play/KEY/continue let the agents play on (the seat could have acted out of turn)
     POST /api/replay            {record: text, name} → a record to step through
     GET  /api/replay/ID?step=N&seat=S   the record after N actions, as seat S (default: public) sees it
 
@@ -20,7 +27,9 @@ Anything that can reach the server can send it a request, so nothing in one is t
 checks who is asking (the Host, the Origin, the token the page got with its HTML, JSON sent as
 JSON, the size) before any route runs; seating.py admits only the built-in agents with capped
 budgets; each game has a lock of its own and its agents stop thinking at a time limit, so one
-long search holds up nobody else; store.py keeps each client's games within a memory bound.
+long search holds up nobody else; store.py keeps each client's games within a memory bound. A
+game is reached by a seat's key only, which acts for that seat alone; variants are named, and
+looked up among the ruleset's own variant files.
 """
 from __future__ import annotations
 
@@ -141,7 +150,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
     def info(request, data, client):
         game = ws.game
         out = {"version": ws.version, "errors": ws.errors, "ok": not ws.errors, "replays": preloaded,
-               "agents": policy.names()}
+               "agents": policy.names(), "variants": ws.variant_list}
         if game is not None:
             out.update({"title": game.title, "ruleset": game.id, "min_players": game.min_players,
                         "max_players": game.max_players,
@@ -158,57 +167,127 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         return ws.game
 
     def new_play(request, data, client):
+        """A table: each seat a person's or an agent's (`seats`: name → "person" or a spec; else
+        the page's own `seat` and `agents` for the rest), under the `variants` chosen."""
         game = game_or_error()
         players = _int(data.get("players"), game.min_players, "players")
         if not game.min_players <= players <= game.max_players:
             raise LegesError(Diagnostic(Position("players"), f"{game.title} is for {game.min_players} to {game.max_players} players"))
         setup = game.setup_for(players)
-        seat_name = _text(data.get("seat"), "seat") or setup.seat_names[0]
-        if seat_name not in setup.seat_names:
-            raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}",
-                                        "seats: " + ", ".join(setup.seat_names)))
-        seat = setup.seat_names.index(seat_name)
-        specs = policy.specs(_text(data.get("agents"), "agents") or "random", players - 1)
-        specs = specs[:seat] + [""] + specs[seat:]
-        match = Match(new_id(), seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make, options.budget)
+        seat_name = _text(data.get("seat"), "seat")
+        seats = data.get("seats")
+        if seats is not None:
+            specs = _seat_specs(seats, setup.seat_names, policy)
+            people = [p for p, spec in enumerate(specs) if spec == ""]
+            if seat_name and seat_name not in setup.seat_names:
+                raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}"))
+            seat = setup.seat_names.index(seat_name) if seat_name else (people[0] if people else 0)
+            if seat not in people:
+                raise LegesError(Diagnostic(Position("seats"), "the page setting the table up takes a seat of a person",
+                                            "make one seat a person's"))
+        else:
+            seat_name = seat_name or setup.seat_names[0]
+            if seat_name not in setup.seat_names:
+                raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}",
+                                            "seats: " + ", ".join(setup.seat_names)))
+            seat = setup.seat_names.index(seat_name)
+            specs = policy.specs(_text(data.get("agents"), "agents") or "random", players - 1)
+            specs = specs[:seat] + [""] + specs[seat:]
+        variants = _variant_requests(data.get("variants"), ws.variants)
+        hotseat = data.get("hotseat", False)
+        if not isinstance(hotseat, bool):
+            raise LegesError(Diagnostic(Position("hotseat"), "hotseat is true or false"))
+        from .session import HOT
+        match = Match(new_id(), HOT if hotseat else seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make,
+                      options.budget, variants=tuple(variants), hotseat=hotseat)
         with match.lock:
-            version, private = ws.private_game()
+            version, private = ws.private_game(variants)  # a conflict, a bad parameter: refused here, with why
             match.start(private, version)
-            with ws.lock:
-                ws.matches.add(client, match.id, match)
+            ws.add_match(client, match)
             match.run(seconds=options.request_seconds)
             return play_view(match, ws)
 
-    def the_match(request) -> Match:
-        with ws.lock:
-            match = ws.matches.get(request.path_params["mid"])
+    def the_match(request) -> tuple[Match, str]:
+        key = request.path_params["mid"]
+        match = ws.find_match(key)
         if match is None:
             raise LegesError(Diagnostic(Position("game"), "no such game: it was closed to make room, or the server restarted",
                                         "start a new game"))
-        return match
+        return match, key
 
     def get_play(request, data, client):
-        match = the_match(request)
+        match, key = the_match(request)
+        known = request.query_params.get("stamp")
+        if known is not None:  # a page waiting for the others asks often: an answer at once, however busy
+            if not match.lock.acquire(timeout=0.05):
+                return {"same": True, "busy": True}
+            try:
+                if known == str(match.stamp) and (ws.version == match.version or ws.errors or ws.game is None):
+                    return {"same": True, "busy": match.thinking}
+                return play_view(match.current(ws, options.request_seconds), ws, key)
+            finally:
+                match.lock.release()
         with match.lock:
-            return play_view(match.current(ws, options.request_seconds), ws)
+            return play_view(match.current(ws, options.request_seconds), ws, key)
 
-    def act(request, data, client):
-        match = the_match(request)
+    def action_text(data) -> str:
         text = data.get("action")
         if not isinstance(text, str) or not text:
             raise LegesError(Diagnostic(Position("action"), "no action given"))
         if len(text) > MAX_ACTION:
             raise LegesError(Diagnostic(Position("action"), f"the action is longer than {MAX_ACTION} characters",
                                         "an action is one of the texts the game lists as legal"))
+        return text
+
+    def acting_seat(match, key) -> int:
+        covered = match.covered(key)
+        if covered is not None:
+            raise LegesError(Diagnostic(Position("seat"), f"{match.st.player_name(covered)} is to look first",
+                                        "the next person uncovers the view"))
+        seat = match.seat_of(key)
+        if seat is None:
+            raise LegesError(Diagnostic(Position("seat"), "nobody's view is uncovered at this hot seat",
+                                        "the person to decide uncovers it first"))
+        return seat
+
+    def act(request, data, client):
+        match, key = the_match(request)
+        text = action_text(data)
         with match.lock:
-            match.current(ws, options.request_seconds).act(text, options.request_seconds)
-            return play_view(match, ws)
+            match.current(ws, options.request_seconds)
+            match.act(text, options.request_seconds, seat=acting_seat(match, key))
+            return play_view(match, ws, key)
+
+    def why(request, data, client):
+        match, key = the_match(request)
+        text = action_text(data)
+        with match.lock:
+            match.current(ws, options.request_seconds)
+            return match.why(text, acting_seat(match, key))
+
+    def undo(request, data, client):
+        match, key = the_match(request)
+        with match.lock:
+            match.current(ws, options.request_seconds)
+            match.undo(acting_seat(match, key))
+            return play_view(match, ws, key)
+
+    def reveal(request, data, client):
+        match, key = the_match(request)
+        with match.lock:
+            match.reveal(key, _text(data.get("seat"), "seat"))
+            return play_view(match, ws, key)
+
+    def record_of(request, data, client):
+        match, _ = the_match(request)
+        with match.lock:
+            return match.record(ws.path)
 
     def carry_on(request, data, client):
-        match = the_match(request)
+        match, key = the_match(request)
         with match.lock:
             match.current(ws, options.request_seconds).run(force=True, seconds=options.request_seconds)
-            return play_view(match, ws)
+            return play_view(match, ws, key)
 
     def new_replay(request, data, client):
         game_or_error()
@@ -226,7 +305,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         if replay is None:
             raise LegesError(Diagnostic(Position("record"), "no such record: it was closed to make room, or the server restarted"))
         with ws.engine:
-            replay.current(ws.game)
+            replay.current(ws.game_for(replay.record.get("variants")))
             st0 = replay.checkpoints[0]
             name = request.query_params.get("seat") or ""
             seat = None
@@ -246,9 +325,13 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         Route("/api/info", route(info)),
         Route("/api/watch", route(watch)),
         Route("/api/play", route(new_play, thinks=True), methods=["POST"]),
-        Route("/api/play/{mid}", route(get_play, thinks=True)),
+        Route("/api/play/{mid}", route(get_play)),
         Route("/api/play/{mid}/act", route(act, thinks=True), methods=["POST"]),
         Route("/api/play/{mid}/continue", route(carry_on, thinks=True), methods=["POST"]),
+        Route("/api/play/{mid}/why", route(why), methods=["POST"]),
+        Route("/api/play/{mid}/undo", route(undo, thinks=True), methods=["POST"]),  # a game played again
+        Route("/api/play/{mid}/reveal", route(reveal), methods=["POST"]),
+        Route("/api/play/{mid}/record", route(record_of)),
         Route("/api/replay", route(new_replay), methods=["POST"]),
         Route("/api/replay/{rid}", route(get_replay)),
     ]
@@ -260,14 +343,50 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
 
 def _add_replay(ws: Workspace, client: str, text: str, name: str) -> dict:
     record = read_record_text(text, name)
+    record["variants"] = _variant_requests(record.get("variants") or [], [])  # played under its own variants
     replay = Replay(new_id(), record, name)
     if ws.game is not None:
         with ws.engine:
-            replay.rebuild(ws.game)
+            replay.rebuild(ws.game_for(record["variants"]))
     with ws.lock:
         ws.replays.add(client, replay.id, replay)
     return {"id": replay.id, "name": name, "steps": replay.steps, "seats": ws.game.setup_for(record["players"]).seat_names
             if ws.game is not None else []}
+
+
+def _seat_specs(seats, names: list[str], policy: AgentPolicy) -> list[str]:
+    """A spec per seat from `{seat name: "person" | agent spec}` ("" for a person's seat); a seat
+    not named is a random agent's. Only the agents the policy admits."""
+    if not isinstance(seats, dict):
+        raise LegesError(Diagnostic(Position("seats"), "seats are {seat name: \"person\" or an agent}"))
+    for name in seats:
+        if name not in names:
+            raise LegesError(Diagnostic(Position("seats"), f"no seat '{str(name)[:MAX_NAME]}' in a game of {len(names)}",
+                                        "seats: " + ", ".join(names)))
+    specs = []
+    for name in names:
+        spec = _text(seats.get(name), "seats") or "random"
+        if spec == "person":
+            specs.append("")
+        else:
+            specs.append(policy.specs(spec, 1)[0])
+    return specs
+
+
+MAX_VARIANT_REQUESTS = 32
+
+
+def _variant_requests(value, default) -> list[str]:
+    """The variants a table is played under: --variant requests (NAME, NAME=VALUE,
+    NAME.PARAM=VALUE), each looked up among the ruleset's own variant files (nothing else is
+    read); none given: the command line's."""
+    if value is None:
+        return list(default)
+    if not isinstance(value, list) or len(value) > MAX_VARIANT_REQUESTS or \
+            not all(isinstance(v, str) and 0 < len(v) <= MAX_NAME for v in value):
+        raise LegesError(Diagnostic(Position("variants"), f"variants are a list of at most {MAX_VARIANT_REQUESTS} texts",
+                                    "NAME, NAME=VALUE or NAME.PARAM=VALUE, as leges play --variant takes them"))
+    return list(dict.fromkeys(value))
 
 
 def _int(value, default: int, where: str) -> int:

@@ -45,12 +45,27 @@ def seat_payload(st, seat: int | None, style=None, with_actions: bool = True) ->
     return payload
 
 
-def play_view(match, ws) -> dict:
-    payload = seat_payload(match.st, match.seat)
-    payload.update({"mode": "play", "match": match.id, "news": match.take_news(), "note": match.note,
-                    "thinking": match.thinking,
-                    "agents": {match.st.setup.seat_names[p]: spec for p, spec in enumerate(match.specs) if p != match.seat},
+def play_view(match, ws, key: str | None = None) -> dict:
+    """What the page holding `key` sees of a match: its seat's view (a hot seat: covered, with
+    only what everybody sees, until the person to decide uncovers it)."""
+    from .session import HOT
+    key = match.id if key is None else key
+    st = match.st
+    names = st.setup.seat_names
+    covered = match.covered(key)
+    seat = None if covered is not None or (match.keys.get(key) == HOT and st.is_terminal()) else match.seat_of(key)
+    if match.keys.get(key) == HOT and seat is not None and match.deciding() != seat:
+        seat = None  # a hot seat between two decisions (the agents' turn): nobody's view on the screen
+    payload = seat_payload(st, seat, with_actions=seat is not None)
+    payload.update({"mode": "play", "match": key, "news": match.take_news(seat) if seat is not None else [],
+                    "note": match.note, "thinking": match.thinking, "stamp": match.stamp,
+                    "agents": {names[p]: spec for p, spec in enumerate(match.specs) if spec != ""},
+                    "people": [names[p] for p in match.people], "hotseat": match.hotseat,
+                    "curtain": names[covered] if covered is not None else None,
+                    "variants": list(match.variants), "undo": seat is not None and match.can_undo(seat),
                     "version": ws.version})
+    if key == match.id and not match.hotseat:  # the page that set the table up: a link for each other person
+        payload["links"] = {names[p]: k for k, p in match.keys.items() if k != key}
     return payload
 
 
