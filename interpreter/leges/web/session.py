@@ -127,7 +127,7 @@ class Workspace:
     def _variant_list(self) -> list[dict]:
         """The ruleset's variants as a table's set-up lists them: what each is, where it comes from,
         its typed parameters (with defaults), what it requires and conflicts with."""
-        from ..errors import Collector
+        from ..text.errors import Collector
         from ..model.variants import REQUEST, find_variants
         root = Path(self.path)
         if root.is_file():
@@ -505,7 +505,7 @@ class Match:
 
     def record(self, path: str) -> dict:
         """The game's record (the table's variants in it, as requested): given out when the game is over."""
-        from ..records import make_record
+        from ..lab.records import make_record
         if not self.st.is_terminal():
             raise LegesError(Diagnostic(Position("record"), "the record is given out when the game is over",
                                         "it holds every secret of the game"))
