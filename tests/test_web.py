@@ -378,7 +378,7 @@ def test_the_record_of_a_table_keeps_its_variants(serving):
     status, record = send(server, f"/api/play/{view['match']}/record")
     assert status == 200 and record["variants"] == [] and record["actions"] == view["history"]
     assert record["result"]["agents"] == ["person", "random"]
-    from leges.records import record_from_text
+    from leges.lab.records import record_from_text
     assert record_from_text(json.dumps(record), "r.json")["players"] == 2
 
 
@@ -443,7 +443,7 @@ def test_a_record_of_a_table_with_variants_replays_under_them(serving, tmp_path)
     amphora = next(a["text"] for a in view["actions"] if a["text"].startswith("amphora_card"))
     _, view = send(server, f"/api/play/{view['match']}/act", {"action": amphora})
     match = server.app.state.workspace.find_match(view["match"])
-    from leges.records import make_record
+    from leges.lab.records import make_record
     record = make_record(match.game, str(ruleset_dir("attika")), 2, 0, list(match.st.history))
     record["variants"] = list(match.variants)
     status, replay = send(server, "/api/replay", {"record": json.dumps(record), "name": "amphora.json"})

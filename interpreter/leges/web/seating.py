@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from ..agents import BUILTIN, make, parse, split_specs
 from ..text.errors import Diagnostic, LegesError, Position
 
+HOT = -1  # the seat a hot-seat table's key names: whichever person is to decide, once uncovered
+
 WHERE = Position("agents")
 MAX_SPEC = 200  # characters of one agent spec in a request
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..text.errors import Diagnostic, LegesError, Position
+from .seating import HOT
 from .store import Store
 
 CHECKPOINT = 25  # a replay keeps every 25th state, and replays forward from the nearest
@@ -209,7 +210,6 @@ def _diagnostic(d: Diagnostic) -> dict:
 
 
 # -------------------------------------------------------------------- playing
-HOT = -1  # the seat a hot-seat table's key names: whichever person is to decide, once uncovered
 
 
 @dataclass

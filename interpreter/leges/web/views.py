@@ -14,6 +14,7 @@ from ..render.style import style_of
 from ..render.svg import render_view
 from ..render.text import ranking_text, status_line, value_text
 from ..render.view import history, seat_view
+from .seating import HOT
 
 
 def seat_payload(st, seat: int | None, style=None, with_actions: bool = True) -> dict:
@@ -48,7 +49,6 @@ def seat_payload(st, seat: int | None, style=None, with_actions: bool = True) ->
 def play_view(match, ws, key: str | None = None) -> dict:
     """What the page holding `key` sees of a match: its seat's view (a hot seat: covered, with
     only what everybody sees, until the person to decide uncovers it)."""
-    from .session import HOT
     key = match.id if key is None else key
     st = match.st
     names = st.setup.seat_names
