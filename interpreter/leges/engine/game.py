@@ -211,6 +211,7 @@ class Game:
         st = State.__new__(State)
         st.game, st.setup, st.n = self, setup, n
         st.zones = {k: list(v) for k, v in setup.initial.items()}
+        st.owned = set(st.zones)
         st.where = [""] * len(setup.ctype)
         for key, items in st.zones.items():
             for c in items:

@@ -195,7 +195,7 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
         places = {k: v for k, v in places.items() if setup.zone_owner.get(k) != keep}
     classes: dict[tuple, list[int]] = {}
     for key, (lo, hi) in places.items():
-        items = st.zones[key]
+        items = st.writable(key)
         free = [i for i in range(lo, hi) if items[i] not in pins.fixed] if pins.fixed else range(lo, hi)
         stretch = [items[i] for i in free]
         rng.shuffle(stretch)

@@ -47,12 +47,13 @@ class State(StateAPI):
         for key in (zone_read.get(source), zone_read.get(zone)):
             for i in key_slots.get(key, ()):
                 memo[i] = {}
-        old = self.zones[source]
+        owned = self.owned
+        old = self.zones[source] if source in owned else self.writable(source)
         if old and old[-1] == c:
             old.pop()
         else:
             old.remove(c)
-        target = self.zones[zone]
+        target = self.zones[zone] if zone in owned else self.writable(zone)
         if index is None:
             target.append(c)
         else:
@@ -67,12 +68,23 @@ class State(StateAPI):
         self.changed(self.setup.zone_read.get(source))
         self.changed(self.setup.zone_read.get(dest))
         if bottom:
-            self.zones[dest][0:0] = items
+            self.writable(dest)[0:0] = items
         else:
-            self.zones[dest].extend(items)
+            self.writable(dest).extend(items)
         for c in items:
             self.where[c] = dest
         self.zones[source] = []
+        self.owned.add(source)
+
+    def writable(self, zone: str) -> list[int]:
+        """The list of `zone`, this state's own to change: a copy shares every zone's list with the
+        state it was copied from (copying thousands of mostly empty zones was most of a copy's cost,
+        and a search copies a state every iteration) until one of them changes it."""
+        items = self.zones[zone]
+        if zone not in self.owned:
+            items = self.zones[zone] = list(items)
+            self.owned.add(zone)
+        return items
 
     def _forget_near(self, near: tuple, *places: str) -> None:
         """Forget the values of near slots (memo.py) for spaces near the board spaces among `places`.
@@ -183,7 +195,7 @@ class State(StateAPI):
 
     def shuffle_range(self, fr: list, key: str, zone: str, lo: int, hi: int) -> bool:
         """Shuffle positions lo..hi-1 of a zone. False when waiting for an explicit chance outcome."""
-        items = self.zones[zone]
+        items = self.writable(zone)
         # the order of these types' items changes
         self.moved({self.setup.ctype[c] for c in items[lo:hi]}, zone in self.setup.spaces)
         self.changed(self.setup.zone_read.get(zone))

@@ -23,13 +23,15 @@ LISTS_BY_KEY = "lists_by_key"  # {key: list}: each list copied
 DICTS_BY_KEY = "dicts_by_key"  # {key: dict}: each dict copied
 VALUES_OR_LISTS = "values_or_lists"  # {key: value or list}: the lists copied (per-player variables)
 FRAMES = "frames"  # [[code id, instruction index, locals]]: the locals and the lists in them copied
-OWN = "own"  # a fresh empty set for both the copy and the original (memo.py: the slots each holds alone)
+SHARED_LISTS = "shared_lists"  # {key: list}: the dict copied, the lists shared until written (copy on write)
+OWN = "own"  # a fresh empty set for both the copy and the original (the slots or zones each holds alone)
 
 _COPY = {
     SHARED: "self.{f}",
     LIST: "list(self.{f})",
     LIST_OR_NONE: "list(self.{f}) if self.{f} is not None else None",
     LISTS_BY_KEY: "{{k: list(v) for k, v in self.{f}.items()}}",
+    SHARED_LISTS: "dict(self.{f})",
     DICTS_BY_KEY: "{{k: dict(v) for k, v in self.{f}.items()}}",
     VALUES_OR_LISTS: "{{k: (list(v) if isinstance(v, list) else v) for k, v in self.{f}.items()}}",
     FRAMES: "[[x[0], x[1], _copy_env(x[2])] for x in self.{f}]",
@@ -51,7 +53,7 @@ class StateData:
     game: Any = _field(SHARED)  # the Game (engine/game.py, which imports this module)
     setup: Any = _field(SHARED)  # game.setup_for(n): the components, zones and seats of n players
     n: int = _field(SHARED, "players")
-    zones: dict[str, list[int]] = _field(LISTS_BY_KEY, "zones")  # zone → its components, the top last
+    zones: dict[str, list[int]] = _field(SHARED_LISTS, "zones")  # zone → its components, the top last
     where: list[str] = _field(LIST)  # component → its zone (derived from zones on loading)
     vars: dict[str, Any] = _field(VALUES_OR_LISTS, "vars")
     cprops: dict[int, dict[str, Any]] = _field(DICTS_BY_KEY, "cprops")  # component → dynamic properties
@@ -82,6 +84,7 @@ class StateData:
     ending: str | None = _field(SHARED, "end_reason", None)  # why the game (or the phase) ends
     memo: list[Any] = _field(LIST)  # the memoised functions' values, a slot each (lang/memo.py)
     private: set[int] = _field(OWN)  # slots of memo this state alone holds (changed in place)
+    owned: set[str] = _field(OWN)  # zones whose lists this state alone holds (the others: State.writable)
 
 
 STATE_FIELDS = fields(StateData)
@@ -148,4 +151,5 @@ def load_saved(st: StateData, data: dict[str, Any]) -> None:
         value = data[key] if default is _REQUIRED or key in data else default
         setattr(st, f.name, list(value) if isinstance(value, list) and f.metadata["copy"] == SHARED else value)
     st.zones = {k: list(v) for k, v in data["zones"].items()}
+    st.owned = set(st.zones)
     st.cprops = {int(k): v for k, v in data["cprops"].items()}
