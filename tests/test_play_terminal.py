@@ -69,9 +69,20 @@ def test_a_hex_board_and_a_graph(games):
     assert any(re.match(r"^   \w+ \(.+\): \d+ \w+ \w+", line) for line in lines)  # `thracia (Thrace): 2 red cube`
 
 
+def joined(lines: list[str]) -> list[str]:
+    """The screen's lines with a long line's continuations (wrapped to the screen's width) put back."""
+    out = []
+    for line in lines:
+        if line.startswith("      ") and out and not re.match(r"^\s+r\d ", line):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
 def test_the_seats_own_variables_are_shown(games):
     st = play_random(games["alexander"], 3, 3, until=lambda s: s.vars.get("shares") and s.vars["shares"][0] not in (None, []))
-    lines = screen(st, 0)
+    lines = joined(screen(st, 0))
     mine = next(line for line in lines if line.startswith("   red (you): "))
     others = [line for line in lines if line.startswith("   blue") or line.startswith("   green")]
     assert "shares [" in mine and all("shares ?" in line for line in others)
@@ -152,7 +163,7 @@ def test_a_game_at_the_terminal_prints_the_news_and_the_scores(monkeypatch, caps
     out = capsys.readouterr().out
     assert "→ place square=r1c1" in out and "did you mean" in out
     assert "  place square=r1c1: not legal: square=r1c1 is not among the options of 'square'" in out
-    assert re.search(r"^  o: place square=r\dc\d$", out, re.M)  # the opponent's moves
+    assert re.search(r"^  o: Put a mark on r\dc\d$", out, re.M)  # the opponent's moves, in words
     assert re.search(r"^  changed: supply\.o 5→4 · r\dc\d -→o$", out, re.M)  # what changed since
     assert "game over:" in out and re.search(r"^\s+place\s+seat\s+score", out, re.M)
     assert "(score: if winner == p then 1 else 0)" in out

@@ -22,11 +22,11 @@ WIDTH = 100  # its characters a line
 
 def option_labels(st, player: int, lang: str | None = "en", texts: bool = False) -> list[str]:
     """Each legal action of `player` as the screen lists it: in words where the ruleset gives a phrase
-    (engine/words.py; `texts`: the text forms, as they are typed), else its text form; each `shown`."""
+    (engine/words.py; `texts` or no `lang`: the text forms, as they are typed), else its text form; each `shown`."""
     from ..engine.words import worded
     out = []
     for action in st.legal_actions(player):
-        said = None if texts else worded(st.game, action.text, lang)
+        said = None if texts or lang is None else worded(st.game, action.text, lang)
         out.append(shown(said if said is not None else action.text))
     return out
 
@@ -70,11 +70,12 @@ def _wrapped(line: str, width: int, indent: str = "      ") -> list[str]:
     return [" " * lead + parts[0]] + [indent + part for part in parts[1:]]
 
 
-def screen(st, player: int, colour: bool = False, lang: str | None = "en", texts: bool = False, page: int = 0,
+def screen(st, player: int, colour: bool = False, lang: str | None = None, texts: bool = False, page: int = 0,
            height: int = HEIGHT, width: int = WIDTH) -> list[str]:
     """The lines shown to `player` when it decides: the position as it may see it, then its options,
     in at most `height` lines of `width` characters (the options in columns, or by pages). Components'
-    and zones' display names and the actions' phrases are in `lang` where the ruleset gives them."""
+    and zones' display names and the actions' phrases are in `lang` where the ruleset gives them (no
+    `lang`: their ids and text forms, as `leges check-leaks` compares them)."""
     from .board_text import badge, board_lines, key_line
     from .style import style_of
     from .text import global_vars, player_vars, player_zones, shared_zones, status_line, value_text, zone_texts
@@ -83,7 +84,11 @@ def screen(st, player: int, colour: bool = False, lang: str | None = "en", texts
     view = safe_view(seat_view(st, player, style))
     hide = set(style.panel.get("hide", []))
     phrases = getattr(st.game, "words", None)
-    names = (lambda label: shown(phrases.name(label, lang), NAME) if phrases.name(label, lang) else None) if phrases else None
+    names = None
+    if phrases and lang is not None:
+        def names(label):
+            said = phrases.name(label, lang)
+            return shown(said, NAME) if said else None
     lines = [f"-- {view.title} · {status_line(view)} · you are {view.seats[player]}"]
     board = board_lines(st.game.board, view, style, colour)
     lines += board
