@@ -128,6 +128,13 @@ class Phrases:
         return None if template is None else template.fill(values, lambda v: self.value(str(v), lang))
 
 
+def as_written(template: Template | None) -> str | None:
+    """A template as its phrase was written (`Move a citizen from {from} to {to}`), for documents."""
+    if template is None:
+        return None
+    return "".join(text if name is None else "{" + name + "}" for text, name in template.parts)
+
+
 def worded(game, text: str, lang: str | None) -> str | None:
     """An action's text form in words, or None when the ruleset gives it no phrase."""
     phrases = getattr(game, "words", None) or Phrases()

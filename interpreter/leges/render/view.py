@@ -106,6 +106,21 @@ def history(st, seat: int | None) -> list[str]:
     return out
 
 
+def words_view(st, seat: int | None) -> dict:
+    """What the page needs to show the game in words (engine/words.py), for the seat `history` is for:
+    `languages` (those the ruleset gives, in order; English first where given), `history` (each entry of
+    `history(st, seat)` as {"text": entry, "words": {language: entry in words}}) and `names` (each
+    component type's and zone's display name: {id: {language: name}})."""
+    from .actions import words_in
+    phrases = getattr(st.game, "words", None)
+    languages = list(phrases.languages) if phrases else []
+    if "en" in languages:
+        languages = ["en"] + [x for x in languages if x != "en"]
+    return {"languages": languages,
+            "history": [{"text": entry, "words": words_in(st.game, entry)} for entry in history(st, seat)],
+            "names": dict(phrases.names) if phrases else {}}
+
+
 def labelled(st, name: str, value):
     """A variable's value as a player reads it: components by their labels, not their ids."""
     return _shown(st, name, value, "component", lambda v: st.setup.clabel[v] if 0 <= v < len(st.setup.clabel) else v)
