@@ -27,8 +27,8 @@ def cmd_serve(args) -> int:
     options = ServeOptions(host=args.host, allow_hosts=tuple(args.allow_host or ()),
                            agents=AgentPolicy(args.max_iterations, args.max_seconds, named),
                            max_memory=args.max_memory << 20)
-    options.lang = args.lang  # the page's first language (it may switch among those the ruleset gives; render/view.words_view)
     app = create_app(args.ruleset, variants_of(args), getattr(args, "record", None), options)
+    app.state.lang = args.lang  # the page's first language (it may switch among those the ruleset gives: render/view.words_view)
     ws = app.state.workspace
     for d in ws.errors:
         print(d["text"], file=sys.stderr)
