@@ -91,7 +91,8 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
             return shown(said, NAME) if said else None
     lines = [f"-- {view.title} · {status_line(view)} · you are {view.seats[player]}"]
     board = board_lines(st.game.board, view, style, colour)
-    lines += board
+    for line in board:  # a graph's nodes may be long; the rows of squares and hexes are as wide as the map
+        lines += [line] if "\x1b" in line else _wrapped(line, width)
     key = key_line(view, style, st.game.board) if board else None
     if key:
         lines.append(key)
