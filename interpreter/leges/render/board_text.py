@@ -175,6 +175,17 @@ def cell_text(view: SeatView, style: Style, pieces: list[Piece], hidden: int | N
     return out
 
 
+def _lightness(colour: str | None) -> float | None:
+    value = rgb(colour)
+    return None if value is None else 0.299 * value[0] + 0.587 * value[1] + 0.114 * value[2]
+
+
+def _alike(a: str, b: str) -> bool:
+    """Two colours too alike in lightness for one to be read on the other."""
+    x, y = _lightness(a), _lightness(b)
+    return x is not None and y is not None and abs(x - y) < 60
+
+
 def _render_cell(runs, bg: str | None, colour: bool) -> str:
     used = sum(len(t) for t, _ in runs)
     pad = " " * (CELL - used)
@@ -182,7 +193,10 @@ def _render_cell(runs, bg: str | None, colour: bool) -> str:
         return "".join(t for t, _ in runs) + pad
     text = ""
     for t, fg in runs:
-        text += paint(t, fg=fg or "#222222", bg=bg, bold=fg is not None)
+        if fg is not None and bg is not None and _alike(fg, bg):  # a piece the colour of its space: on a chip
+            text += paint(t, fg=ink_on(fg), bg=fg, bold=True)
+        else:
+            text += paint(t, fg=fg or "#222222", bg=bg, bold=fg is not None)
     return text + paint(pad, bg=bg) if pad else text
 
 
