@@ -15,6 +15,7 @@ comes from a ruleset or a map is `shown` (terminal.py) before colour codes are a
 from __future__ import annotations
 
 import os
+import re
 
 from ..text.terminal import shown
 from .style import Style, fill_template, matches, rgb
@@ -106,6 +107,35 @@ def space_labels(board, style: Style) -> dict[str, str]:
                     labels[s] = text.lower()
                     break
     return labels
+
+
+def signs_line(board, style: Style) -> str | None:
+    """What the signs on empty spaces are, as the map's `render:` declares them (`11: building's number ·
+    scroll: vent · G: gate`), or None when the map declares none."""
+    if board is None or board.topology == "graph":
+        return None
+    parts = []
+    for kind, spec in style.areas.items():
+        if isinstance(spec, dict) and spec.get("label") and kind in board.areas:
+            fields = [m for m in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", str(spec["label"]))]
+            parts.append(f"{kind} {' '.join(fields) or 'id'}")
+    marked = set()
+    for mark in style.marks:
+        if mark.get("shape", "text") == "text" and mark.get("text"):
+            fields = re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", str(mark["text"]))
+            if fields:
+                marked.update(fields)
+                parts.append(f"{', '.join(fields)} in small letters")
+    for look in style.styles:
+        glyph = str(look.get("glyph") or "")
+        if (glyph.strip() and glyph != "." and isinstance(look.get("when"), dict) and len(glyph) < CELL
+                and not glyph.isdigit() and not set(look["when"]) <= marked):  # a sign a mark's text replaces: not told
+            parts.append(f"{glyph}: {', '.join(str(k) for k in look['when'])}")
+        if look.get("glyph_by") and isinstance(look.get("glyphs"), dict):
+            parts += [f"{g}: {value}" for value, g in look["glyphs"].items() if str(g).strip() and str(g) != "."]
+    if not parts:
+        return None
+    return "   signs: " + " · ".join(dict.fromkeys(shown(p, 60) for p in parts))
 
 
 def seat_glyphs(seats: list[str]) -> list[str]:
