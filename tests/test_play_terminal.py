@@ -269,7 +269,8 @@ def test_the_board_shows_the_maps_own_labels(games):
     st = game.new_initial_state(players=3, seed=0)
     rows = [line for line in screen(st, 0) if re.match(r"^\s+r\d ", line)]
     assert rows[1].split()[1:3] == ["1", "1"] and "scr" in rows[0] and "hel" in rows[6]
-    assert "   signs: building number · vent in small letters · G: gate" in screen(st, 0)  # what the signs are    st = play_random(game, 3, 4, until=lambda s: s.phase == "escape")
+    assert "   signs: building number · vent in small letters · G: gate" in screen(st, 0)  # what the signs are
+    st = play_random(game, 3, 4, until=lambda s: s.phase == "escape")
     board = "\n".join(line for line in screen(st, 0) if re.match(r"^\s+r\d ", line))
     assert re.search(r"\b(VAS|HEL|MAS|SCR|COL|COI)\b", board)  # a lava tile by its symbol
 
