@@ -215,3 +215,16 @@ def test_leges_doc_and_replay_in_a_language(tmp_path, capsys):
     assert main(["replay", str(record), "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^\s+1\. x: Put a mark on r0c0$", out, re.M)
+
+
+def test_the_log_lines_the_engine_writes_in_words(games):
+    from leges.engine.words import worded_log
+    game = games["pompeii"]
+    seats = ["red", "black"]
+    assert worded_log(game, "red shows ad79", "hu", seats) == "red megmutatja: i. u. 79-kártya"
+    assert worded_log(game, "red shows ad79", "ru", seats) == "red показывает: карта «79 год н.э.»"
+    assert worded_log(game, "someone shows ad79", "hu", seats) is None  # not a seat's reveal: the ruleset's own text
+    assert worded_log(game, "red made 1", "hu", seats) is None
+    st = play_random(game, 3, 1, until=lambda s: any(" shows " in line for line in s.log))
+    view = words_view(st, 0)
+    assert any(entry["words"].get("hu", "").startswith(tuple(st.setup.seat_names)) for entry in view["log"])

@@ -85,6 +85,7 @@ class Changes:
     zones: dict | None = None
     spaces: dict | None = None
     log: int = 0
+    lang: str | None = None  # the log lines the engine wrote, in words (engine/words.py)
 
     def lines(self, st) -> list[str]:
         from ..render.text import pieces_text
@@ -95,7 +96,9 @@ class Changes:
         spaces.update({s: f"{n} hidden" for s, n in view.hidden_spaces.items()})
         out = []
         new_log = st.log[self.log:] if len(st.log) >= self.log else st.log[-3:]
-        out += [f"  log: {shown(line)}" for line in new_log]
+        from ..engine.words import worded_log
+        seats = st.setup.seat_names
+        out += [f"  log: {shown(worded_log(st.game, line, self.lang, seats) or line if self.lang else line)}" for line in new_log]
         self.log = len(st.log)
         if self.zones is not None:
             moved = []
@@ -329,7 +332,7 @@ def cmd_play(args) -> int:
     lang = getattr(args, "lang", None) or "en"
     rng = random.Random(args.seed)
     news = News(me, lang)
-    changes = Changes(me)
+    changes = Changes(me, lang=lang)
     colour = use_colour(getattr(args, "colour", "auto"), sys.stdout)
     painted = coloured(sys.stdout) if colour else sys.stdout  # Leges' colour codes pass, nothing else
     width, height = screen_size(sys.stdout)

@@ -29,6 +29,7 @@ MAX_WORDED = 400  # characters of one worded action
 OWN = {
     "pass": {"en": "Pass", "hu": "Passz", "ru": "Пас"},
     "sealed": {"en": "(sealed)", "hu": "(lepecsételve)", "ru": "(скрыто)"},
+    "shows": {"en": "shows", "hu": "megmutatja:", "ru": "показывает:"},  # a `reveal`'s log line
 }
 
 
@@ -150,6 +151,18 @@ def worded_entry(game, entry: str, lang: str | None) -> str | None:
         return f"{who}: {pick(OWN['sealed'], lang)}"
     said = worded(game, text, lang)
     return None if said is None else f"{who}: {said}"
+
+
+def worded_log(game, line: str, lang: str | None, seats=()) -> str | None:
+    """A log line in words where the engine wrote it (`red shows ad79`, a `reveal` by a seat: the seat,
+    the engine's word for "shows", the values by their display names), else None: a `log` statement's
+    text is the ruleset's own."""
+    who, sep, rest = line.partition(" shows ")
+    if not sep or who not in seats:
+        return None
+    phrases = getattr(game, "words", None) or Phrases()
+    values = [phrases.value(v, lang) for v in rest.strip("[]").split(",")] if rest.startswith("[") else [phrases.value(rest, lang)]
+    return f"{who} {pick(OWN['shows'], lang)} {', '.join(values)}"
 
 
 def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:

@@ -116,8 +116,10 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
     values = [f"{name} {value_text(value)}" for name, value in global_vars(view)]
     if values:
         lines += _wrapped("   variables: " + " · ".join(values), width)
+    from ..engine.words import worded_log
     for line in view.log[-3:]:
-        lines += _wrapped(f"   log: {line}", width)
+        said = worded_log(st.game, line, lang, view.seats) if lang is not None else None
+        lines += _wrapped(f"   log: {shown(said) if said else line}", width)
     if st.current_player() == player or st.legal_actions(player):
         labels = option_labels(st, player, lang, texts)
         lines += option_lines(labels, height - len(lines) - 2, width, page)
