@@ -261,7 +261,10 @@ def help_lines(st, player: int, lang: str | None = "en") -> list[str]:
     from ..engine.words import pick
     game = st.game
     out = ["  commands:"]
-    out += [f"    {name:<8} {text}" for name, text in COMMANDS]
+    from ..render.text import wrap
+    for name, text in COMMANDS:
+        parts = wrap(text, 86)
+        out += [f"    {name:<8} {parts[0]}"] + [f"    {'':<8} {part}" for part in parts[1:]]
     out.append("  a move is written NAME param=value ..., the parameters in order (the names may be left out:")
     out.append("  `place r1c1`); this game's actions:")
     phrases = game.words

@@ -209,7 +209,9 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
         if event.say is not None:
             out.events[event.id] = templates(event.say, event.at.child("say"), list(events.get(event.id, {})),
                                              f"event '{event.id}'")
-    prefixes = {"phases": "phase:{}:", "setup": "setup:{}", "procedures": "procedure:{}(", "triggers": "trigger:{}"}
+    # the code ids of a declaration's programs: a phase's parts and a procedure's typings by prefix, the others exactly
+    prefixes = {"phases": "phase:{}:", "setup": "setup:{}", "procedures": "procedure:{}(", "triggers": "trigger:{}",
+                "actions": "action:{}"}
     for section, prefix in prefixes.items():
         for decl in getattr(rs, section):
             if not decl.asks:
@@ -217,7 +219,7 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
             start = prefix.format(decl.id)
             mine = {}
             for code_id, label, name in asked:
-                if code_id == start or code_id.startswith(start) and (section != "setup" or code_id == start):
+                if code_id == start or start.endswith((":", "(")) and code_id.startswith(start):
                     mine.setdefault(label, []).append(name)
             for label, texts in decl.asks.items():
                 here = decl.at.child("asks", label)
