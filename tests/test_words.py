@@ -9,9 +9,8 @@ import json
 import re
 import textwrap
 
-import pytest
-
 import leges
+import pytest
 from helpers import play_random, ruleset_dir
 from leges.cli import main
 from leges.engine.words import parse_template, pick, worded, worded_entry
@@ -192,9 +191,9 @@ def test_the_terminal_shows_words_in_the_language_asked(monkeypatch, capsys):
     answers(monkeypatch, "1", "q")
     assert main(["play", str(ruleset_dir("pompeii")), "--seed", "1", "--colour", "never", "--lang", "hu"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^\s+1\. A\(z\) \d\. négylapos paklit választja", out, re.M)  # the options in words
+    assert re.search(r"^\s+1\. A\(z\) \d\. négylapos paklit választja", out, re.MULTILINE)  # the options in words
     assert "készlet 36" in out and "húzópakli" in out  # zones by their names
-    assert re.search(r"^  black: Kijátssza a\(z\) \d+ kártyát", out, re.M) or "black: A(z)" in out  # others' moves in words
+    assert re.search(r"^  black: Kijátssza a\(z\) \d+ kártyát", out, re.MULTILINE) or "black: A(z)" in out  # others' moves in words
 
 
 def test_leges_doc_and_replay_in_a_language(tmp_path, capsys):
@@ -214,7 +213,7 @@ def test_leges_doc_and_replay_in_a_language(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(record), "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^\s+1\. x: Put a mark on r0c0$", out, re.M)
+    assert re.search(r"^\s+1\. x: Put a mark on r0c0$", out, re.MULTILINE)
 
 
 def test_the_log_lines_the_engine_writes_in_words(games):

@@ -245,8 +245,8 @@ def use_colour(choice: str, stream) -> bool:
 
 COMMANDS = (
     ("N", "take option N (its number in the list)"),
-    ("TEXT", "an option's text form as the records write it (`place square=r1c1`), or words of it that pick "
-             "out one option (`r1c1`, `card=6 r3c2`); an action not legal now is answered with why not"),
+    ("TEXT", ("an option's text form as the records write it (`place square=r1c1`), or words of it that pick "
+              "out one option (`r1c1`, `card=6 r3c2`); an action not legal now is answered with why not")),
     ("why N", "the rule behind option N: the rulebook, its section and words, and where the ruleset says it"),
     ("texts", "list the options by their text forms (as they are typed), or in words again"),
     ("more", "the next page of options, when they do not all fit on the screen"),

@@ -231,10 +231,9 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
                     continue
                 out.choices[label] = templates(texts, here, sorted(set(mine[label])), f"choice '{label}'")
     for decl in [*rs.components, *rs.zones]:
-        if decl.name is not None:
-            if isinstance(decl.name, dict):
-                note(decl.name)
-                out.names[decl.id] = {k: str(v) for k, v in decl.name.items()}
+        if isinstance(decl.name, dict):
+            note(decl.name)
+            out.names[decl.id] = {k: str(v) for k, v in decl.name.items()}
     out.languages = seen_langs
     return out
 
