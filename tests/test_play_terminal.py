@@ -305,3 +305,20 @@ def test_the_screen_fits_fifty_lines(games, name, players):
     assert len(paged) == 20 and "options 1-" in paged[-1] and "`more`" in paged[-1]
     assert option_lines(many, 20, 100, page=1)[0] != paged[0]
     assert len(option_lines(many[:10], 20, 100)) <= 10
+
+
+def test_what_came_into_the_seats_own_zones_is_told(games):
+    from leges.cli.play import Changes
+    st = games["pompeii"].new_initial_state(players=2, seed=1)
+    changes = Changes(0, lang="en")
+    changes.lines(st)
+    st.apply_action(st.legal_actions(0)[0])  # red takes a pile of four cards
+    told = changes.lines(st)
+    assert any(re.match(r"^  your hand: (\+\S+ ){3}\+\S+$", line) for line in told), told
+    while st.current_player() != 0:
+        st.apply_action(st.legal_actions(st.current_player())[0])
+    changes.lines(st)
+    played = st.legal_actions(0)[0].text.split()[1].split("=")[1]
+    st.apply_action(st.legal_actions(0)[0])  # a card played, one drawn: "you drew"
+    told = changes.lines(st)
+    assert any(line.startswith("  your hand: +") and f"−{played}" in line for line in told), told

@@ -79,13 +79,15 @@ class News:
 @dataclass
 class Changes:
     """What changed in a seat's view between two of its screens — the game's own moves (cards
-    dealt, pieces moved by a rule) that no player's action names — and the new log lines."""
+    dealt, pieces moved by a rule) that no player's action names —, what came into and went out of
+    the seat's own zones (`your hand: +10 −2`: a card drawn, one played) and the new log lines."""
 
     player: int
     zones: dict | None = None
     spaces: dict | None = None
     log: int = 0
     lang: str | None = None  # the log lines the engine wrote, in words (engine/words.py)
+    contents: dict | None = None  # the seat's own zones it sees into: key → {label: how many}
 
     def lines(self, st) -> list[str]:
         from ..render.text import pieces_text
@@ -111,8 +113,30 @@ class Changes:
                     moved.append(f"{s} {self.spaces.get(s) or '-'}→{spaces.get(s) or '-'}")
             if moved:
                 out.append("  changed: " + " · ".join(moved[:24]) + (" ..." if len(moved) > 24 else ""))
-        self.zones, self.spaces = zones, spaces
+        contents = {z.key: _counts(z.pieces) for z in view.zones if z.owner == self.player and z.pieces is not None}
+        if self.contents is not None:
+            phrases = st.game.words
+            for key, now in contents.items():
+                before = self.contents.get(key)
+                if before is None or before == now:
+                    continue
+                came = [label for label, n in now.items() for _ in range(n - before.get(label, 0))]
+                went = [label for label, n in before.items() for _ in range(n - now.get(label, 0))]
+                if all(label == view.seats[self.player] for label in came + went):
+                    continue  # one's own pieces (a supply of them): the counts above say it
+                name = key.split(".", 1)[0]
+                name = (phrases.name(name, self.lang) if phrases and self.lang else None) or name
+                parts = [f"+{label}" for label in came[:12]] + [f"−{label}" for label in went[:12]]
+                out.append(f"  your {shown(name, 60)}: " + " ".join(parts))
+        self.zones, self.spaces, self.contents = zones, spaces, contents
         return out
+
+
+def _counts(pieces) -> dict:
+    out: dict = {}
+    for p in pieces or []:
+        out[p.label] = out.get(p.label, 0) + p.count
+    return out
 
 
 def match_answer(answer: str, actions) -> tuple[object | None, str | None]:
