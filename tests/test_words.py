@@ -227,3 +227,8 @@ def test_the_log_lines_the_engine_writes_in_words(games):
     st = play_random(game, 3, 1, until=lambda s: any(" shows " in line for line in s.log))
     view = words_view(st, 0)
     assert any(entry["words"].get("hu", "").startswith(tuple(st.setup.seat_names)) for entry in view["log"])
+
+
+def test_a_phrase_may_not_hold_control_characters(tmp_path):
+    text = load_error(write(tmp_path, '{en: "Take {n}\\e[2J"}'))
+    assert "ruleset.yaml:22:" in text and "\x1b" not in text
