@@ -130,7 +130,7 @@ class Phrases:
 
 
 def as_written(template: Template | None) -> str | None:
-    """A template as its phrase was written (`Move a citizen from {from} to {to}`), for documents."""
+    """A template as its phrase was written (`Move a piece from {from} to {to}`), for documents."""
     if template is None:
         return None
     return "".join(text if name is None else "{" + name + "}" for text, name in template.parts)
@@ -154,7 +154,7 @@ def worded_entry(game, entry: str, lang: str | None) -> str | None:
 
 
 def worded_log(game, line: str, lang: str | None, seats=()) -> str | None:
-    """A log line in words where the engine wrote it (`red shows ad79`, a `reveal` by a seat: the seat,
+    """A log line in words where the engine wrote it (`red shows card7`, a `reveal` by a seat: the seat,
     the engine's word for "shows", the values by their display names), else None: a `log` statement's
     text is the ruleset's own."""
     who, sep, rest = line.partition(" shows ")

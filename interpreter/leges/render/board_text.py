@@ -1,7 +1,7 @@
 """The board as text, for the terminal: squares in rows, hexes in staggered rows, a graph's
 occupied nodes as a list. Each space is four characters: what stands on it (`R2`: two of red's
-pieces; `X`: a mark labelled x; a piece the map writes a text on, by that text in capitals: a lava
-tile `VAS`), else the map's own label for it — the label of the area it lies in where the map labels
+pieces; `X`: a mark labelled x; a piece the map writes a text on, by that text in capitals: a tile
+labelled vase `VAS`), else the map's own label for it — the label of the area it lies in where the map labels
 areas of that kind (a building's number), else the text a mark writes on it (a start square's
 `vase`), else a short label of its own — else the sign the map's `render:` gives it (`glyph`), else `.`.
 Whatever label fields a map declares are used; the interpreter knows none by name.
@@ -152,7 +152,7 @@ def seat_glyphs(seats: list[str]) -> list[str]:
 
 def piece_glyph(view: SeatView, style: Style, piece: Piece) -> str:
     spec = style.piece(piece.type)
-    if spec.get("text") and piece.owner is None:  # a text the map writes on an unowned piece (a lava tile's symbol): in capitals
+    if spec.get("text") and piece.owner is None:  # a text the map writes on an unowned piece (a tile's symbol): in capitals
         text = fill_template(spec["text"], {"label": piece.label, "type": piece.type, "count": piece.count})
         if text:
             return text.upper()[:CELL - 1]
