@@ -1,4 +1,4 @@
-"""leges play at the terminal: the board as text, compact zones and variables, the phase's name,
+"""leges play at the terminal: the board as text (by the map's own labels), compact zones and variables, the phase's name,
 what the game did by itself, words that pick out an action, did-you-mean, the score breakdown,
 colour only when asked for (or on a terminal) — and the screen still shows only what its seat may see."""
 from __future__ import annotations
@@ -69,9 +69,20 @@ def test_a_hex_board_and_a_graph(games):
     assert any(re.match(r"^   \w+ \(.+\): \d+ \w+ \w+", line) for line in lines)  # `thracia (Thrace): 2 red cube`
 
 
+def joined(lines: list[str]) -> list[str]:
+    """The screen's lines with a long line's continuations (wrapped to the screen's width) put back."""
+    out = []
+    for line in lines:
+        if line.startswith("      ") and out and not re.match(r"^\s+r\d ", line):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
 def test_the_seats_own_variables_are_shown(games):
     st = play_random(games["alexander"], 3, 3, until=lambda s: s.vars.get("shares") and s.vars["shares"][0] not in (None, []))
-    lines = screen(st, 0)
+    lines = joined(screen(st, 0))
     mine = next(line for line in lines if line.startswith("   red (you): "))
     others = [line for line in lines if line.startswith("   blue") or line.startswith("   green")]
     assert "shares [" in mine and all("shares ?" in line for line in others)
@@ -152,7 +163,7 @@ def test_a_game_at_the_terminal_prints_the_news_and_the_scores(monkeypatch, caps
     out = capsys.readouterr().out
     assert "→ place square=r1c1" in out and "did you mean" in out
     assert "  place square=r1c1: not legal: square=r1c1 is not among the options of 'square'" in out
-    assert re.search(r"^  o: place square=r\dc\d$", out, re.M)  # the opponent's moves
+    assert re.search(r"^  o: Put a mark on r\dc\d$", out, re.M)  # the opponent's moves, in words
     assert re.search(r"^  changed: supply\.o 5→4 · r\dc\d -→o$", out, re.M)  # what changed since
     assert "game over:" in out and re.search(r"^\s+place\s+seat\s+score", out, re.M)
     assert "(score: if winner == p then 1 else 0)" in out
@@ -204,3 +215,110 @@ def test_the_screen_is_the_same_in_worlds_the_seat_cannot_tell_apart(games):
             if other.pending is not None:
                 other.pending = recompute_pending(other) or other.pending
             assert screen(other, p, colour=True) == screen(st, p, colour=True)
+
+
+# ------------------------------------------------------------- issue 23, item 6: the terminal
+def test_help_and_the_question_mark_are_commands_not_moves(monkeypatch, capsys):
+    answers(monkeypatch, "help", "?", "q")
+    assert main(["play", str(ruleset_dir("tictactoe")), "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("  commands:") == 2 and "not one of the" not in out
+    assert "why N" in out and "more" in out and "texts" in out
+    assert "    place square=...  (Put a mark on {square})" in out  # how a move is written, with its words
+
+
+def test_why_shows_the_citation_of_an_option_on_request(monkeypatch, capsys):
+    answers(monkeypatch, "why 1", "why 99", "q")
+    assert main(["play", str(ruleset_dir("tictactoe")), "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "  place square=r0c0 — action place" in out
+    assert "“put one of your marks on an empty square”" in out and "written at rulesets/tictactoe/ruleset.yaml:" in out
+    assert "not one of the 9 options; `why N` with N from 1 to 9" in out
+    assert out.count("“put one of your marks") == 1  # not under every option
+
+
+def test_the_options_in_words_or_as_typed(monkeypatch, capsys):
+    answers(monkeypatch, "texts", "q")
+    assert main(["play", str(ruleset_dir("tictactoe")), "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"1\. Put a mark on r0c0", out) and re.search(r"1\. place square=r0c0", out)
+
+
+def test_a_forced_decision_is_announced_with_what_it_did(games):
+    from leges.cli.play import News
+    game = games["tictactoe"]
+    st = game.new_initial_state(players=2, seed=0)
+    news = News(0, "en")
+    for square in ("r0c0", "r0c1", "r0c2", "r1c1", "r1c0", "r1c2", "r2c1", "r2c0"):
+        st.apply_action(f"place square={square}")
+        news.note(st)
+    assert st.is_terminal() and st.history[-1] == "o: place square=r2c0"  # x's last mark went by itself
+    lines = news.lines(st)
+    assert "  you, at once (the only choice): Put a mark on r2c2" in lines
+    assert "  o: Put a mark on r2c0" in lines
+    assert news.lines(st) == []  # each told once
+
+
+def test_the_board_shows_the_maps_own_labels(games):
+    from leges.render.board_text import space_labels
+    from leges.render.style import style_of
+    game = games["pompeii"]
+    labels = space_labels(game.board, style_of(game.board))
+    assert labels["r1c0"] == labels["r1c1"] == "1" and labels["r5c8"] == "11"  # building numbers (its areas' labels)
+    assert labels["r0c7"] == "scroll" and labels["r6c9"] == "helmet"  # the lava's start squares (a mark's text)
+    st = game.new_initial_state(players=3, seed=0)
+    rows = [line for line in screen(st, 0) if re.match(r"^\s+r\d ", line)]
+    assert rows[1].split()[1:3] == ["1", "1"] and "scr" in rows[0] and "hel" in rows[6]
+    assert "   signs: building number · vent in small letters · G: gate" in screen(st, 0)  # what the signs are
+    st = play_random(game, 3, 4, until=lambda s: s.phase == "escape")
+    board = "\n".join(line for line in screen(st, 0) if re.match(r"^\s+r\d ", line))
+    assert re.search(r"\b(VAS|HEL|MAS|SCR|COL|COI)\b", board)  # a lava tile by its symbol
+
+
+def test_a_seat_name_reads_on_a_dark_and_a_light_theme(games):
+    from leges.render.board_text import badge
+    chip = badge("black", "#2b2b2b")
+    assert "\x1b[48;" in chip and ("38;2;255;255;255" in chip or "38;5;231" in chip)  # white ink on a black chip
+    chip = badge("yellow", "#f1c40f")
+    assert "38;2;17;17;17" in chip or "38;5;232" in chip  # black ink on a yellow chip
+    st = games["pompeii"].new_initial_state(players=2, seed=0)
+    line = next(line for line in screen(st, 1, colour=True) if "black (you)" in line)
+    assert "\x1b[48;" in line.split("black (you)")[0]  # the seat's name on its chip
+
+
+@pytest.mark.parametrize("name,players", [("pompeii", 4), ("attika", 4), ("alexander", 5)])
+def test_the_screen_fits_fifty_lines(games, name, players):
+    from leges.render.screen import option_lines
+    rng = random.Random(5)
+    st = games[name].new_initial_state(players=players, seed=5)
+    for step in range(300):
+        if st.is_terminal():
+            break
+        seat = st.current_player()
+        if step % 5 == 0:
+            lines = screen(st, seat, lang="en", height=50, width=100)
+            assert len(lines) <= 48, (name, step)  # and the prompt below them
+            assert max(len(line) for line in lines) <= 100, (name, step)
+        st.apply_action(rng.choice(st.legal_actions(seat)))
+    many = [f"Move a citizen from r{i}c0 to r{i}c1" for i in range(90)]
+    paged = option_lines(many, 20, 100)
+    assert len(paged) == 20 and "options 1-" in paged[-1] and "`more`" in paged[-1]
+    assert option_lines(many, 20, 100, page=1)[0] != paged[0]
+    assert len(option_lines(many[:10], 20, 100)) <= 10
+
+
+def test_what_came_into_the_seats_own_zones_is_told(games):
+    from leges.cli.play import Changes
+    st = games["pompeii"].new_initial_state(players=2, seed=1)
+    changes = Changes(0, lang="en")
+    changes.lines(st)
+    st.apply_action(st.legal_actions(0)[0])  # red takes a pile of four cards
+    told = changes.lines(st)
+    assert any(re.match(r"^  your hand: (\+\S+ ){3}\+\S+$", line) for line in told), told
+    while st.current_player() != 0:
+        st.apply_action(st.legal_actions(st.current_player())[0])
+    changes.lines(st)
+    played = st.legal_actions(0)[0].text.split()[1].split("=")[1]
+    st.apply_action(st.legal_actions(0)[0])  # a card played, one drawn: "you drew"
+    told = changes.lines(st)
+    assert any(line.startswith("  your hand: +") and f"−{played}" in line for line in told), told

@@ -349,8 +349,8 @@ def test_play_never_shows_another_seats_sealed_choice(monkeypatch, capsys):
     assert main(["play", str(ROOT / "rulesets" / "alexander"), "-p", "3", "--seat", "blue"]) == 0
     out = capsys.readouterr().out
     first_prompt = out.split("  1. ")[0]
-    assert "red: (sealed)" in first_prompt and "red: share " not in first_prompt
-    assert "revealed: red: share " in out  # once the phase is over
+    assert "red: (sealed)" in first_prompt and "red: share " not in first_prompt and "red: Share out" not in first_prompt
+    assert "revealed: red: Share out: " in out  # once the phase is over (in words)
 
 
 @pytest.mark.parametrize("statement, words", [("end turn", "`end turn` used outside a turn"),

@@ -106,6 +106,31 @@ def _code(text) -> list[str]:
 
 
 _VARIANTS = None  # the variants of the ruleset being rendered (set by render)
+_LANG = "en"  # the language of the phrases and display names shown (set by render; engine/words.py)
+
+
+def _named(item) -> str:
+    """` (its display name)` of a component or zone in the document's language, or nothing."""
+    from ..engine.words import pick
+    name = pick(item.name, _LANG) if isinstance(getattr(item, "name", None), dict) else None
+    return f" ({name})" if name else ""
+
+
+def _said(item, game) -> list[str]:
+    """An action's phrase and the phrases of the choices a rule asks, in the document's language."""
+    from ..engine.words import as_written, pick
+    phrases = getattr(game, "words", None)
+    if not phrases:
+        return []
+    out = []
+    said = as_written(pick(phrases.actions.get(item.id), _LANG)) if item in game.ruleset.actions else None
+    if said:
+        out.append(f"- in words: “{said}”")
+    for label in (getattr(item, "asks", None) or {}):
+        said = as_written(pick(phrases.choices.get(label), _LANG))
+        if said:
+            out.append(f"- asks `{label}`, in words: “{said}”")
+    return out
 
 
 def _rule(lines: list[str], item, kind: str, extra: list[str] | None = None) -> None:
@@ -141,14 +166,16 @@ def _value(value) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def render(game) -> str:
-    global _VARIANTS
+def render(game, lang: str | None = None) -> str:
+    """The ruleset as a Markdown rulebook; `lang`: the language of its phrases and display names (default en)."""
+    global _VARIANTS, _LANG
     rs = game.ruleset
     _VARIANTS = variants = _Variants(rs)
+    _LANG = lang or "en"
     try:
         return _render(game, rs, variants)
     finally:
-        _VARIANTS = None
+        _VARIANTS, _LANG = None, "en"
 
 
 def _render(game, rs, variants: _Variants) -> str:
@@ -196,10 +223,10 @@ def _render(game, rs, variants: _Variants) -> str:
     for c in rs.components:
         count = c.count if not isinstance(c.count, dict) else ", ".join(f"{k} players: {v}" for k, v in c.count.items())
         kinds = "; ".join(", ".join(f"{k} {v}" for k, v in values.items()) + f" ×{cnt}" for values, cnt, _ in c.instances)
-        out.append(f"| `{c.id}` | {'yes' if c.per_player else 'no'} | {count} | {kinds or '—'} | {_cell(c)} |")
+        out.append(f"| `{c.id}`{_named(c)} | {'yes' if c.per_player else 'no'} | {count} | {kinds or '—'} | {_cell(c)} |")
     out += ["", "## Zones", "", "| zone | kind | per player | seen by | source |", "|---|---|---|---|---|"]
     for z in rs.zones:
-        out.append(f"| `{z.id}`{f' ×{z.count}' if z.count else ''} | {z.kind} | {'yes' if z.per_player else 'no'} "
+        out.append(f"| `{z.id}`{_named(z)}{f' ×{z.count}' if z.count else ''} | {z.kind} | {'yes' if z.per_player else 'no'} "
                    f"| {z.visibility} | {_cell(z)} |")
     if game.board is not None:
         b = game.board
@@ -209,10 +236,10 @@ def _render(game, rs, variants: _Variants) -> str:
             out.append(f"Provenance: {b.provenance.get('status')}" + (f" — {b.provenance.get('note')}" if b.provenance.get("note") else ""))
     out += ["", "## Set-up", ""]
     for rule in rs.setup:
-        _rule(out, rule, "Set-up", _code(rule.effect) + [""])
+        _rule(out, rule, "Set-up", _said(rule, game) + _code(rule.effect) + [""])
     out += ["## Phases", ""]
     for ph in rs.phases:
-        extra = []
+        extra = _said(ph, game)
         if ph.first is not None:
             extra.append(f"- first player: `{ph.first.text.strip()}`")
         if ph.order is not None:
@@ -227,7 +254,7 @@ def _render(game, rs, variants: _Variants) -> str:
         _rule(out, ph, "Phase", extra)
     out += ["## Actions", ""]
     for a in rs.actions:
-        extra = []
+        extra = _said(a, game)
         for name, text in a.params:
             extra.append(f"- choose `{name}` from `{' '.join(text.text.split())}`")
         if a.require is not None:
@@ -243,11 +270,11 @@ def _render(game, rs, variants: _Variants) -> str:
         out += ["## Triggers", ""]
         for t in rs.triggers:
             extra = [f"- on `{t.on}`" + (f" if `{' '.join(t.condition.text.split())}`" if t.condition else ""), ""]
-            _rule(out, t, "Trigger", extra + _code(t.effect) + [""])
+            _rule(out, t, "Trigger", _said(t, game) + extra + _code(t.effect) + [""])
     if rs.procedures or rs.functions:
         out += ["## Procedures and functions", ""]
         for p in rs.procedures:
-            _rule(out, p, "Procedure", [f"Parameters: {', '.join(p.params) or 'none'}", ""] + _code(p.body) + [""])
+            _rule(out, p, "Procedure", _said(p, game) + [f"Parameters: {', '.join(p.params) or 'none'}", ""] + _code(p.body) + [""])
         for f in rs.functions:
             _rule(out, f, "Function", [f"`{f.id}({', '.join(f.params)})` = `{' '.join(f.body.text.split())}`", ""])
     if rs.scoring is not None:

@@ -116,6 +116,11 @@ def cmd_info(args) -> int:
         print(f"  rulebook {book['id']}: {shown(book.get('title', book['file']))}")
     print(f"  {len(rs.components)} component types, {len(rs.zones)} zones, {len(game.phases)} phases, "
           f"{len(game.actions)} actions, {sum(len(v) for v in game.listeners.values())} triggers")
+    words = game.words
+    if words:
+        worded = sum(1 for a in game.actions if a in words.actions)
+        print(f"  in words: {', '.join(shown(x, 20) for x in words.languages)} — {worded} of {len(game.actions)} actions, "
+              f"{len(words.choices)} choices, {len(words.names)} names (--lang on play, doc, replay, serve)")
     if rs.readings:
         print(f"  readings (where the rulebook is silent, ambiguous or contradicts itself): {len(rs.readings)}")
         for r in rs.readings:

@@ -44,7 +44,7 @@ def cmd_coverage(args) -> int:
 def cmd_doc(args) -> int:
     from ..authoring.docgen import render
     game = load_ruleset(args.ruleset, args)
-    text = render(game)
+    text = render(game, getattr(args, "lang", None))
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -66,4 +66,6 @@ def register(sub, variant) -> None:
     p = sub.add_parser("doc", parents=[variant], help="render a ruleset as a readable Markdown rulebook")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of the terminal")
+    p.add_argument("--lang", metavar="LANG", help="the language of the moves' phrases and the components' and zones' "
+                                                 "names (those the ruleset gives; default en)")
     p.set_defaults(run=cmd_doc)

@@ -29,39 +29,65 @@ from .common import EXIT_OK, load_ruleset, seat_index
 
 @dataclass
 class News:
-    """Other players' moves as one seat sees them, each printed once; a sealed one again when revealed."""
+    """Other players' moves as one seat sees them, each printed once (a sealed one again when revealed),
+    and the decisions the engine took at once because they had a single option (`state.at_once`: the
+    seat's own too, "you, at once: ..."), in words where the ruleset gives phrases (`lang`)."""
 
     player: int
-    seen: int = 0  # history entries already shown
+    lang: str | None = "en"
+    seen: int = 0  # history entries already noted
     sealed: set = field(default_factory=set)  # shown as sealed, not yet revealed
+    waiting: list = field(default_factory=list)  # lines noted, not yet printed
+    forced: object = None  # the `state.at_once` list last noted (replaced, never changed in place)
 
-    def lines(self, st) -> list[str]:
+    def said(self, st, entry: str) -> str:
+        from ..engine.words import worded_entry
+        return worded_entry(st.game, entry, self.lang) or entry
+
+    def note(self, st) -> None:
+        """Note what happened since the last note: call after every action applied."""
         view = st.record_view(self.player)
         me = st.player_name(self.player) + ": "
-        out = []
-        for i in sorted(self.sealed):
-            if i < len(view) and not view[i].endswith(": (sealed)"):
-                out.append(f"  revealed: {shown(view[i])}")
-                self.sealed.discard(i)
         for i in range(self.seen, len(view)):
             if view[i].startswith(me):
                 continue
-            out.append(f"  {shown(view[i])}")
+            self.waiting.append(f"  {shown(self.said(st, view[i]), WIDE)}")
             if view[i].endswith(": (sealed)"):
                 self.sealed.add(i)
         self.seen = len(view)
+        if st.at_once is self.forced:
+            return
+        self.forced = st.at_once
+        for entry in st.at_once:
+            who, _, text = entry.partition(": ")
+            said = self.said(st, entry).partition(": ")[2] or text
+            whom = "you" if who == st.player_name(self.player) else who
+            self.waiting.append(f"  {shown(whom, 60)}, at once (the only choice): {shown(said, WIDE)}")
+
+    def lines(self, st) -> list[str]:
+        self.note(st)
+        view = st.record_view(self.player)
+        out = []
+        for i in sorted(self.sealed):
+            if i < len(view) and not view[i].endswith(": (sealed)"):
+                out.append(f"  revealed: {shown(self.said(st, view[i]), WIDE)}")
+                self.sealed.discard(i)
+        out, self.waiting = self.waiting + out, []
         return out
 
 
 @dataclass
 class Changes:
     """What changed in a seat's view between two of its screens — the game's own moves (cards
-    dealt, pieces moved by a rule) that no player's action names — and the new log lines."""
+    dealt, pieces moved by a rule) that no player's action names —, what came into and went out of
+    the seat's own zones (`your hand: +10 −2`: a card drawn, one played) and the new log lines."""
 
     player: int
     zones: dict | None = None
     spaces: dict | None = None
     log: int = 0
+    lang: str | None = None  # the log lines the engine wrote, in words (engine/words.py)
+    contents: dict | None = None  # the seat's own zones it sees into: key → {label: how many}
 
     def lines(self, st) -> list[str]:
         from ..render.text import pieces_text
@@ -72,7 +98,9 @@ class Changes:
         spaces.update({s: f"{n} hidden" for s, n in view.hidden_spaces.items()})
         out = []
         new_log = st.log[self.log:] if len(st.log) >= self.log else st.log[-3:]
-        out += [f"  log: {shown(line)}" for line in new_log]
+        from ..engine.words import worded_log
+        seats = st.setup.seat_names
+        out += [f"  log: {shown(worded_log(st.game, line, self.lang, seats) or line if self.lang else line)}" for line in new_log]
         self.log = len(st.log)
         if self.zones is not None:
             moved = []
@@ -85,8 +113,30 @@ class Changes:
                     moved.append(f"{s} {self.spaces.get(s) or '-'}→{spaces.get(s) or '-'}")
             if moved:
                 out.append("  changed: " + " · ".join(moved[:24]) + (" ..." if len(moved) > 24 else ""))
-        self.zones, self.spaces = zones, spaces
+        contents = {z.key: _counts(z.pieces) for z in view.zones if z.owner == self.player and z.pieces is not None}
+        if self.contents is not None:
+            phrases = st.game.words
+            for key, now in contents.items():
+                before = self.contents.get(key)
+                if before is None or before == now:
+                    continue
+                came = [label for label, n in now.items() for _ in range(n - before.get(label, 0))]
+                went = [label for label, n in before.items() for _ in range(n - now.get(label, 0))]
+                if all(label == view.seats[self.player] for label in came + went):
+                    continue  # one's own pieces (a supply of them): the counts above say it
+                name = key.split(".", 1)[0]
+                name = (phrases.name(name, self.lang) if phrases and self.lang else None) or name
+                parts = [f"+{label}" for label in came[:12]] + [f"−{label}" for label in went[:12]]
+                out.append(f"  your {shown(name, 60)}: " + " ".join(parts))
+        self.zones, self.spaces, self.contents = zones, spaces, contents
         return out
+
+
+def _counts(pieces) -> dict:
+    out: dict = {}
+    for p in pieces or []:
+        out[p.label] = out.get(p.label, 0) + p.count
+    return out
 
 
 def match_answer(answer: str, actions) -> tuple[object | None, str | None]:
@@ -217,6 +267,87 @@ def use_colour(choice: str, stream) -> bool:
         return False
 
 
+COMMANDS = (
+    ("N", "take option N (its number in the list)"),
+    ("TEXT", ("an option's text form as the records write it (`place square=r1c1`), or words of it that pick "
+              "out one option (`r1c1`, `card=6 r3c2`); an action not legal now is answered with why not")),
+    ("why N", "the rule behind option N: the rulebook, its section and words, and where the ruleset says it"),
+    ("texts", "list the options by their text forms (as they are typed), or in words again"),
+    ("more", "the next page of options, when they do not all fit on the screen"),
+    ("help, ?", "this help"),
+    ("q", "quit"),
+)
+
+
+def help_lines(st, player: int, lang: str | None = "en") -> list[str]:
+    """The commands, how a move is written (every action of the game with its parameters, in words
+    where the ruleset gives a phrase) and how the board is read."""
+    from ..engine.words import pick
+    game = st.game
+    out = ["  commands:"]
+    from ..render.text import wrap
+    for name, text in COMMANDS:
+        parts = wrap(text, 86)
+        out += [f"    {name:<8} {parts[0]}"] + [f"    {'':<8} {part}" for part in parts[1:]]
+    out.append("  a move is written NAME param=value ..., the parameters in order (the names may be left out:")
+    out.append("  `place r1c1`); this game's actions:")
+    phrases = game.words
+    for aid, action in game.actions.items():
+        params = [name for name, _ in (getattr(action.decl, "params", None) or [])]
+        form = " ".join([aid] + [f"{p}=..." for p in params])
+        said = pick(phrases.actions.get(aid), lang) if phrases else None
+        words = "".join(t if n is None else "{" + n + "}" for t, n in said.parts) if said is not None else ""
+        out.append(f"    {shown(form, 80)}" + (f"  ({shown(words, WIDE)})" if words else ""))
+    pending = st.pending
+    if pending is not None and pending.get("player") == player and pending.get("kind") == "choose":
+        first = next((o[0] for o in pending["options"] if o[1] != "pass"), None)
+        if first is not None:
+            out.append(f"    now a choice: {shown(first.split('=', 1)[0], 80)}=... (or its number)")
+    out.append("  the board: a square shows what stands on it (R2: two of red's pieces; a tile by its text in")
+    out.append("  capitals), else the map's own label for it (an area's, a mark's), else the map's sign for it.")
+    return out
+
+
+def why_lines(st, player: int, answer: str) -> list[str] | None:
+    """`why N`: the citation of option N (None when the answer is not `why N`)."""
+    words = answer.split()
+    if len(words) != 2 or words[0] not in ("why", "why?") or not words[1].isdigit():
+        return None
+    from ..render.actions import describe_actions
+    infos = describe_actions(st, player)
+    n = int(words[1])
+    if not 1 <= n <= len(infos):
+        return [f"  not one of the {len(infos)} options; `why N` with N from 1 to {len(infos)}"]
+    info = infos[n - 1]
+    cite = info.citation
+    if cite is None:
+        return [f"  {shown(info.text)}: no rule cited"]
+    out = [f"  {shown(info.text)} — {shown(cite.rule or '', 80)}"]
+    head = " § ".join(x for x in (cite.title or cite.book, cite.section) if x)
+    out.append(f"    {shown(head, WIDE)}")
+    if cite.quote:
+        out.append(f"    “{shown(cite.quote, WIDE)}”")
+    if cite.reading:
+        out.append(f"    (reading {shown(cite.reading, 80)})")
+    if cite.where:
+        out.append(f"    written at {shown(cite.where, WIDE)}")
+    return out
+
+
+def screen_size(stream) -> tuple[int, int]:
+    """(width, height) of the terminal, or of the screen Leges fits when it cannot tell (COLUMNS and LINES count)."""
+    import shutil
+    from ..render.screen import HEIGHT, WIDTH
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty and not (os.environ.get("COLUMNS") or os.environ.get("LINES")):
+        return WIDTH, HEIGHT
+    cols, rows = shutil.get_terminal_size((WIDTH, HEIGHT))
+    return max(40, min(cols, 200)), max(20, rows)
+
+
 def cmd_play(args) -> int:
     import random
     from ..lab.records import make_record, write_record
@@ -225,11 +356,14 @@ def cmd_play(args) -> int:
     st = game.new_initial_state(players=players, seed=args.seed)
     seats = st.setup.seat_names
     me = seat_index(st, args.seat) if args.seat else 0
+    lang = getattr(args, "lang", None) or "en"
     rng = random.Random(args.seed)
-    news = News(me)
-    changes = Changes(me)
+    news = News(me, lang)
+    changes = Changes(me, lang=lang)
     colour = use_colour(getattr(args, "colour", "auto"), sys.stdout)
     painted = coloured(sys.stdout) if colour else sys.stdout  # Leges' colour codes pass, nothing else
+    width, height = screen_size(sys.stdout)
+    texts = False
 
     def show(lines):
         for line in lines:
@@ -237,15 +371,18 @@ def cmd_play(args) -> int:
         painted.flush()
 
     print(f"{shown(game.title)}: you are {shown(seats[me])}; the others play at random. Type a number, an action's text "
-          f"(or words that pick out one, such as a square), or q.")
+          f"(or words that pick out one, such as a square), help (or ?) for the commands, or q.")
+    news.note(st)
     while not st.is_terminal():
         who = st.current_player()
         actions = st.legal_actions(who)
         if who != me:
             st.apply_action(rng.choice(actions))
+            news.note(st)
             continue
+        page = 0
         told = news.lines(st) + changes.lines(st)
-        show(told + screen(st, me, colour))
+        show(told + screen(st, me, colour, lang, texts, page, height, width))
         while True:
             try:
                 answer = input(f"{shown(seats[me])}> ").strip()
@@ -254,6 +391,21 @@ def cmd_play(args) -> int:
                 return EXIT_OK
             if answer in ("q", "quit", "exit"):
                 return EXIT_OK
+            if answer in ("help", "?", "h"):
+                show(help_lines(st, me, lang))
+                continue
+            if answer in ("texts", "words"):
+                texts = not texts if answer == "texts" else False
+                show(screen(st, me, colour, lang, texts, page, height, width))
+                continue
+            if answer in ("more", "m"):
+                page += 1
+                show(screen(st, me, colour, lang, texts, page, height, width))
+                continue
+            why = why_lines(st, me, answer)
+            if why is not None:
+                show(why)
+                continue
             choice, problem = match_answer(answer, actions)
             if choice is None:
                 why = why_not(st, answer, me)  # an action named: why it is not legal (the rule, its values, its citation)
@@ -264,6 +416,7 @@ def cmd_play(args) -> int:
             if choice.text != answer and not answer.isdigit():
                 print(f"  → {shown(choice.text)}")
             st.apply_action(choice)
+            news.note(st)
             for line in changes.lines(st):  # what the player's move brought about (a card drawn, a piece moved)
                 print(line.replace("  changed: ", "  then: ", 1))
             break
@@ -288,4 +441,7 @@ def register(sub, variant) -> None:
     p.add_argument("--record", metavar="FILE", help="write the game's record to FILE at the end")
     p.add_argument("--colour", "--color", choices=["auto", "always", "never"], default="auto",
                    help="the board in colour: auto (when the output is a terminal and NO_COLOR is not set), always, never")
+    p.add_argument("--lang", metavar="LANG",
+                   help="the language of the moves' and components' words (en, hu, ru, ...: those the ruleset gives; "
+                        "default en, else the text forms)")
     p.set_defaults(run=cmd_play)

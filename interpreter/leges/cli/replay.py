@@ -6,7 +6,7 @@ import os
 import sys
 
 from ..text.errors import Diagnostic, LegesError, Position, RuleError, named_at
-from ..text.terminal import shown
+from ..text.terminal import WIDE, shown
 from .common import EXIT_FAIL, EXIT_OK, load_ruleset
 
 
@@ -56,6 +56,10 @@ def cmd_replay(args) -> int:
             raise LegesError(list(cause.diagnostics) + exc.diagnostics) from None
         raise
     print(f"replayed {len(record['actions'])} actions of {shown(game.title)}: every action was legal")
+    if getattr(args, "lang", None):  # the moves as people read them, in the ruleset's words (engine/words.py)
+        from ..engine.words import worded_entry
+        for i, entry in enumerate(st.history, 1):
+            print(f"  {i:4}. {shown(worded_entry(game, entry, args.lang) or entry, WIDE)}")
     print(str(st))
     if not st.is_terminal():
         who = st.player_name(st.current_player())
@@ -76,4 +80,5 @@ def register(sub, variant) -> None:
     p = sub.add_parser("replay", help="re-run a game record, checking every action, and show the final state")
     p.add_argument("record", metavar="RECORD")
     p.add_argument("--ruleset", help="the ruleset (default: the path stored in the record)")
+    p.add_argument("--lang", metavar="LANG", help="also list the moves in words, in this language (those the ruleset gives)")
     p.set_defaults(run=cmd_replay)

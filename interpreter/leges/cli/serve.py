@@ -28,6 +28,7 @@ def cmd_serve(args) -> int:
                            agents=AgentPolicy(args.max_iterations, args.max_seconds, named),
                            max_memory=args.max_memory << 20)
     app = create_app(args.ruleset, variants_of(args), getattr(args, "record", None), options)
+    app.state.lang = args.lang  # the page's first language (it may switch among those the ruleset gives: render/view.words_view)
     ws = app.state.workspace
     for d in ws.errors:
         print(d["text"], file=sys.stderr)
@@ -65,4 +66,6 @@ def register(sub, variant) -> None:
     p.add_argument("--max-memory", type=int, default=512, metavar="MB",
                    help="what the games and records kept for all pages may weigh, roughly (default 512 MB); "
                         "the least recently used are closed first")
+    p.add_argument("--lang", metavar="LANG", help="the language the page shows moves and components in first "
+                                                 "(those the ruleset gives; default en)")
     p.set_defaults(run=cmd_serve)

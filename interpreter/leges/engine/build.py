@@ -487,6 +487,8 @@ class Builder:
             elif var.scope == "phase":
                 game.phase_vars.append((var.id, var.per_player, initial))
         game.codes = {cid: (code.instructions, code.positions) for cid, code in progs.codes.items()}
+        from .words import check_phrases
+        game.words = check_phrases(rs, progs.asked, sym.events, self.errors)
         game.setup_builder = self.setup_builder()
         return game
 

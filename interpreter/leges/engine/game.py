@@ -86,6 +86,7 @@ class Game:
         self.max_players = 1
         self.codes: dict[str, tuple[list, list]] = {}
         self.actions: dict[str, CompiledAction] = {}
+        self.words = None  # the phrases and display names (engine/words.py), set when built
         self.anytime: list[CompiledAction] = []
         self.listeners: dict[str, list[CompiledTrigger]] = {}
         self.phases: dict[str, CompiledPhase] = {}

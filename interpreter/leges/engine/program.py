@@ -43,6 +43,7 @@ class Programs:
         self.random = False  # whether a rule shuffles or chooses at random (the game has chance)
         self.draws = False  # whether a rule draws (from a bag: chance)
         self.passes = False  # whether some decision may be passed (an optional act or choose, `until pass`)
+        self.asked: list[tuple[str, str, str]] = []  # (code id, label, name) of every `choose ... as LABEL` (engine/words.py)
 
     def parse_program(self, text, scope: Scope, code_id: str) -> str:
         tree = self.c.parse_tree(text)
@@ -372,6 +373,7 @@ class StatementCompiler:
         if by is None and not scope.me and not node.random:
             self.error(node, "no player is acting here: say who chooses with `by PLAYER`")
         name, label, optional = node.name, node.label or "choose", node.optional
+        self.programs.asked.append((self.code.id, label, name))
         scope.locals[name] = T.join(elem, T.NONE) if optional else elem
         fmt = self.c.formatter(elem)
         if node.random:

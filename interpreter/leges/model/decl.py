@@ -48,6 +48,9 @@ class Decl:
     source: dict | None = None
     description: str | None = None
     patched: dict = field(default_factory=dict)  # key → file of the variant that set it
+    say: dict | None = None  # an action's or event's phrase per language: {"en": "Move {from} to {to}"}
+    name: dict | None = None  # a component's or zone's display name per language
+    asks: dict | None = None  # the phrases of the choices a rule asks (`choose ... as LABEL`): label → {lang: phrase}
 
 
 @dataclass

@@ -204,6 +204,7 @@ def _add(rs: d.Ruleset, entry: Entry) -> None:
 
     at = d.At(entry.doc, entry.path)
     common = dict(id=item.get("id", ""), at=at, source=item.get("source"), description=item.get("description"),
+                  say=item.get("say"), name=item.get("name"), asks=item.get("asks"),
                   patched={k: doc.file for k, (doc, _) in entry.overrides.items()})
     if section == "rulebooks":
         rs.rulebooks.append(dict(item, at=at))

@@ -39,10 +39,11 @@ class ActionInfo:
     player: int
     spaces: list[str] = field(default_factory=list)
     citation: Citation | None = None
+    words: dict = field(default_factory=dict)  # language → the action in words (engine/words.py); empty: none given
 
     def to_json(self) -> dict:
         return {"text": self.text, "player": self.player, "spaces": self.spaces,
-                "cite": self.citation.to_json() if self.citation else None}
+                "cite": self.citation.to_json() if self.citation else None, "words": self.words}
 
 
 def _declaration(rs, kind: str, name: str):
@@ -105,8 +106,24 @@ def spaces_named(game, text: str, params: dict | None = None) -> list[str]:
     return spaces
 
 
+def words_in(game, text: str) -> dict:
+    """`text` (an action's text form, or a history entry `seat: text`) in words in every language the
+    ruleset gives phrases in ({} when it gives none for it; a language without a phrase of its own
+    falls back as engine/words.py says)."""
+    from ..engine.words import worded_entry, worded
+    phrases = getattr(game, "words", None)
+    languages = list(phrases.languages) if phrases else []
+    entry = ": " in text and text.split(": ", 1)[0] not in game.actions
+    out = {}
+    for lang in languages:
+        said = worded_entry(game, text, lang) if entry else worded(game, text, lang)
+        if said is not None:
+            out[lang] = said
+    return out
+
+
 def describe_actions(st, seat: int) -> list[ActionInfo]:
-    """`seat`'s legal actions now, each with the spaces it names and its citation."""
+    """`seat`'s legal actions now, each with the spaces it names, its citation and its words."""
     game = st.game
     rs = game.ruleset
     actions = st.legal_actions(seat)
@@ -132,5 +149,6 @@ def describe_actions(st, seat: int) -> list[ActionInfo]:
                 decl = decl_for_code(rs, asking)
                 if decl is not None:
                     citation = citation_of(game, decl, f"{asking.split(':', 1)[0]} {decl.id}")
-        out.append(ActionInfo(text, action.player, spaces_named(game, text, params.get(text)), citation))
+        out.append(ActionInfo(text, action.player, spaces_named(game, text, params.get(text)), citation,
+                              words_in(game, text)))
     return out

@@ -1,17 +1,24 @@
 """The board as text, for the terminal: squares in rows, hexes in staggered rows, a graph's
 occupied nodes as a list. Each space is four characters: what stands on it (`R2`: two of red's
-pieces; `X`: a mark labelled x), else the sign the map's `render:` gives it (`glyph`), else `.`.
+pieces; `X`: a mark labelled x; a piece the map writes a text on, by that text in capitals: a tile
+labelled vase `VAS`), else the map's own label for it — the label of the area it lies in where the map labels
+areas of that kind (a building's number), else the text a mark writes on it (a start square's
+`vase`), else a short label of its own — else the sign the map's `render:` gives it (`glyph`), else `.`.
+Whatever label fields a map declares are used; the interpreter knows none by name.
 
 With `colour`, a space is painted in its area's or its own colour and each piece in its owner's
-(24-bit colour where the terminal says it has it, else the 256-colour palette). Every text that
+(24-bit colour where the terminal says it has it, else the 256-colour palette). A seat's name is a
+chip of its colour with black or white ink on it (`badge`), readable on a dark and a light theme
+alike (the seat `black` on a dark terminal). Every text that
 comes from a ruleset or a map is `shown` (terminal.py) before colour codes are added.
 """
 from __future__ import annotations
 
 import os
+import re
 
 from ..text.terminal import shown
-from .style import Style, rgb
+from .style import Style, fill_template, matches, rgb
 from .view import Piece, SeatView
 
 CELL = 4
@@ -58,6 +65,79 @@ def paint(text: str, fg: str | None = None, bg: str | None = None, bold: bool = 
     return codes + text + RESET if codes else text
 
 
+def ink_on(colour: str | None) -> str:
+    """Black or white, whichever reads better on `colour`."""
+    value = rgb(colour)
+    if value is None:
+        return "#111111"
+    r, g, b = value
+    return "#111111" if (0.299 * r + 0.587 * g + 0.114 * b) > 150 else "#ffffff"
+
+
+def badge(text: str, colour: str | None) -> str:
+    """`text` on a chip of `colour` in black or white ink: readable whatever the terminal's own background."""
+    if rgb(colour) is None:
+        return paint(text, bold=True)
+    return paint(f" {text} ", fg=ink_on(colour), bg=colour, bold=True)
+
+
+def space_labels(board, style: Style) -> dict[str, str]:
+    """The map's own label of each space that has one, as the board shows an empty space: the label of
+    the area it lies in where the map labels areas of that kind (`areas: KIND: label:`), else the text
+    a mark writes on it (`marks: - text:`), else its own label where it fits a cell."""
+    labels: dict[str, str] = {}
+    for kind, areas in board.areas.items():
+        spec = style.areas.get(kind) or {}
+        if not spec.get("label") or spec.get("hidden"):
+            continue
+        for aid, props in areas.items():
+            text = fill_template(spec["label"], dict(props, id=aid))
+            for s in board.area_spaces.get(aid, []):
+                if text:
+                    labels.setdefault(s, text)
+    text_marks = [m for m in style.marks if m.get("shape", "text") == "text" and m.get("text")]
+    for s in board.spaces:
+        if s in labels or not text_marks:
+            continue
+        props = dict(board.props.get(s, {}), id=s)
+        for mark in text_marks:
+            if matches(mark.get("when"), props):
+                text = fill_template(mark["text"], props)
+                if text:
+                    labels[s] = text.lower()
+                    break
+    return labels
+
+
+def signs_line(board, style: Style) -> str | None:
+    """What the signs on empty spaces are, as the map's `render:` declares them (`11: building's number ·
+    scroll: vent · G: gate`), or None when the map declares none."""
+    if board is None or board.topology == "graph":
+        return None
+    parts = []
+    for kind, spec in style.areas.items():
+        if isinstance(spec, dict) and spec.get("label") and kind in board.areas:
+            fields = [m for m in re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", str(spec["label"]))]
+            parts.append(f"{kind} {' '.join(fields) or 'id'}")
+    marked = set()
+    for mark in style.marks:
+        if mark.get("shape", "text") == "text" and mark.get("text"):
+            fields = re.findall(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", str(mark["text"]))
+            if fields:
+                marked.update(fields)
+                parts.append(f"{', '.join(fields)} in small letters")
+    for look in style.styles:
+        glyph = str(look.get("glyph") or "")
+        if (glyph.strip() and glyph != "." and isinstance(look.get("when"), dict) and len(glyph) < CELL
+                and not glyph.isdigit() and not set(look["when"]) <= marked):  # a sign a mark's text replaces: not told
+            parts.append(f"{glyph}: {', '.join(str(k) for k in look['when'])}")
+        if look.get("glyph_by") and isinstance(look.get("glyphs"), dict):
+            parts += [f"{g}: {value}" for value, g in look["glyphs"].items() if str(g).strip() and str(g) != "."]
+    if not parts:
+        return None
+    return "   signs: " + " · ".join(dict.fromkeys(shown(p, 60) for p in parts))
+
+
 def seat_glyphs(seats: list[str]) -> list[str]:
     """A different capital for each seat: its initial, else the next letter of its name not taken
     (black B, blue L), else its number."""
@@ -72,6 +152,10 @@ def seat_glyphs(seats: list[str]) -> list[str]:
 
 def piece_glyph(view: SeatView, style: Style, piece: Piece) -> str:
     spec = style.piece(piece.type)
+    if spec.get("text") and piece.owner is None:  # a text the map writes on an unowned piece (a tile's symbol): in capitals
+        text = fill_template(spec["text"], {"label": piece.label, "type": piece.type, "count": piece.count})
+        if text:
+            return text.upper()[:CELL - 1]
     if spec.get("glyph"):
         return str(spec["glyph"])
     if spec.get("shape") == "text":
@@ -93,7 +177,8 @@ def _types(view: SeatView) -> set:
     return {p.type for ps in view.spaces.values() for p in ps}
 
 
-def cell_text(view: SeatView, style: Style, pieces: list[Piece], hidden: int | None, glyph: str) -> list[tuple[str, str | None]]:
+def cell_text(view: SeatView, style: Style, pieces: list[Piece], hidden: int | None, glyph: str,
+              label: str = "") -> list[tuple[str, str | None]]:
     """What a space shows, as (text, colour) runs filling CELL - 1 characters."""
     runs: list[tuple[str, str | None]] = []
     if pieces:
@@ -104,6 +189,8 @@ def cell_text(view: SeatView, style: Style, pieces: list[Piece], hidden: int | N
             runs.append((shown(g, CELL) + (str(p.count) if p.count > 1 else ""), colour))
     elif hidden:
         runs.append((f"{hidden}?", None))
+    elif label:
+        runs.append((shown(label, CELL), None))
     else:
         runs.append((shown(glyph, CELL) if glyph else ".", None))
     out, used = [], 0
@@ -112,10 +199,21 @@ def cell_text(view: SeatView, style: Style, pieces: list[Piece], hidden: int | N
         if room <= 0:
             break
         if len(text) > room:
-            text = text[: room - 1] + "+" if room > 1 else "+"
+            text = text[:room] if not pieces else text[: room - 1] + "+" if room > 1 else "+"
         out.append((text, colour))
         used += len(text)
     return out
+
+
+def _lightness(colour: str | None) -> float | None:
+    value = rgb(colour)
+    return None if value is None else 0.299 * value[0] + 0.587 * value[1] + 0.114 * value[2]
+
+
+def _alike(a: str, b: str) -> bool:
+    """Two colours too alike in lightness for one to be read on the other."""
+    x, y = _lightness(a), _lightness(b)
+    return x is not None and y is not None and abs(x - y) < 60
 
 
 def _render_cell(runs, bg: str | None, colour: bool) -> str:
@@ -125,7 +223,10 @@ def _render_cell(runs, bg: str | None, colour: bool) -> str:
         return "".join(t for t, _ in runs) + pad
     text = ""
     for t, fg in runs:
-        text += paint(t, fg=fg or "#222222", bg=bg, bold=fg is not None)
+        if fg is not None and bg is not None and _alike(fg, bg):  # a piece the colour of its space: on a chip
+            text += paint(t, fg=ink_on(fg), bg=fg, bold=True)
+        else:
+            text += paint(t, fg=fg or "#222222", bg=bg, bold=fg is not None)
     return text + paint(pad, bg=bg) if pad else text
 
 
@@ -154,6 +255,7 @@ def board_lines(board, view: SeatView, style: Style, colour: bool = False) -> li
     if not shown:
         return []
     fills = _space_colours(board, style)
+    labels = space_labels(board, style)
     hexes = board.topology == "hex"
     place = {}
     for s in shown:
@@ -182,7 +284,9 @@ def board_lines(board, view: SeatView, style: Style, colour: bool = False) -> li
                 x += 1
                 continue
             look = looks[s]
-            runs = cell_text(view, style, view.spaces.get(s, []), view.hidden_spaces.get(s), look.glyph)
+            own = look.label if look.label and len(look.label) < CELL else ""
+            runs = cell_text(view, style, view.spaces.get(s, []), view.hidden_spaces.get(s), look.glyph,
+                             labels.get(s) or own)
             bg = fills.get(s, look.fill) if colour else None
             text += _render_cell(runs, bg, colour)
             x += 2
@@ -204,7 +308,7 @@ def graph_lines(board, view: SeatView, style: Style, colour: bool = False) -> li
             whose = view.seats[p.owner] + " " if p.owner is not None and p.owner < len(view.seats) else ""
             text = f"{p.count} {whose}{p.type}"
             fg = view.colours[p.owner] if colour and p.owner is not None and p.owner < len(view.colours) else None
-            parts.append(paint(text, fg=fg, bold=fg is not None) if colour else text)
+            parts.append(badge(text, fg) if colour and fg else text)
         if hidden:
             parts.append(f"{hidden} hidden")
         out.append(f"   {paint(s)}" + (f" ({shown(name)})" if name != s else "") + ": " + ", ".join(parts))

@@ -48,18 +48,30 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
-def zone_texts(zones: list[ZoneView], seats: list[str]) -> list[str]:
-    """Each zone's text (by its key where zones share a name: pile.0, pile.1), the empty ones last in one item."""
-    names: dict[str, int] = {}
+def zone_texts(zones: list[ZoneView], seats: list[str], names=None) -> list[str]:
+    """Each zone's text (by its key where zones share a name: pile.0, pile.1), the empty ones last in one item.
+    `names(label)`: the zone's display name for its id or key (engine/words.py), or None for the label itself."""
+    display, names = names, {}
     for z in zones:
         names[z.name] = names.get(z.name, 0) + 1
-    out, empty = [], []
+    out, empty, rows = [], [], {}
     for z in zones:
         label = z.key if names[z.name] > 1 else z.name
+        if display is not None:
+            label = display(label) or label
         if z.count == 0:
+            if names[z.name] > 1 and z.owner is None:  # a row of numbered zones: `pile 0-6` when all are empty
+                rows.setdefault(z.name, []).append(label)
             empty.append(label)
         else:
             out.append(zone_text(z, seats, label))
+    for name, labels in rows.items():
+        if len(labels) == names[name] and len(labels) > 2:
+            first = empty.index(labels[0])
+            head = labels[0].rsplit(".", 1)[0] if "." in labels[0] else labels[0].rsplit(" ", 1)[0]
+            span = f"{head} {labels[0].rsplit('.' if '.' in labels[0] else ' ', 1)[-1]}-{labels[-1].rsplit('.' if '.' in labels[-1] else ' ', 1)[-1]}"
+            empty = [e for e in empty if e not in labels]
+            empty.insert(first, span)
     if empty:
         out.append("empty: " + ", ".join(empty))
     return out

@@ -106,6 +106,28 @@ def history(st, seat: int | None) -> list[str]:
     return out
 
 
+def words_view(st, seat: int | None) -> dict:
+    """What the page needs to show the game in words (engine/words.py), for the seat `history` is for:
+    `languages` (those the ruleset gives, in order; English first where given), `history` (each entry of
+    `history(st, seat)` as {"text": entry, "words": {language: entry in words}}) and `names` (each
+    component type's and zone's display name: {id: {language: name}}) and `log` (each log line the seat
+    sees, `view.log`, as {"text": line, "words": {language: line in words}} where the engine wrote it)."""
+    from ..engine.words import worded_log
+    from .actions import words_in
+    phrases = getattr(st.game, "words", None)
+    languages = list(phrases.languages) if phrases else []
+    if "en" in languages:
+        languages = ["en"] + [x for x in languages if x != "en"]
+    seats = st.setup.seat_names
+    log = list((st.observation(seat) if seat is not None else public_observation(st)).get("log", []))
+    return {"languages": languages,
+            "history": [{"text": entry, "words": words_in(st.game, entry)} for entry in history(st, seat)],
+            "names": dict(phrases.names) if phrases else {},
+            "log": [{"text": line, "words": {lang: said for lang in languages
+                                             if (said := worded_log(st.game, line, lang, seats)) is not None}}
+                    for line in log]}
+
+
 def labelled(st, name: str, value):
     """A variable's value as a player reads it: components by their labels, not their ids."""
     return _shown(st, name, value, "component", lambda v: st.setup.clabel[v] if 0 <= v < len(st.setup.clabel) else v)

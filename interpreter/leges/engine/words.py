@@ -1,0 +1,246 @@
+"""Moves and events in words: the phrases a ruleset gives its actions, events and choices, and the
+display names of its components and zones, per language (`say:`, `asks:`, `name:`; docs/language.md).
+
+The phrases are for people only: an action's text form (`move_citizen from=r3c7 to=r2c7`) is what
+the API, the records and the agents use, and it never changes. A phrase is worded from that text
+form: `{name}` is the value of the parameter `name` as the text form writes it (a component's or a
+zone's id is replaced by its display name in the language). A language the ruleset does not give
+falls back to English, then to the first language given; an action with no phrase has none (a front
+end then shows its text form).
+
+Checked when the game is built: a `{name}` that is not a parameter of the action (of the event, or
+the name of the choice's value) is an error located in the phrase, with a did-you-mean hint; a
+brace that opens no placeholder is one too. The phrases come from an untrusted file: they are
+filled in, never evaluated, and a front end `shown`s the result before a terminal gets it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..text.errors import Collector, did_you_mean
+
+DEFAULT = "en"
+PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MAX_WORDED = 400  # characters of one worded action
+
+# The engine's own words (the pass every optional decision offers, a sealed move), not a game's.
+OWN = {
+    "pass": {"en": "Pass", "hu": "Passz", "ru": "Пас"},
+    "sealed": {"en": "(sealed)", "hu": "(lepecsételve)", "ru": "(скрыто)"},
+    "shows": {"en": "shows", "hu": "megmutatja:", "ru": "показывает:"},  # a `reveal`'s log line
+}
+
+
+def pick(texts: dict | None, lang: str | None) -> str | None:
+    """The text in `lang`, else in English, else in the first language given; None without texts."""
+    if not texts:
+        return None
+    lang = lang or DEFAULT
+    if lang in texts:
+        return texts[lang]
+    base = lang.split("-", 1)[0]
+    if base in texts:
+        return texts[base]
+    if DEFAULT in texts:
+        return texts[DEFAULT]
+    return next(iter(texts.values()))
+
+
+@dataclass
+class Template:
+    """A phrase cut into literal texts and placeholders: [(text, None) | (None, name)]."""
+
+    parts: list
+
+    def fill(self, values: dict, word) -> str:
+        out = []
+        for text, name in self.parts:
+            out.append(text if name is None else word(values.get(name, "?")))
+        return "".join(out)[:MAX_WORDED]
+
+
+def parse_template(text: str) -> tuple[Template | None, tuple[int, str, str] | None]:
+    """The template, or None and (offset, the bad piece, what is wrong) for the first fault."""
+    parts, last = [], 0
+    for m in PLACEHOLDER.finditer(text):
+        if m.start() > last:
+            parts.append((text[last:m.start()], None))
+        last = m.end()
+        piece = m.group(0)
+        if piece in ("{{", "}}"):
+            parts.append((piece[0], None))
+        elif m.group(1) is None:
+            return None, (m.start(), piece, "a lone brace")
+        elif not NAME.match(m.group(1).strip()):
+            return None, (m.start(), piece, "a placeholder is a name in braces, such as {square}")
+        else:
+            parts.append((None, m.group(1).strip()))
+    if last < len(text):
+        parts.append((text[last:], None))
+    return Template(parts), None
+
+
+@dataclass
+class Phrases:
+    """A game's phrases and display names, checked; what front ends word actions with."""
+
+    actions: dict = field(default_factory=dict)  # action id → {lang: Template}
+    choices: dict = field(default_factory=dict)  # choice label → {lang: Template}
+    events: dict = field(default_factory=dict)  # event id → {lang: Template}
+    names: dict = field(default_factory=dict)  # component type or zone id → {lang: name}
+    languages: list = field(default_factory=list)  # every language a phrase or name is given in, in order met
+
+    def __bool__(self) -> bool:
+        return bool(self.actions or self.choices or self.events or self.names)
+
+    def name(self, ident: str, lang: str | None) -> str | None:
+        """The display name of a component type or a zone (a numbered zone `pile.2`: `pile 2`), or None."""
+        head, dot, rest = ident.partition(".")
+        found = pick(self.names.get(head), lang)
+        if found is None:
+            return None
+        return f"{found} {rest}" if dot else found
+
+    def value(self, text: str, lang: str | None) -> str:
+        """A value as a phrase shows it: a component type's or a zone's display name, else as written."""
+        return self.name(text, lang) or text
+
+    def say(self, text: str, lang: str | None, action_ids=()) -> str | None:
+        """The action text `text` (`play card=6 square=r3c2`, `take_pile k=2`, `pass`) in words, or None
+        when the ruleset gives it no phrase. `action_ids`: the game's actions (a head that is one is an
+        action, else a choice's label)."""
+        head, _, rest = text.partition(" ")
+        templates = self.actions.get(head) if head in action_ids else self.choices.get(head)
+        if templates is None and head not in action_ids:
+            templates = self.actions.get(head)
+        if templates is None:
+            if text == "pass":
+                return pick(OWN["pass"], lang)
+            return None
+        template = pick(templates, lang)
+        values = dict(token.split("=", 1) for token in rest.split() if "=" in token)
+        return template.fill(values, lambda v: self.value(v, lang))
+
+    def event(self, event: str, values: dict, lang: str | None) -> str | None:
+        """An event with its values (texts) in words, or None."""
+        template = pick(self.events.get(event), lang)
+        return None if template is None else template.fill(values, lambda v: self.value(str(v), lang))
+
+
+def as_written(template: Template | None) -> str | None:
+    """A template as its phrase was written (`Move a piece from {from} to {to}`), for documents."""
+    if template is None:
+        return None
+    return "".join(text if name is None else "{" + name + "}" for text, name in template.parts)
+
+
+def worded(game, text: str, lang: str | None) -> str | None:
+    """An action's text form in words, or None when the ruleset gives it no phrase."""
+    phrases = getattr(game, "words", None) or Phrases()
+    return phrases.say(text, lang, game.actions)
+
+
+def worded_entry(game, entry: str, lang: str | None) -> str | None:
+    """A history entry (`seat: text`, as `state.record_view` gives it) in words, or None."""
+    who, sep, text = entry.partition(": ")
+    if not sep:
+        return None
+    if text == "(sealed)":
+        return f"{who}: {pick(OWN['sealed'], lang)}"
+    said = worded(game, text, lang)
+    return None if said is None else f"{who}: {said}"
+
+
+def worded_log(game, line: str, lang: str | None, seats=()) -> str | None:
+    """A log line in words where the engine wrote it (`red shows card7`, a `reveal` by a seat: the seat,
+    the engine's word for "shows", the values by their display names), else None: a `log` statement's
+    text is the ruleset's own."""
+    who, sep, rest = line.partition(" shows ")
+    if not sep or who not in seats:
+        return None
+    phrases = getattr(game, "words", None) or Phrases()
+    values = [phrases.value(v, lang) for v in rest.strip("[]").split(",")] if rest.startswith("[") else [phrases.value(rest, lang)]
+    return f"{who} {pick(OWN['shows'], lang)} {', '.join(values)}"
+
+
+def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
+    """The ruleset's phrases, each checked against what it may name (errors located in the phrase)."""
+    out = Phrases()
+    seen_langs: list = []
+
+    def note(langs):
+        for lang in langs:
+            if lang not in seen_langs:
+                seen_langs.append(lang)
+
+    def templates(texts, at, allowed: list, what: str) -> dict:
+        result = {}
+        if not isinstance(texts, dict):
+            errors.error(at.position(), f"the phrase of {what} must be a mapping of languages to texts",
+                         "write it as {en: \"...\", hu: \"...\"}")
+            return result
+        note(texts)
+        for lang, text in texts.items():
+            here = at.child(lang)
+            template, fault = parse_template(str(text))
+            if fault is not None:
+                offset, piece, why = fault
+                errors.error(_inside(here, offset), f"'{piece}' in the {lang} phrase of {what}: {why}",
+                             "write a brace itself as {{ or }}")
+                continue
+            for _, name in template.parts:
+                if name is not None and name not in allowed:
+                    offset = str(text).find("{" + name)
+                    hint = did_you_mean(name, allowed)
+                    listed = ", ".join(allowed) if allowed else "none"
+                    errors.error(_inside(here, max(offset, 0)),
+                                 f"'{{{name}}}' in the {lang} phrase of {what} is not one of its parameters",
+                                 hint or f"its parameters: {listed}")
+            result[lang] = template
+        return result
+
+    for action in rs.actions:
+        if action.say is not None:
+            out.actions[action.id] = templates(action.say, action.at.child("say"),
+                                               [n for n, _ in action.params], f"action '{action.id}'")
+    for event in rs.events:
+        if event.say is not None:
+            out.events[event.id] = templates(event.say, event.at.child("say"), list(events.get(event.id, {})),
+                                             f"event '{event.id}'")
+    # the code ids of a declaration's programs: a phase's parts and a procedure's typings by prefix, the others exactly
+    prefixes = {"phases": "phase:{}:", "setup": "setup:{}", "procedures": "procedure:{}(", "triggers": "trigger:{}",
+                "actions": "action:{}"}
+    for section, prefix in prefixes.items():
+        for decl in getattr(rs, section):
+            if not decl.asks:
+                continue
+            start = prefix.format(decl.id)
+            mine = {}
+            for code_id, label, name in asked:
+                if code_id == start or start.endswith((":", "(")) and code_id.startswith(start):
+                    mine.setdefault(label, []).append(name)
+            for label, texts in decl.asks.items():
+                here = decl.at.child("asks", label)
+                if label not in mine:
+                    errors.error(here.position(key=True),
+                                 f"'{label}': no `choose ... as {label}` in {section.rstrip('s')} '{decl.id}'",
+                                 did_you_mean(label, mine) or (f"its choices: {', '.join(sorted(mine))}" if mine
+                                                               else "asks names the label of a choose in this rule"))
+                    continue
+                out.choices[label] = templates(texts, here, sorted(set(mine[label])), f"choice '{label}'")
+    for decl in [*rs.components, *rs.zones]:
+        if isinstance(decl.name, dict):
+            note(decl.name)
+            out.names[decl.id] = {k: str(v) for k, v in decl.name.items()}
+    out.languages = seen_langs
+    return out
+
+
+def _inside(at, offset: int):
+    """The place of character `offset` of the text at `at` (the text's own place when it cannot be told)."""
+    try:
+        return at.origin().locate(1, offset + 1)
+    except Exception:  # noqa: BLE001 - a place to point at is a courtesy: the value's own will do
+        return at.position()
