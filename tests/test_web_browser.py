@@ -66,6 +66,11 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def history_texts(page) -> list[str]:
+    """The history as text forms (the page shows it in words, each entry keeping its text form)."""
+    return page.eval_on_selector_all("#history li", "ls => ls.map(l => l.dataset.text)")
+
+
 def history_length(page) -> int:
     return page.locator("#history li").count()
 
@@ -82,7 +87,7 @@ def test_a_whole_tictactoe_game_by_clicks(serving, page):
             target.click()
         clicks += 1
         page.wait_for_function("s => document.querySelector(`#board [data-space='${s}'] .piece`)", arg=square)
-        assert page.locator("#history li", has_text=f"x: place square={square}").count() == 1
+        assert history_texts(page).count(f"x: place square={square}") == 1
         assert clicks <= 5
     shot(page, "tictactoe-game-over")
     assert re.match(r"Game over: (x > o|o > x|x = o)", page.locator("#result").inner_text())
@@ -103,12 +108,12 @@ def test_a_pompeii_move_by_clicking_a_square(serving, page):
         if page.locator("#board .hit.target").count():
             break
         first = page.locator("#actions button.act").first
-        assert first.inner_text().startswith("take_pile") and "§" in page.locator(".cite").first.inner_text()
+        assert first.get_attribute("data-action").startswith("take_pile") and "§" in page.locator(".cite").first.text_content()
         with page.expect_response(lambda r: r.url.endswith("/act")):
             first.click()
     target = page.locator("#board .hit.target").first
     square = target.get_attribute("data-space")
-    fitting = [t for t in page.eval_on_selector_all("#actions button.act", "bs => bs.map(b => b.textContent)")
+    fitting = [t for t in page.eval_on_selector_all("#actions button.act", "bs => bs.map(b => b.dataset.action)")
                if t.endswith(f"square={square}")]
     assert fitting and all(t.startswith("play ") for t in fitting)
     before = page.locator(f"#board [data-space='{square}'] .piece").count()
@@ -121,12 +126,20 @@ def test_a_pompeii_move_by_clicking_a_square(serving, page):
         with page.expect_response(lambda r: r.url.endswith("/act")):
             page.locator("#actions li button.act").first.click()
     page.wait_for_function("s => document.querySelectorAll(`#board [data-space='${s}'] .piece`).length > 0", arg=square)
-    assert page.locator("#history li", has_text=re.compile(rf"^red: play card=\S+ building=\S+ square={square}$")).count() == 1
+    moves = history_texts(page)
+    assert sum(bool(re.match(rf"^red: play card=\S+ building=\S+ square={square}$", m)) for m in moves) == 1
     assert page.locator(f"#board [data-space='{square}'] .piece").count() >= max(before, 1)
     assert "red's" in page.locator(f"#board [data-space='{square}'] .piece title").first.text_content()
     shot(page, "pompeii-after-a-move")
-    cite = page.locator(".cite").first.inner_text()
+    cite = page.locator(".cite").first.text_content()
     assert "hu §" in cite
+    # the moves in the ruleset's languages: English by default, Hungarian or Russian when picked
+    assert not page.locator("#lang-box").is_hidden()
+    english = page.locator("#actions button.act").first.inner_text()
+    page.select_option("#lang", "hu")
+    hungarian = page.locator("#actions button.act").first.inner_text()
+    assert english != hungarian and "=" not in hungarian
+    page.select_option("#lang", "en")
 
 
 def open_replay(page, server) -> None:
@@ -242,7 +255,7 @@ def play_moves(page, seat: str, rng: random.Random, moves: int) -> int:
             if not posted:  # several actions name these spaces: the list holds only them
                 assert page.locator("#actions button.act").count() == len(left)
                 with page.expect_response(lambda r: r.url.endswith("/act")):
-                    page.locator("#actions button.act").filter(has_text=re.compile("^" + re.escape(text) + "$")).click()
+                    page.locator(f"#actions button.act[data-action='{text}']").click()
             on_board += 1
         elif page.evaluate("() => !document.getElementById('numbers').hidden"):  # a decision of numbers (a share-out): typed in its form
             text = rng.choice([t for t, _ in actions][:60])  # as from the first options listed
@@ -256,7 +269,7 @@ def play_moves(page, seat: str, rng: random.Random, moves: int) -> int:
             with page.expect_response(lambda r: r.url.endswith("/act")):
                 page.locator("#actions button.act").nth(shown.index(text)).click()
         page.wait_for_function("n => document.querySelectorAll('#history li').length > n", arg=before)
-        assert f"{seat}: {text}" in page.locator("#history li").all_inner_texts()[before:]
+        assert f"{seat}: {text}" in history_texts(page)[before:]
     return on_board
 
 
@@ -287,9 +300,9 @@ def test_moves_of_a_game_against_random_opponents(serving, page, name, players, 
     assert page.input_value("#agents") == "random"
     on_board = play_moves(page, seat, random.Random(1), moves)
     assert on_board >= 1  # a space clicked: a hex for a building, a province to march to or to try
-    others = [line for line in page.locator("#history li").all_inner_texts() if not line.startswith(seat + ": ")]
+    others = [line for line in history_texts(page) if not line.startswith(seat + ": ")]
     assert others  # the random opponents moved in between
-    assert "§" in page.locator("#actions .cite").first.inner_text()
+    assert "§" in page.locator("#actions .cite").first.text_content()  # behind its "why?"
     shot(page, f"{name}-after-moves")
 
 
@@ -394,8 +407,8 @@ def test_two_people_in_two_pages_play_tictactoe_to_its_end(serving, pages):
     for pg in pages:
         pg.wait_for_selector("#result:not([hidden])")
         assert re.match(r"Game over: (x > o|o > x|x = o)", pg.locator("#result").inner_text())
-    assert x.locator("#history li").all_inner_texts() == o.locator("#history li").all_inner_texts()
-    assert len(x.locator("#history li").all_inner_texts()) == moves
+    assert history_texts(x) == history_texts(o)
+    assert len(history_texts(x)) == moves
     shot(x, "table-tictactoe-x")
     shot(o, "table-tictactoe-o")
     with x.expect_download() as download:
@@ -621,4 +634,4 @@ def test_several_tables_at_once_in_one_page(serving, page):
     with page.expect_response(lambda r: f"/api/play/{first['match']}" in r.url):
         page.select_option("#tables", first["match"])
     page.wait_for_function("() => state.view.history.length === 1")
-    assert page.locator("#history li").all_inner_texts() == ["x: place square=r0c0"]
+    assert history_texts(page) == ["x: place square=r0c0"]

@@ -13,7 +13,7 @@ from ..render.actions import describe_actions
 from ..render.style import style_of
 from ..render.svg import render_view
 from ..render.text import ranking_text, status_line, value_text
-from ..render.view import history, seat_view
+from ..render.view import history, seat_view, words_view
 from .seating import HOT
 
 
@@ -39,6 +39,7 @@ def seat_payload(st, seat: int | None, style=None, with_actions: bool = True) ->
         "actions": [a.to_json() for a in actions],
         "history": history(st, seat),
         "log": view.log,
+        "words": words_view(st, seat),  # the same in the ruleset's languages (engine/words.py)
     }
     if view.terminal:
         payload["result"] = {"ranking": ranking_text(view),

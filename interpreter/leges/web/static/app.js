@@ -101,7 +101,14 @@ function render(view) {
   if (view.note) notice(view.note);
   const history = $("history");
   history.replaceChildren();
-  for (const line of view.history) history.appendChild(make("li", "", line));
+  const said = (view.words && view.words.history) || [];
+  view.history.forEach((line, i) => {
+    const li = make("li", "", inWords(said[i], line));
+    li.dataset.text = line;  // the text form, as records and the API write it
+    if (li.textContent !== line) li.title = line;
+    history.appendChild(li);
+  });
+  showLanguages(view);
   history.scrollTop = history.scrollHeight;
   const lastBox = $("last-box");
   lastBox.hidden = view.mode !== "replay";
@@ -212,16 +219,20 @@ function showActions() {
     shown++;
     const li = make("li", "");
     li.value = view.actions.indexOf(action) + 1;
-    const button = make("button", "act", action.text);
+    const button = make("button", "act", inWords(action, action.text));
+    if (button.textContent !== action.text) button.title = action.text;
     button.type = "button";
     button.dataset.action = action.text;
     button.addEventListener("click", () => act(action.text));
     li.appendChild(button);
-    if (action.cite) {
+    if (action.cite) {  // the citation on request: a "why?" per action
+      const why = make("details", "why");
+      why.appendChild(make("summary", "", "why?"));
       const cite = make("div", "cite", action.cite.short);
       cite.title = [action.cite.rule, action.cite.title, action.cite.quote].filter(Boolean).join("\n");
       if (action.cite.where) cite.appendChild(make("span", "where", "  " + action.cite.where));
-      li.appendChild(cite);
+      why.appendChild(cite);
+      li.appendChild(why);
     }
     list.appendChild(li);
   }
@@ -712,6 +723,7 @@ function wire() {
   $("tab-play").addEventListener("click", () => setMode("play"));
   $("tab-replay").addEventListener("click", () => setMode("replay"));
   $("players").addEventListener("change", fillSeats);
+  $("lang").addEventListener("change", (e) => { localStorage.setItem("leges-lang", e.target.value); if (state.view) render(state.view); });
   $("seat").addEventListener("change", fillSeatRows);
   $("undo").addEventListener("click", undo);
   $("tables").addEventListener("change", (e) => goToTable(e.target.value));
@@ -742,3 +754,27 @@ function wire() {
 
 wire();
 start().catch((err) => notice(err.message));
+
+// ------------------------------------------------------------------ words (the ruleset's phrases)
+function language() {
+  const pick = $("lang");
+  return pick && pick.value ? pick.value : (localStorage.getItem("leges-lang") || "en");
+}
+
+function inWords(entry, fallback) {
+  const words = entry && entry.words;
+  if (!words) return fallback;
+  return words[language()] || words.en || Object.values(words)[0] || fallback;
+}
+
+function showLanguages(view) {
+  const langs = (view.words && view.words.languages) || [];
+  const pick = $("lang");
+  $("lang-box").hidden = langs.length < 2;
+  const want = language();
+  if ([...pick.options].map((o) => o.value).join() !== langs.join()) {
+    pick.replaceChildren();
+    for (const l of langs) { const o = make("option", "", l); o.value = l; pick.appendChild(o); }
+  }
+  pick.value = langs.includes(want) ? want : (langs[0] || "");
+}
