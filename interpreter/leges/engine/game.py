@@ -68,6 +68,7 @@ class Setup:
     by_type: dict[str, list[int]] = field(default_factory=dict)
     by_owner: dict[tuple, list[int]] = field(default_factory=dict)  # (type, owner) → components
     spaces: frozenset = frozenset()  # the board's spaces, which are zones too
+    unseen: dict[int, tuple] = field(default_factory=dict)  # player → the zones it may not see all of (resample.py)
 
 
 class Game:

@@ -169,19 +169,27 @@ def _replay(state: "State", upto: int) -> "State":
 
 def hidden_places(st: "State", player: int) -> dict[str, tuple[int, int]]:
     """Zone → (lo, hi): the stretch of its items `player` cannot see (as `observation` shows them)."""
-    setup = st.setup
     out = {}
-    for key in setup.zone_order:
-        items = st.zones[key]
-        if not items:
-            continue
-        vis = setup.zone_visibility.get(key, "all")
-        if vis == "all" or (vis == "owner" and setup.zone_owner.get(key) == player):
-            continue
-        hi = len(items) - 1 if vis == "top" else len(items)
+    zones = st.zones
+    for key, top in _unseen_zones(st.setup, player):
+        items = zones[key]
+        hi = len(items) - 1 if top else len(items)
         if hi > 0:
             out[key] = (0, hi)
     return out
+
+
+def _unseen_zones(setup, player: int) -> tuple[tuple[str, bool], ...]:
+    """The zones whose items `player` may not all see, in the zones' order, each with whether its top
+    is shown: read off the declarations once per player (a board of thousands of spaces, every one a
+    zone everybody sees, made each resample walk them all)."""
+    found = setup.unseen.get(player)
+    if found is None:
+        found = setup.unseen[player] = tuple(
+            (key, vis == "top") for key in setup.zone_order
+            if (vis := setup.zone_visibility.get(key, "all")) != "all"
+            and not (vis == "owner" and setup.zone_owner.get(key) == player))
+    return found
 
 
 def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None, pins: Pins = NO_PINS) -> None:
