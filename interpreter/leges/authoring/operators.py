@@ -44,6 +44,7 @@ class Typing:
     names: dict = field(default_factory=dict)  # (text key, line, col) → (type, [names of that type in scope])
     roots: dict = field(default_factory=dict)  # (text key, line, col) → the type of the outermost node there
     props: dict = field(default_factory=dict)  # (text key, line, col, property) → [sibling properties]
+    numbers: set = field(default_factory=set)  # (text key, line, col) of the calls whose first argument is a list of int
 
     @staticmethod
     def of(folder: str) -> "Typing":
@@ -66,6 +67,10 @@ class Typing:
                 found.roots[at] = ty
             if isinstance(node, ast.Name) and at not in found.names:
                 found.names[at] = (ty, _same_type(self, scope, ty, node.id))
+            elif isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Lambda):
+                first = found.roots.get((text, node.args[0].line, node.args[0].col))
+                if first is not None and first.kind == "list" and first.elem is not None and first.elem.kind == "int":
+                    found.numbers.add(at)
             elif isinstance(node, ast.Attr):
                 obj = found.roots.get((text, node.obj.line, node.obj.col))
                 found.props[(*at, node.name)] = _sibling_props(self.symbols, obj, ty, node.name)
@@ -162,6 +167,9 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
         elif data == "compare":
             op = next(c for c in kids if isinstance(c, Token) and c.type == "COMP_OP")
             plain = all(t.data not in ("none", "string", "true", "false") for t in trees)
+            if plain and typing is not None and trees:  # only numbers are ordered
+                left = typing.roots.get(place(span(trees[0])[0]))
+                plain = left is None or left.kind == "int"
             for wider in WIDEN.get(str(op), []) if plain else []:  # none, a text or a truth value has no order
                 found.append(("boundary", op.start_pos, op.end_pos, wider))
             bound = trees[1] if len(trees) == 2 else None
@@ -181,7 +189,10 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
                 substitutes(operand)
         elif data == "call":
             fn = kids[0]
-            if isinstance(fn, Token) and str(fn) in SIBLINGS:
+            # count(xs) → sum(xs) only for numbers: the checker lets sum() add up components' ids
+            summed = str(fn) != "count" or (typing is not None and place(fn.start_pos) in typing.numbers
+                                             and len(trees[0].children) < 3 if trees else False)
+            if isinstance(fn, Token) and str(fn) in SIBLINGS and summed:
                 for other in SIBLINGS[str(fn)]:
                     found.append(("function", fn.start_pos, fn.end_pos, other))
             args = next((c for c in trees if c.data == "args"), None)

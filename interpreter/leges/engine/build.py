@@ -68,7 +68,8 @@ class Builder:
     def _zones(self) -> dict:
         """The ruleset's zones, and the built-in one every ruleset has unless it names something so itself:
         `out_of_game` (OUT_OF_GAME), where what leaves the game goes — a scenario's `arrange` puts there
-        what its position does not use, without the author declaring a box the rulebook may not have."""
+        what its position does not use, without the author declaring a box the rulebook may not have. It is
+        open (`visibility: all`): what goes there unseen needs a hidden zone of the ruleset's own."""
         zones = self._unique(self.rs.zones, "zone")
         rs = self.rs
         if OUT_OF_GAME in zones or any(x.id == OUT_OF_GAME for x in [*rs.variables, *rs.constants]) \
@@ -76,8 +77,8 @@ class Builder:
                 or (self.board is not None and OUT_OF_GAME in self.board.spaces):
             return zones
         if self._out_of_game is None:
-            self._out_of_game = d.ZoneDecl(OUT_OF_GAME, d.At(self.rs.docs[0], ()), visibility="hidden",
-                                           description="built in: what has left the game")
+            self._out_of_game = d.ZoneDecl(OUT_OF_GAME, d.At(self.rs.docs[0], ()), visibility="all",
+                                           description="built in: what has left the game, in the open")
         return {**zones, OUT_OF_GAME: self._out_of_game}
 
     def symbols(self) -> None:
