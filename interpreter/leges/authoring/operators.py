@@ -45,6 +45,8 @@ class Typing:
     roots: dict = field(default_factory=dict)  # (text key, line, col) → the type of the outermost node there
     props: dict = field(default_factory=dict)  # (text key, line, col, property) → [sibling properties]
     numbers: set = field(default_factory=set)  # (text key, line, col) of the calls whose first argument is a list of int
+    zones: list = field(default_factory=list)  # the ruleset's shared zones (not one per player)
+    texts: dict = field(default_factory=dict)  # text key → the type of the whole text (an expression's)
 
     @staticmethod
     def of(folder: str) -> "Typing":
@@ -56,23 +58,36 @@ class Typing:
         cls = module.Compiler
         plain = cls.code
         started: set = set()
+        by_node: dict = {}  # id(node) → its type, while the ruleset is checked (its trees live as long)
+        within: list = []  # the texts being compiled, innermost last (a function's body inside its caller's)
 
         def watched(self, node, scope, origin):
             text = (origin.file, origin.line, origin.col)
             at = (text, node.line, node.col)
             outer = at not in started
             started.add(at)
-            ty, code = plain(self, node, scope, origin)
+            whole = not within or within[-1] != text  # the first node of a text is the whole of it
+            within.append(text)
+            try:
+                ty, code = plain(self, node, scope, origin)
+            finally:
+                within.pop()
+            if whole and text not in found.texts:
+                found.texts[text] = ty
+            by_node[id(node)] = ty
+            if not found.zones:
+                found.zones = sorted(z for z, info in self.symbols.zones.items() if not info.per_player
+                                     and info.count is None and z != "out_of_game")
             if outer:
                 found.roots[at] = ty
             if isinstance(node, ast.Name) and at not in found.names:
                 found.names[at] = (ty, _same_type(self, scope, ty, node.id))
             elif isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Lambda):
-                first = found.roots.get((text, node.args[0].line, node.args[0].col))
+                first = by_node.get(id(node.args[0]))
                 if first is not None and first.kind == "list" and first.elem is not None and first.elem.kind == "int":
                     found.numbers.add(at)
             elif isinstance(node, ast.Attr):
-                obj = found.roots.get((text, node.obj.line, node.obj.col))
+                obj = by_node.get(id(node.obj))
                 found.props[(*at, node.name)] = _sibling_props(self.symbols, obj, ty, node.name)
             return ty, code
 
@@ -219,9 +234,8 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
             substitutes(trees[1])
         elif data == "attr" and typing is not None:
             prop = kids[-1]
-            obj_at = span(trees[0]) if trees else None
-            if isinstance(prop, Token) and obj_at is not None:
-                for other in typing.props.get((*place(obj_at[0]), str(prop)), [])[:MAX_SUBSTITUTES]:
+            if isinstance(prop, Token):  # the syntax tree places an attribute at its name
+                for other in typing.props.get((*place(prop.start_pos), str(prop)), [])[:MAX_SUBSTITUTES]:
                     found.append(("argument", prop.start_pos, prop.end_pos, other))
         elif data == "clause":
             exprs = [c for c in kids if isinstance(c, Tree) and c.data != "names"]
@@ -237,7 +251,6 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
 def value_edit(tree, source: str, text: str, program: bool, typing: Typing | None, key: tuple | None,
                span) -> list[tuple[str, int, int, str]]:
     """The last resort for a text with no other mutant: the whole expression as another value of its type."""
-    from ..lang.parser import _line_col
     if program:
         return []
     body = tree.children[0] if tree.children else None
@@ -245,7 +258,7 @@ def value_edit(tree, source: str, text: str, program: bool, typing: Typing | Non
     if where is None:
         return []
     start, end = where
-    ty = typing.roots.get((key, *_line_col(text, start))) if typing is not None else None
+    ty = typing.texts.get(key) if typing is not None else None
     whole = source[start:end]
     kind = ty.kind if ty is not None else None
     if kind == "int":
@@ -256,4 +269,8 @@ def value_edit(tree, source: str, text: str, program: bool, typing: Typing | Non
         return [("value", start, end, "[]")]
     if kind == "str":
         return [("value", start, end, '""')]
+    if kind == "zone" and typing is not None:  # another of the ruleset's zones
+        others = [z for z in typing.zones if z != whole.strip()]
+        if others:
+            return [("value", start, end, others[0])]
     return [("value", start, end, "none")]
