@@ -125,6 +125,8 @@ def _sibling_props(sym, obj, ty, name: str) -> list[str]:
         tables = [sym.space_props]
     elif obj.kind == "player":
         tables = [sym.seat_props]
+    if not any(name in table for table in tables):  # a built-in attribute (type, owner, zone, space): no sibling
+        return []
     return sorted({p for table in tables for p, t in table.items() if t == ty and p != name})
 
 
