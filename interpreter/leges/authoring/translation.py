@@ -274,8 +274,11 @@ def report(rs_a, rs_b, board_a, game_a, diffs: list[Difference], players: int, s
         entry = Entry(x, thing, qa, qb, _readings(rs_a, qa), _readings(rs_b, qb))
         if x.section == "readings":
             r = b if b is not None else a
-            entry.words = wrap(f"{'Only B' if b is not None else 'Only A'} reads its rulebook so "
-                               f"(a reading no changed rule cites).", "", width)
+            citing = _citing(rs_b if b is not None else rs_a, x.id)
+            entry.words = wrap(f"{'Only B' if b is not None else 'Only A'} reads its rulebook so; no changed rule "
+                               f"cites it" + (f"; {', '.join(citing)} (encoded the same) "
+                                             f"{'does' if len(citing) == 1 else 'do'}." if citing else "."),
+                               "", width)
             entry.readings_a = [(a.id, a.kind or "", a.question or "", " ".join(a.text.split()))] if a else []
             entry.readings_b = [(b.id, b.kind or "", b.question or "", " ".join(b.text.split()))] if b else []
             del r
@@ -285,6 +288,18 @@ def report(rs_a, rs_b, board_a, game_a, diffs: list[Difference], players: int, s
             entry.alone = play_alone(rs_a, board_a, rs_b, x, game_a, players, seeds, seed)
         entries.append(entry)
     return {"entries": entries, "same": said_differently(rs_a, rs_b, diffs)}
+
+
+def _citing(rs, reading: str) -> list[str]:
+    """The items of a ruleset that cite a reading: "the action place_lava", ..."""
+    from ..model.sections import declarations
+    out = []
+    for item in declarations(rs):
+        if any(q.reading == reading for q in quotes(item)):
+            section = next((name for name, kind in SECTION_NAMES.items()
+                            if item in getattr(rs, name, []) or (name == "scoring" and item is rs.scoring)), "")
+            out.append(named(section, item.id, None, []))
+    return out
 
 
 def said_differently(rs_a, rs_b, diffs: list[Difference]) -> list[tuple]:
