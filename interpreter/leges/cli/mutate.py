@@ -42,7 +42,8 @@ def cmd_mutate(args) -> int:
             for r in survivors:
                 m = r.mutant
                 print(f"  {m.describe()}")
-                changed = [line.strip() for line in m.text.splitlines() if m.after in line][:1]
+                text = m.text if isinstance(m.text, str) else ""  # a named constant's is its number
+                changed = [line.strip() for line in text.splitlines() if m.after and m.after in line][:1]
                 if changed:
                     print(f"      {changed[0]}")
         sampled = f" (a sample of {report['run']} of {report['mutants']})" if report["run"] < report["mutants"] else ""
