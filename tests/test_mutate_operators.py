@@ -155,3 +155,31 @@ def test_a_surviving_new_mutant_is_reported(auction, capsys):
     out = capsys.readouterr().out
     assert "survivors (2)" in out and "function:rich body  conjunct: 'money[p] >= limit and count(won(p)) < limit'" in out
     assert "conjunct" in out.split("by operator")[1]
+
+
+def test_lock_step_tests_run_against_the_survivors_with_the_score_without_and_with(auction, tmp_path, capsys):
+    """`--lock-step FILE`: run after the others, against the survivors alone; both scores reported."""
+    from leges.cli import main
+    folder, _, _ = auction
+    check = tmp_path / "lock" / "tests" / "test_lock.py"
+    check.parent.mkdir(parents=True)
+    check.write_text("import os, pathlib\n"
+                     "def test_rich_as_written():\n"
+                     "    text = (pathlib.Path(os.environ['LEGES_RULESETS']) / 'auction' / 'ruleset.yaml').read_text()\n"
+                     "    assert 'money[p] >= limit and count(won(p)) < limit' in text\n")
+    report = run(str(folder), tests=[], rule="rich", operator="conjunct", lock_step=[str(check)])
+    assert report["score_without_lock_step"] == 0.0 and report["score"] == 100.0
+    assert report["lock_step"]["run"] == 2 and report["lock_step"]["killed"] == 2
+    assert all(r.by.startswith("lock-step: ") for r in report["results"])
+    assert main(["mutate", str(folder), "--no-tests", "--rule", "rich", "--operator", "conjunct",
+                 "--lock-step", str(check)]) == 0
+    assert "score 0.0 % without it, 100.0 % with it" in capsys.readouterr().out
+
+
+def test_the_default_lock_step_is_leges_own_for_its_ruleset_alone():
+    from pathlib import Path
+    from leges.authoring.mutate import lock_step_tests
+    found = lock_step_tests(Path(ROOT / "rulesets" / "pompeii"), "pompeii")
+    assert found and all("test_reference_pompeii.py::" in t for t in found)
+    assert not any("tictactoe" in t for t in found)  # the copy of a mutant holds Pompeii alone
+    assert lock_step_tests(Path(ROOT / "rulesets" / "attika"), "attika") == []

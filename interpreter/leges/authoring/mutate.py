@@ -397,11 +397,18 @@ def lock_step_tests(folder: Path, ruleset_id: str) -> list[str]:
     """Leges' own lock-step check of a bundled ruleset against its hand-written reference
     (`tests/test_reference_<id>.py`, which plays benchmarks/reference/<id>.py beside it): slow, so
     not among the rule tests a run uses by default."""
+    import ast as python
     own = leges_tests(folder, ruleset_id)
     if own is None:
         return []
     candidate = Path(own[1]) / "tests" / f"test_reference_{ruleset_id}.py"
-    return [str(candidate)] if candidate.is_file() else []
+    if not candidate.is_file():
+        return []
+    # the tests of this ruleset alone (those taking its fixture): the mutant's copy holds no other ruleset
+    tree = python.parse(candidate.read_text(encoding="utf-8"))
+    mine = [f"{candidate}::{f.name}" for f in tree.body if isinstance(f, python.FunctionDef)
+            and f.name.startswith("test") and ruleset_id in [a.arg for a in f.args.args]]
+    return mine or [str(candidate)]
 
 
 def run(folder: str, tests: list[str] | None = None, project: str | None = None, sample: int | None = None,
