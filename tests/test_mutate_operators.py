@@ -98,6 +98,8 @@ def test_boundaries(auction):
     offer = made(mutants, "action:offer", "boundary")
     assert {("==", ">="), ("==", "<=")} <= offer  # bid[p] == best widened
     assert ("best", "best + 1") in offer
+    ended = made(mutants, "phase:bidding", "boundary")  # count(block) == 0: never below 0, so no `<= 0`
+    assert ("==", ">=") in ended and ("==", "<=") not in ended
 
 
 def test_arithmetic_filter_and_branch(auction):

@@ -188,6 +188,8 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
                 left = typing.roots.get(place(span(trees[0])[0]))
                 plain = left is None or left.kind == "int"
             for wider in WIDEN.get(str(op), []) if plain else []:  # none, a text or a truth value has no order
+                if wider == "<=" and _never_negative(trees[0]) and piece(trees[1]).strip() == "0":
+                    continue  # count(xs) <= 0 is count(xs) == 0: an equivalent mutant
                 found.append(("boundary", op.start_pos, op.end_pos, wider))
             bound = trees[1] if len(trees) == 2 else None
             numeric = str(op) in ORDERED
@@ -248,6 +250,12 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
             for kept in trees[1:]:
                 found.append(("branch", start, end, f"({piece(kept)})"))
     return found
+
+
+def _never_negative(node) -> bool:
+    """An expression that is never below 0: a count()."""
+    from lark import Token
+    return getattr(node, "data", None) == "call" and isinstance(node.children[0], Token) and str(node.children[0]) == "count"
 
 
 def value_edit(tree, source: str, text: str, program: bool, typing: Typing | None, key: tuple | None,
