@@ -1,6 +1,6 @@
 """`leges diff --for-translators`: two rulebooks' versions of the rules, difference by difference, for people.
 
-A translation variant (`kind: translation`, such as Pompeii's `russian`) re-reads the rules in
+A translation variant (`kind: translation`) re-reads the rules in
 another rulebook. For whoever checks it, each difference is shown as the two rulebooks' quotes side
 by side (wrapped), the readings each side rests on (their question and answer), the rule change in
 words (the item named by its phrase, `say:`, when the ruleset has one), and what the change alone
