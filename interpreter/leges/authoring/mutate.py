@@ -76,9 +76,13 @@ def _flat(text: str) -> str:
     return without_comments(text).replace("\r", " ").replace("\n", " ")
 
 
-def _edits(text: str, program: bool) -> list[tuple[str, int, int, str]]:
-    """The single changes of a rule text: (operator, start, end, replacement), on the parsed text."""
+def _edits(text: str, program: bool, typing=None, key: tuple | None = None,
+           last_resort: bool = False) -> list[tuple[str, int, int, str]]:
+    """The single changes of a rule text: (operator, start, end, replacement), on the parsed text: this
+    module's token changes, then operators.py's (those needing types have them from `typing`, for the
+    text at `key`); with `last_resort`, only the change of the whole text into another value."""
     from lark import Token, Tree
+    from . import operators
     source = text if not program or text.endswith("\n") else text + "\n"
     parsed = source if program else _flat(text.rstrip())
     tree = _parser().parse(parsed, start="program" if program else "expression")
@@ -97,6 +101,8 @@ def _edits(text: str, program: bool) -> list[tuple[str, int, int, str]]:
         start, end = meta.start_pos, meta.end_pos
         return start, start + len(source[start:end].rstrip())
 
+    if last_resort:
+        return operators.value_edit(tree, source, text, program, typing, key, span)
     for node in tree.iter_subtrees_topdown():
         data = node.data
         for tok in tokens(node):
@@ -133,7 +139,7 @@ def _edits(text: str, program: bool) -> list[tuple[str, int, int, str]]:
             where = span(node)
             if where is not None:
                 edits.append(("statement", where[0], where[1], "pass"))
-    return edits
+    return edits + operators.edits(tree, source, text, program, typing, key, span)
 
 
 def _apply(text: str, program: bool, start: int, end: int, replacement: str) -> str:
@@ -144,15 +150,34 @@ def _apply(text: str, program: bool, start: int, end: int, replacement: str) -> 
     return changed
 
 
+# operators whose mutants the checker may well reject (a sibling's or a name's type guessed): a rule with only
+# these gets the last resort too
+GUESSES = ("function", "argument")
 PROGRAM_KEYS = ("effect", "body", "turn", "on_begin", "on_end")
 
 
-def find_mutants(folder: str, shown: str | None = None) -> list[Mutant]:
+def _meaning(text: str, program: bool) -> str | None:
+    """A rule text as its syntax tree says it (lang/unparse.py): two edits that say the same are one mutant."""
+    from ..lang.parser import parse_expression, parse_program
+    from ..lang.unparse import expression, program as unparse_program
+    from ..text.yaml_source import TextOrigin
+    at = TextOrigin("<mutant>", 1, 1)
+    try:
+        return unparse_program(parse_program(text, at)) if program else expression(parse_expression(text, at))
+    except Exception:  # a mutant the parser rejects is still one (stillborn when run)
+        return None
+
+
+def find_mutants(folder: str, shown: str | None = None, missing: list | None = None) -> list[Mutant]:
     """Every single-change mutant of the rules of the ruleset at `folder` (variants are not mutated); their
-    places are given under `shown` (default: `folder`)."""
+    places are given under `shown` (default: `folder`). Every rule with a text gets one at least: when no
+    operator changes it, the last resort (operators.value_edit) does; a rule still without one is added
+    to `missing` as (KIND:ID, why)."""
     from ..model.loader import load_declarations
+    from .operators import Typing
     from .rule_coverage import rule_texts
     rs, _, _ = load_declarations(folder)
+    typing = Typing.of(folder)
     root = Path(rs.root).resolve()
     base = {doc.file for doc in rs.docs}
     shown = (shown or folder).rstrip("/")
@@ -160,31 +185,43 @@ def find_mutants(folder: str, shown: str | None = None) -> list[Mutant]:
     for kind, decl, texts in rule_texts(rs):
         if kind == "procedure" and decl.body is None:
             continue
-        for key, text in texts:
-            if text.at.file not in base or not text.text.strip():
-                continue
-            program = key in PROGRAM_KEYS and kind != "function"
-            try:
-                edits = _edits(text.text, program)
-            except Exception:  # a text the checker would reject anyway: nothing to mutate
-                continue
-            seen = {text.text}
-            origin = text.at.origin()
-            for operator, start, end, replacement in edits:
-                mutated = _apply(text.text, program, start, end, replacement)
-                if mutated in seen:
+        before = len(found)
+        why = ""
+        for last_resort in (False, True):
+            for key, text in texts:
+                if text.at.file not in base or not text.text.strip():
+                    why = why or "its texts come from elsewhere (a variant), or are empty"
                     continue
-                seen.add(mutated)
-                line = text.text.count("\n", 0, start) + 1
-                col = start - (text.text.rfind("\n", 0, start) + 1) + 1
-                source_line = text.text.splitlines()[line - 1]
-                pos = origin.locate(line, col)
-                src = text.text if not program or text.text.endswith("\n") else text.text + "\n"
-                file = Path(text.at.file).resolve().relative_to(root).as_posix()
-                found.append(Mutant(len(found), f"{kind}:{decl.id}", key, file, tuple(text.at.path),
-                                    f"{shown}/{file}:{pos.line}:{pos.col}", operator, " ".join(src[start:end].split()),
-                                    replacement, mutated, source_line.strip(),
-                                    col - 1 - (len(source_line) - len(source_line.lstrip()))))
+                program = key in PROGRAM_KEYS and kind != "function"
+                origin = text.at.origin()
+                try:
+                    edits = _edits(text.text, program, typing, (origin.file, origin.line, origin.col), last_resort)
+                except Exception:  # a text the checker would reject anyway: nothing to mutate
+                    why = "its text does not parse"
+                    continue
+                seen = {text.text}
+                meanings = {_meaning(text.text, program)}
+                for operator, start, end, replacement in edits:
+                    mutated = _apply(text.text, program, start, end, replacement)
+                    meaning = _meaning(mutated, program)
+                    if mutated in seen or (meaning is not None and meaning in meanings):
+                        continue
+                    seen.add(mutated)
+                    meanings.add(meaning)
+                    line = text.text.count("\n", 0, start) + 1
+                    col = start - (text.text.rfind("\n", 0, start) + 1) + 1
+                    source_line = text.text.splitlines()[line - 1]
+                    pos = origin.locate(line, col)
+                    src = text.text if not program or text.text.endswith("\n") else text.text + "\n"
+                    file = Path(text.at.file).resolve().relative_to(root).as_posix()
+                    found.append(Mutant(len(found), f"{kind}:{decl.id}", key, file, tuple(text.at.path),
+                                        f"{shown}/{file}:{pos.line}:{pos.col}", operator, " ".join(src[start:end].split()),
+                                        replacement, mutated, source_line.strip(),
+                                        col - 1 - (len(source_line) - len(source_line.lstrip()))))
+            if any(m.operator not in GUESSES for m in found[before:]) or not texts:
+                break
+        if len(found) == before and texts and missing is not None:
+            missing.append((f"{kind}:{decl.id}", why or "no operator changes what it says"))
     for const in rs.constants:  # a named number is a rule's number too
         value = const.value
         if const.at.file not in base or isinstance(value, bool) or not isinstance(value, int):
@@ -256,7 +293,9 @@ def _write_copy(folder: Path, into: Path, mutant: Mutant | None) -> Path:
         name = f"{folder.name}/{mutant.file}"
         doc = load_yaml_file(str(folder / mutant.file))
         tree[name] = splice(tree[name].decode("utf-8"), doc, mutant.path, mutant.text).encode("utf-8")
-    files.write_tree(tree, into / "rulesets")
+    maps = {name: data for name, data in tree.items() if name.startswith("maps/")}  # beside rulesets/, as in Leges
+    files.write_tree({name: data for name, data in tree.items() if name not in maps}, into / "rulesets")
+    files.write_tree(maps, into)
     return into / "rulesets" / folder.name
 
 
@@ -338,23 +377,50 @@ def _job(args):
 
 
 # ------------------------------------------------------------------ the whole run
-def select(mutants: list, rule: str | None = None, sample: int | None = None, seed: int = 0) -> list:
-    """The mutants of the rules whose id (or KIND:ID) matches `rule`, or `sample` of them drawn with `seed`."""
+OLD_OPERATORS = ("comparison", "constant", "statement", "and_or", "boolean", "count")  # those before operators.py
+
+
+def select(mutants: list, rule: str | None = None, sample: int | None = None, seed: int = 0,
+           operator: str | None = None) -> list:
+    """The mutants of the rules whose id (or KIND:ID) matches `rule` and of the operators matching `operator`,
+    or `sample` of them drawn with `seed`."""
     if rule:
         mutants = [m for m in mutants if re.fullmatch(rule, m.rule.split(":", 1)[1]) or re.fullmatch(rule, m.rule)]
+    if operator:
+        mutants = [m for m in mutants if re.fullmatch(operator, m.operator)]
     if sample is not None and sample < len(mutants):
         mutants = sorted(random.Random(seed).sample(mutants, sample), key=lambda m: m.index)
     return mutants
 
 
+def lock_step_tests(folder: Path, ruleset_id: str) -> list[str]:
+    """Leges' own lock-step check of a bundled ruleset against its hand-written reference
+    (`tests/test_reference_<id>.py`, which plays benchmarks/reference/<id>.py beside it): slow, so
+    not among the rule tests a run uses by default."""
+    import ast as python
+    own = leges_tests(folder, ruleset_id)
+    if own is None:
+        return []
+    candidate = Path(own[1]) / "tests" / f"test_reference_{ruleset_id}.py"
+    if not candidate.is_file():
+        return []
+    # the tests of this ruleset alone (those taking its fixture): the mutant's copy holds no other ruleset
+    tree = python.parse(candidate.read_text(encoding="utf-8"))
+    mine = [f"{candidate}::{f.name}" for f in tree.body if isinstance(f, python.FunctionDef)
+            and f.name.startswith("test") and ruleset_id in [a.arg for a in f.args.args]]
+    return mine or [str(candidate)]
+
+
 def run(folder: str, tests: list[str] | None = None, project: str | None = None, sample: int | None = None,
         seed: int = 0, jobs: int = 1, rule: str | None = None, timeout: float = 900.0, progress=None,
-        ruleset_python: bool = False) -> dict:
+        ruleset_python: bool = False, operator: str | None = None, lock_step: list[str] | None = None) -> dict:
     """Mutate every rule (or a sample), run the tests against each mutant; the results and the score.
 
     The tests are those given (`[]`: the scenarios alone), else Leges' own for a bundled ruleset, else
     (with `ruleset_python` only) the `tests/test_<id>.py` found beside the ruleset; one found but not
-    run is named in the report's `not_run`."""
+    run is named in the report's `not_run`. `lock_step` (test files; `["auto"]`: Leges' own lock-step
+    check, lock_step_tests) run afterwards against the survivors alone: the report gives the score
+    without them (`score_without_lock_step`) and with them (`score`)."""
     from ..model.loader import load_declarations
     path = Path(folder).resolve()
     if path.is_file():
@@ -371,58 +437,123 @@ def run(folder: str, tests: list[str] | None = None, project: str | None = None,
         tests, found_project = beside
     else:
         tests, found_project, not_run = [], path.parent, beside[0] if beside else []
-    project = str(Path(project).resolve()) if project else str(found_project)
+    if lock_step == ["auto"]:
+        lock_step = lock_step_tests(path, rs.id)
+        if not lock_step:
+            return {"ruleset": rs.id, "error": "no lock-step check for this ruleset (Leges' own "
+                    f"tests/test_reference_{rs.id}.py; name one with --lock-step FILE)", "tests": tests}
+    lock_step = [str(Path(t).resolve()) for t in lock_step or []]
+    project = str(Path(project).resolve()) if project else str(found_project if tests or not lock_step
+                                                               else tests_project(lock_step))
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="leges-mutate-"))
     try:
         pristine = snapshot(path, scratch)
         shown = str(folder) if not Path(folder).is_file() else str(Path(folder).parent)
-        every = find_mutants(str(pristine), shown)  # placed in the ruleset given, not in the snapshot
-        total = len(select(every, rule))
-        mutants = select(every, rule, sample, seed)
+        missing: list = []
+        every = find_mutants(str(pristine), shown, missing)  # placed in the ruleset given, not in the snapshot
+        total = len(select(every, rule, operator=operator))
+        mutants = select(every, rule, sample, seed, operator)
         known = equivalents(pristine)
         equivalent = [m for m in mutants if any(_matches(e, m) for e in known)]
         stale = [e for e in known if not any(_matches(e, m) for m in every)]
         mutants = [m for m in mutants if m not in equivalent]
         report = _run_all(rs.id, pristine, mutants, total, tests, project, jobs, timeout, progress, started)
         report["not_run"] = not_run
+        report["without_mutant"] = [f"{r}: {why}" for r, why in missing]
         if "error" not in report:
+            if lock_step:
+                _lock_step(report, pristine, lock_step, project, jobs, timeout, progress)
             why = {m.index: next(e["why"] for e in known if _matches(e, m)) for m in equivalent}
             report["results"] = sorted(report["results"] + [Result(m, "equivalent", " ".join(why[m.index].split()))
                                                              for m in equivalent], key=lambda r: r.mutant.index)
             report["equivalent"] = len(equivalent)
             report["run"] += len(equivalent)
             report["stale_equivalents"] = [f"{e['rule']}: {e['before']!r} → {e['after']!r}" for e in stale]
+            report["by_operator"] = _by_operator(report["results"])
+            report["without_live_mutant"] = _without_live(report["results"]) if report["run"] == total else []
+            report["seconds"] = round(time.monotonic() - started, 1)
         return report
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _run_all(ruleset_id, pristine: Path, mutants, total, tests, project, jobs, timeout, progress, started) -> dict:
-    baseline = evaluate(str(pristine), None, tests, project, timeout)
-    if baseline.status != "survived":
-        return {"ruleset": ruleset_id, "error": f"the tests fail on the ruleset as it is: {baseline.by}", "tests": tests}
+def _score(killed: int, survived: int) -> float:
+    return round(100.0 * killed / (killed + survived), 1) if killed + survived else 100.0
+
+
+def _by_operator(results: list) -> dict:
+    """Per operator: killed, survived, stillborn, and the score; `old` and `new` the operators of mutate.py
+    alone (before operators.py) and of operators.py."""
+    out: dict = {}
+    for r in results:
+        for name in (r.mutant.operator, "old" if r.mutant.operator in OLD_OPERATORS else "new"):
+            row = out.setdefault(name, {"killed": 0, "survived": 0, "stillborn": 0, "equivalent": 0})
+            status = "killed" if r.status == "timeout" else r.status
+            row[status] = row.get(status, 0) + 1
+    for row in out.values():
+        row["score"] = _score(row["killed"], row["survived"])
+    return out
+
+
+def _without_live(results: list) -> list[str]:
+    """The rules every mutant of which the checker rejected: in effect without a mutant."""
+    rules: dict = {}
+    for r in results:
+        rules.setdefault(r.mutant.rule, []).append(r.status)
+    return sorted(rule for rule, statuses in rules.items() if all(s == "stillborn" for s in statuses))
+
+
+def _evaluate_all(jobs_args: list, jobs: int, progress) -> list[Result]:
     results: list[Result] = []
-    jobs_args = [(str(pristine), m, tests, project, timeout) for m in mutants]
     if jobs <= 1:
         for args in jobs_args:
             results.append(_job(args))
             if progress:
-                progress(results[-1], len(results), len(mutants))
+                progress(results[-1], len(results), len(jobs_args))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(_job, args) for args in jobs_args]
             for future in as_completed(futures):
                 results.append(future.result())
                 if progress:
-                    progress(results[-1], len(results), len(mutants))
+                    progress(results[-1], len(results), len(jobs_args))
     results.sort(key=lambda r: r.mutant.index)
+    return results
+
+
+def _run_all(ruleset_id, pristine: Path, mutants, total, tests, project, jobs, timeout, progress, started) -> dict:
+    baseline = evaluate(str(pristine), None, tests, project, timeout)
+    if baseline.status != "survived":
+        return {"ruleset": ruleset_id, "error": f"the tests fail on the ruleset as it is: {baseline.by}", "tests": tests}
+    results = _evaluate_all([(str(pristine), m, tests, project, timeout) for m in mutants], jobs, progress)
     killed = sum(r.status in ("killed", "timeout") for r in results)
     survived = sum(r.status == "survived" for r in results)
     return {"ruleset": ruleset_id, "tests": tests, "mutants": total, "run": len(results), "killed": killed,
             "survived": survived, "stillborn": sum(r.status == "stillborn" for r in results),
-            "score": round(100.0 * killed / (killed + survived), 1) if killed + survived else 100.0,
-            "seconds": round(time.monotonic() - started, 1), "results": results}
+            "score": _score(killed, survived), "seconds": round(time.monotonic() - started, 1), "results": results}
+
+
+def _lock_step(report: dict, pristine: Path, tests: list[str], project: str, jobs: int, timeout: float, progress) -> None:
+    """Run the lock-step tests against the survivors: those they fail on are killed by them."""
+    report["score_without_lock_step"] = report["score"]
+    report["lock_step"] = {"tests": tests, "run": 0, "killed": 0}
+    baseline = evaluate(str(pristine), None, tests, project, timeout)
+    if baseline.status != "survived":
+        report["lock_step"]["error"] = f"the lock-step tests fail on the ruleset as it is: {baseline.by}"
+        return
+    survivors = [r for r in report["results"] if r.status == "survived"]
+    again = {r.mutant.index: r for r in _evaluate_all([(str(pristine), r.mutant, tests, project, timeout)
+                                                        for r in survivors], jobs, progress)}
+    for i, r in enumerate(report["results"]):
+        redo = again.get(r.mutant.index)
+        if redo is not None and redo.status in ("killed", "timeout"):
+            report["results"][i] = Result(r.mutant, redo.status, f"lock-step: {redo.by}", r.seconds + redo.seconds)
+    killed = sum(x.status in ("killed", "timeout") for x in again.values())
+    report["lock_step"].update(run=len(survivors), killed=killed)
+    report["killed"] += killed
+    report["survived"] -= killed
+    report["score"] = _score(report["killed"], report["survived"])
 
 
 def as_json(report: dict) -> str:

@@ -1,6 +1,7 @@
 """`leges diff`: two rulesets, or one under two sets of variants, compared as rules and in play."""
 from __future__ import annotations
 
+import argparse
 import json
 
 from ..text.terminal import WIDE, shown
@@ -12,11 +13,16 @@ def cmd_diff(args) -> int:
     from ..authoring.diff import lockstep, statistics, structural
     path_b = args.b or args.a
     game_a = load(args.a, variants=args.variant_a or [])
-    game_b = load(path_b, variants=args.variant_b or [])
+    game_b = load(path_b, variants=args.variant_b or args.variant or [])
     name_a = f"{args.a}" + (f" [{', '.join(game_a.variants)}]" if game_a.variants else "")
     name_b = f"{path_b}" + (f" [{', '.join(game_b.variants)}]" if game_b.variants else "")
     diffs = structural(game_a.ruleset, game_b.ruleset)
     players = args.players or max(game_a.min_players, game_b.min_players)
+    translators = args.for_translators
+    if translators is None:  # the default for a translation variant
+        translators = bool(_translations(game_a) or _translations(game_b))
+    if translators:
+        return _for_translators(args, game_a, game_b, name_a, name_b, diffs, players)
     divergences = [x for x in (lockstep(game_a, game_b, players, args.seed + i) for i in range(args.seeds)) if x]
     stats = None
     if args.games:
@@ -91,6 +97,37 @@ def cmd_diff(args) -> int:
     return EXIT_OK
 
 
+def _translations(game) -> list[str]:
+    """The variants of `kind: translation` the game has switched on."""
+    from pathlib import Path
+    from ..model.variants import find_variants
+    from ..text.errors import Collector
+    if not game.variants:
+        return []
+    names = [str(v).split("=")[0] for v in game.variants]
+    found = find_variants(Path(game.ruleset.root), Collector())
+    return [n for n in names if n in found and found[n].data.get("kind") == "translation"]
+
+
+def _for_translators(args, game_a, game_b, name_a, name_b, diffs, players) -> int:
+    """`--for-translators`: quotes side by side, readings, the change in words, each change played alone."""
+    import shutil
+    from ..authoring import translation
+    width = args.width or min(max(shutil.get_terminal_size((translation.WIDTH, 24)).columns, 60), 140)
+    result = translation.report(game_a.ruleset, game_b.ruleset, game_a.board, game_a, diffs, players, args.seeds,
+                                args.seed, width)
+    if args.json:
+        print(json.dumps({"a": name_a, "b": name_b, "players": players, "seeds": args.seeds,
+                          **translation.to_json(result)}, ensure_ascii=False, indent=1))
+        return EXIT_OK
+    for line in translation.lines(result, name_a, name_b, width):
+        print(shown(line, WIDE))
+    print(f"\n(Each change played alone: A with that one item taken from B, {players} players, the same seeds "
+          f"and random choices, seeds {args.seed}..{args.seed + args.seeds - 1}; a game parts where the legal "
+          "actions or the outcome first differ.)")
+    return EXIT_OK
+
+
 def _rows(names: list[str], a: dict, b: dict, value, is_rate) -> None:
     from ..lab.stats import Interval
     from .simulate import interval_text
@@ -119,5 +156,13 @@ def register(sub, variant) -> None:
     p.add_argument("--games", "-g", type=int, default=0, help="also compare outcome statistics over this many random games")
     p.add_argument("--seed", "-s", type=int, default=0)
     p.add_argument("--show", type=int, default=5, help="how many parting points to print (default 5)")
+    p.add_argument("--variant", action="append", metavar="NAME[=VALUE]",
+                   help="a variant for B, when --variant-b is not given (repeatable)")
+    p.add_argument("--for-translators", action=argparse.BooleanOptionalAction, default=None,
+                   help="for whoever checks a translation: per difference the two rulebooks' quotes side by side, "
+                        "the readings' questions and answers, the change in words and what it alone does in play; "
+                        "then what is said differently and encoded the same (default: on when a translation "
+                        "variant is on)")
+    p.add_argument("--width", type=int, metavar="N", help="characters a line (--for-translators; default: the terminal's)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_diff)

@@ -9,8 +9,11 @@ from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK
 def cmd_mutate(args) -> int:
     from ..authoring.mutate import as_json, find_mutants, run, select
     if args.list:
-        for m in select(find_mutants(args.ruleset), args.rule, args.sample, args.seed):
+        missing: list = []
+        for m in select(find_mutants(args.ruleset, missing=missing), args.rule, args.sample, args.seed, args.operator):
             print(f"{m.index:4d}  {m.describe()}")
+        for rule, why in missing:
+            print(f"note: {rule} has no mutant: {why}", file=sys.stderr)
         return EXIT_OK
 
     def progress(result, done: int, total: int) -> None:
@@ -22,7 +25,8 @@ def cmd_mutate(args) -> int:
 
     report = run(args.ruleset, tests=[] if args.no_tests else args.tests, project=args.project, sample=args.sample, seed=args.seed,
                  jobs=args.jobs, rule=args.rule, timeout=args.timeout, progress=progress,
-                 ruleset_python=args.run_ruleset_python)
+                 ruleset_python=args.run_ruleset_python, operator=args.operator,
+                 lock_step=None if args.lock_step is None else [args.lock_step])
     for path in report.get("not_run", []):
         print(f"note: {path} was not run: it is Python that came with the ruleset; --run-ruleset-python runs it "
               "(only for a ruleset you trust)", file=sys.stderr)
@@ -38,7 +42,8 @@ def cmd_mutate(args) -> int:
             for r in survivors:
                 m = r.mutant
                 print(f"  {m.describe()}")
-                changed = [line.strip() for line in m.text.splitlines() if m.after in line][:1]
+                text = m.text if isinstance(m.text, str) else ""  # a named constant's is its number
+                changed = [line.strip() for line in text.splitlines() if m.after and m.after in line][:1]
                 if changed:
                     print(f"      {changed[0]}")
         sampled = f" (a sample of {report['run']} of {report['mutants']})" if report["run"] < report["mutants"] else ""
@@ -50,6 +55,23 @@ def cmd_mutate(args) -> int:
               f"{report['survived']} survived, {report['stillborn']} stillborn (rejected by the checker)"
               f"{equivalent}; score {report['score']:.1f} % killed, in {report['seconds']:.0f} s")
         print("tests: the ruleset's scenarios" + (f", then {' '.join(report['tests'])}" if report["tests"] else " alone"))
+        if "lock_step" in report:
+            step = report["lock_step"]
+            if step.get("error"):
+                print(f"lock-step: {step['error']}", file=sys.stderr)
+            print(f"lock-step ({' '.join(step['tests'])}) against the {step['run']} survivors: {step['killed']} more "
+                  f"killed; score {report['score_without_lock_step']:.1f} % without it, {report['score']:.1f} % with it")
+        rows = report.get("by_operator", {})
+        if rows:
+            print("by operator (killed / survived / stillborn, score):")
+            for name in sorted(rows, key=lambda k: (k in ("old", "new"), k)):
+                row = rows[name]
+                label = {"old": "all of mutate.py's", "new": "all of operators.py's"}.get(name, name)
+                print(f"  {label:<22} {row['killed']:4d} / {row['survived']:4d} / {row['stillborn']:4d}  {row['score']:5.1f} %")
+        for text in report.get("without_mutant", []):
+            print(f"no mutant: {text}")
+        for rule in report.get("without_live_mutant", []):
+            print(f"no live mutant: {rule} (the checker rejected every mutant of it)")
     if args.fail_under is not None and report["score"] < args.fail_under:
         return EXIT_FAIL
     return EXIT_OK
@@ -73,6 +95,13 @@ def register(sub, variant) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", "-j", type=int, default=1, help="mutants run at once")
     p.add_argument("--rule", metavar="REGEX", help="only the rules whose id (or KIND:ID) matches")
+    p.add_argument("--operator", metavar="REGEX", help="only the mutants of the operators whose name matches "
+                   "(comparison, constant, statement, and_or, boolean, count, conjunct, argument, function, "
+                   "boundary, arithmetic, filter, branch, value)")
+    p.add_argument("--lock-step", nargs="?", const="auto", metavar="FILE",
+                   help="then run the lock-step check against the survivors (default: Leges' own "
+                        "tests/test_reference_<ruleset id>.py, the hand-written reference played in lock-step; "
+                        "slow) and give the score without and with it")
     p.add_argument("--timeout", type=float, default=900.0, metavar="S", help="seconds the tests may run per mutant")
     p.add_argument("--fail-under", type=float, metavar="PCT", help="exit status 1 when fewer are killed")
     p.add_argument("--list", action="store_true", help="only list the mutants")

@@ -20,6 +20,7 @@ from .game import CompiledAction, CompiledPhase, CompiledTrigger, Game, Setup
 from .options import options_function
 from .program import Code, Programs
 
+OUT_OF_GAME = "out_of_game"  # the built-in zone of every ruleset (Builder._zones)
 DEFAULT_MAX_STEPS = 1_000_000
 DEFAULT_MAX_LOOP = 10_000
 DEFAULT_MAX_WORK = 10_000_000
@@ -41,6 +42,7 @@ class Builder:
         self.rs, self.board, self.errors = rs, board, errors
         self.sym = Symbols()
         self._unique_cache: dict[int, dict] = {}
+        self._out_of_game: d.ZoneDecl | None = None
         self.compiler = Compiler(self.sym, board, errors, optimise)
         self.programs = Programs(self.compiler)
         self.game = Game()
@@ -62,6 +64,22 @@ class Builder:
             else:
                 seen[item.id] = item
         return seen
+
+    def _zones(self) -> dict:
+        """The ruleset's zones, and the built-in one every ruleset has unless it names something so itself:
+        `out_of_game` (OUT_OF_GAME), where what leaves the game goes — a scenario's `arrange` puts there
+        what its position does not use, without the author declaring a box the rulebook may not have. It is
+        open (`visibility: all`): what goes there unseen needs a hidden zone of the ruleset's own."""
+        zones = self._unique(self.rs.zones, "zone")
+        rs = self.rs
+        if OUT_OF_GAME in zones or any(x.id == OUT_OF_GAME for x in [*rs.variables, *rs.constants]) \
+                or OUT_OF_GAME in [str(seat.get("name")) for seat in rs.seats] \
+                or (self.board is not None and OUT_OF_GAME in self.board.spaces):
+            return zones
+        if self._out_of_game is None:
+            self._out_of_game = d.ZoneDecl(OUT_OF_GAME, d.At(self.rs.docs[0], ()), visibility="all",
+                                           description="built in: what has left the game, in the open")
+        return {**zones, OUT_OF_GAME: self._out_of_game}
 
     def symbols(self) -> None:
         rs, sym, board = self.rs, self.sym, self.board
@@ -86,7 +104,7 @@ class Builder:
                 if isinstance(v, str):
                     sym.prop_values.setdefault(k, set()).add(v)
 
-        for zone in self._unique(rs.zones, "zone").values():
+        for zone in self._zones().values():
             if isinstance(zone.count, dict):  # a row as long as the number of players says
                 for n in range(rs.min_players, rs.max_players + 1):
                     if _count_for(zone.count, n) is None:
@@ -212,7 +230,7 @@ class Builder:
     def setup_builder(self):
         rs, sym = self.rs, self.sym
         comps = list(self._unique(rs.components, "component").values())
-        zones = list(self._unique(rs.zones, "zone").values())
+        zones = list(self._zones().values())
         label_fns = {}
         for comp in comps:
             if comp.label is not None:

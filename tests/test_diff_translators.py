@@ -1,0 +1,140 @@
+"""`leges diff --for-translators` (leges/authoring/translation.py): per difference the two rulebooks' quotes
+side by side and wrapped, the readings' questions and answers, the change in words, each change played
+alone; then what is said differently and encoded the same. On a small translation of Tic-Tac-Toe made
+here, and on Pompeii's Russian variant (which needs no rulebook text: the quotes are in the ruleset)."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from helpers import ROOT
+from leges.cli import main
+
+VARIANT = """leges_variant: 1
+id: french
+title: The French text of the rules
+kind: translation
+description: The same game read in French, where the game ends when the board is full or a row is made.
+source: {book: fr, section: Jeu, quote: "Le premier qui aligne trois pions gagne"}
+patch:
+  - op: add
+    section: readings
+    value:
+      id: fr_first_row
+      kind: ambiguous
+      question: Does the game end at the first row of three, or only once the board is full?
+      text: At the first row ("Le premier qui aligne"), as in the folk text; a full board without one is a draw.
+      source: {book: fr, section: But, quote: "Le premier qui aligne trois pions gagne"}
+  - op: set
+    section: actions
+    id: place
+    key: source
+    value: {book: fr, section: Jeu, quote: "posez un de vos pions sur une case vide"}
+  - op: set
+    section: phases
+    id: play
+    key: source
+    value: {book: fr, section: Jeu, quote: "Le premier qui aligne trois pions gagne", reading: fr_first_row}
+  - op: set
+    section: phases
+    id: play
+    key: end_if
+    value: winner != none or all(spaces, s => count(s) > 0) or count(supply(current)) == 0
+  - op: set
+    section: scoring
+    key: score
+    value: if winner == p then 2 else 0
+"""
+
+
+@pytest.fixture()
+def french(tmp_path):
+    folder = tmp_path / "rulesets" / "tictactoe"
+    shutil.copytree(ROOT / "rulesets" / "tictactoe", folder)
+    shutil.copytree(ROOT / "maps", tmp_path / "maps")
+    text = (folder / "ruleset.yaml").read_text()
+    text = text.replace("    title: The traditional rules, as commonly stated\n",
+                        "    title: The traditional rules, as commonly stated\n"
+                        "  - {id: fr, file: none, title: Les règles, language: fr}\n")
+    (folder / "ruleset.yaml").write_text(text)
+    (folder / "variants").mkdir()
+    (folder / "variants" / "french.yaml").write_text(VARIANT)
+    return folder
+
+
+def test_a_translation_is_shown_for_translators_by_default(french, capsys):
+    assert main(["diff", str(french), "--variant", "french", "--seeds", "6", "--width", "90"]) == 0
+    out = capsys.readouterr().out
+    assert all(len(line) <= 90 for line in out.splitlines() if "│" in line)  # wrapped, in two columns
+    assert "A: folk § Play" in out and "B: fr § Jeu" in out
+    assert "B reads it so (fr_first_row, ambiguous):" in out
+    assert "Q: Does the game end at the first row of three" in out and "A: At the first row" in out
+    assert "The phase play ends when:" in out and "in B:  winner != none or all(spaces" in out
+    assert "The scoring scores each player:" in out and "in B:  if winner == p then 2 else 0" in out
+    assert "set by" not in out and "source" not in out.split("(Each change")[0]  # no internal lines
+    # every change has its own figure: the scoring parts every game (a different outcome), the end rule none
+    scoring = out.split("The scoring scores each player:")[1]
+    assert "Alone: play parts from the base in " in scoring and " 0 of 6 " not in scoring  # a draw does not part
+    play = out.split("The phase play ends when:")[1].split("\n\n")[0]
+    assert "Alone: play parts from the base in 0 of 6 games" in play
+    same = out.split("Said differently, encoded the same (1)")[1]
+    assert "the action place" in same and "A: folk § Play" in same and "posez un de vos pions" in same
+
+
+def test_the_translators_report_as_json_and_off_on_request(french, capsys):
+    assert main(["diff", str(french), "--variant", "french", "--seeds", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    by_id = {(d["section"], d["id"]): d for d in report["differences"]}
+    assert set(by_id) == {("phases", "play"), ("scoring", "scoring")}  # the reading goes with the phase
+    play = by_id[("phases", "play")]
+    assert play["readings_b"][0]["id"] == "fr_first_row" and play["quotes_b"][0]["book"] == "fr"
+    assert play["alone"]["seeds"] == 4 and play["alone"]["parted"] == 0 and play["alone"]["high"] < 1
+    assert by_id[("scoring", "scoring")]["alone"]["parted"] >= 2
+    assert [x["id"] for x in report["said_differently"]] == ["place"]
+    assert main(["diff", str(french), "--variant", "french", "--seeds", "2", "--no-for-translators"]) == 0
+    assert "rule difference" in capsys.readouterr().out
+
+
+def test_a_phrase_names_the_changed_item(french):
+    """An item with a phrase (`say:`) is named by it; without one, by what it is."""
+    from leges.authoring.translation import named
+
+    class Item:
+        say = {"en": "Put a mark on {square}", "fr": "Poser un pion sur {square}"}
+    assert named("actions", "place", Item(), ["fr"]) == "“Poser un pion sur {square}” (action place)"
+    assert named("actions", "place", Item(), ["ru"]) == "“Put a mark on {square}” (action place)"
+    assert named("phases", "play", object(), ["fr"]) == "the phase play"
+
+
+def test_side_by_side_wraps_both_columns():
+    from leges.authoring.translation import side_by_side
+    rows = side_by_side(["a " * 60], ["б " * 10], 41)
+    assert len(rows) > 3 and all(len(r) <= 41 for r in rows) and rows[0].endswith("б б б б б б б б б б")
+
+
+def test_pompeii_russian_for_translators(capsys):
+    """Each of the Russian variant's rule changes played alone gets its own figure: the new pass no longer
+    hides the others; the re-cited rules are said differently and encoded the same."""
+    assert main(["diff", str(ROOT / "rulesets" / "pompeii"), "--variant", "russian", "--seeds", "4",
+                 "--width", "100", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    by_id = {(d["section"], d["id"]): d for d in report["differences"]}
+    played = {k: d["alone"] for k, d in by_id.items() if d["alone"] and d["alone"]["seeds"]}
+    assert {("phases", "escape"), ("actions", "move_citizen"), ("actions", "declare_eruption"),
+            ("triggers", "ad79_first")} <= set(played)
+    assert played[("phases", "escape")]["parted"] == 4  # the new pass
+    assert played[("actions", "move_citizen")]["parted"] > 0  # hidden behind the pass when played together
+    assert by_id[("variables", "opening_tiles")]["alone"]["error"]  # goes with the opening's change
+    declare = by_id[("actions", "declare_eruption")]
+    assert declare["quotes_a"][0]["book"] == "hu" and declare["quotes_b"][0]["book"] == "ru"
+    assert declare["readings_b"][0]["id"] == "ru_only_jokers" and declare["readings_b"][0]["question"]
+    assert any("count(hand(me)) > 0" in line for line in declare["change"])
+    assert not any("set by" in line for d in report["differences"] for line in d["change"])
+    assert {"lava", "place_lava"} <= {x["id"] for x in report["said_differently"]}
+    assert main(["diff", str(ROOT / "rulesets" / "pompeii"), "--variant", "russian", "--seeds", "2",
+                 "--width", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "Said differently, encoded the same" in out and max(len(line) for line in out.splitlines()
+                                                                if "│" in line) <= 100
