@@ -65,7 +65,7 @@ def check_citation(game, doc: YamlDoc) -> None:
                          f"add it to `variants:` ({', '.join(game.variants)} are on)" if game.variants
                          else "add `variants: [" + str(name) + "]`")
         else:
-            from ..model.variants import find_variants
+            from ..model.variants.catalogue import find_variants
             found = find_variants(Path(game.ruleset.root).resolve(), Collector())
             variant = found.get(name)
             if variant is not None and variant.citation() is None:

@@ -277,7 +277,7 @@ def check_sizes(rs: d.Ruleset, errors: Collector) -> None:
 
 def load_declarations(path: str, variants=()) -> tuple[d.Ruleset, Board | None, Collector]:
     """Load and schema-check a ruleset (with variants applied) and its map; raises if it cannot be read."""
-    from .variants import apply_variants
+    from .variants.patch import apply_variants
     errors = Collector()
     budget = files.Budget()
     docs = load_documents(path, errors, budget)
