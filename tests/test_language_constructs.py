@@ -57,7 +57,7 @@ def test_the_grammar_has_no_conflicts():
     """LALR conflicts are resolved silently by Lark (shift wins): a new construct must add none, or
     some text would parse as something else than it says (`let x = a in b` as `let x = (a in b)`)."""
     from lark import Lark, logger
-    from leges.lang.parser import RuleIndenter, grammar_text
+    from leges.lang.grammar import RuleIndenter, grammar_text
     messages = []
 
     class Catch(logging.Handler):

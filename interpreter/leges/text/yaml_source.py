@@ -19,6 +19,7 @@ import yaml
 
 from . import files
 from .errors import Diagnostic, LegesError, Position
+from .offsets import line_col, offset_at
 
 MAX_FILE_BYTES = files.MAX_YAML_BYTES  # characters of one YAML text
 MAX_NODES = 20_000  # values of one document, aliases expanded
@@ -56,7 +57,7 @@ class TextOrigin:
             places = self._places
             if places is None:
                 places = self._places = _align(self.value, self.source, self.start, self.end, self.line, self.col)
-            offset = _offset(self.value, line, col)
+            offset = offset_at(self.value, line, col)
             at_line, at_col = places[min(offset, len(places) - 1)]
             return Position(self.file, at_line, at_col)
         if self.block:
@@ -64,19 +65,6 @@ class TextOrigin:
         if line == 1:
             return Position(self.file, self.line, self.col + col - 1)
         return Position(self.file, self.line + line - 1, col)
-
-
-def _offset(text: str, line: int, col: int) -> int:
-    """Index in `text` of (line, col), both counted from 1; clamped to the text."""
-    start = 0
-    for _ in range(max(0, line - 1)):
-        nl = text.find("\n", start)
-        if nl < 0:
-            return len(text)
-        start = nl + 1
-    nl = text.find("\n", start)
-    stop = len(text) if nl < 0 else nl
-    return start + min(max(0, col - 1), stop - start)
 
 
 def _breaks(source: str, i: int) -> bool:
@@ -224,8 +212,7 @@ def _mark_position(file: str, mark) -> Position:
 
 
 def _index_position(file: str, text: str, index: int) -> Position:
-    line = text.count("\n", 0, index) + 1
-    return Position(file, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+    return Position(file, *line_col(text, index))
 
 
 def _unclosed_quote(text: str, mark) -> tuple | None:

@@ -3,6 +3,7 @@ rewritten at a label whose every character keeps its file position."""
 from __future__ import annotations
 
 from ...text.errors import Position
+from ...text.offsets import line_col, offset_at
 from ...text.yaml_source import TextOrigin, YamlDoc
 
 
@@ -46,14 +47,11 @@ class SpliceOrigin(TextOrigin):
         self.places = places  # per character of `text`: (origin, text of that origin, offset in it)
 
     def locate(self, line: int, col: int) -> Position:
-        from ...text.yaml_source import _offset
         if not self.places:
             return Position(self.file, 1, 1)
-        offset = min(_offset(self.new_text, line, col), len(self.places) - 1)
+        offset = min(offset_at(self.new_text, line, col), len(self.places) - 1)
         origin, text, at = self.places[offset][:3]
-        at_line = text.count("\n", 0, at) + 1
-        at_col = at - (text.rfind("\n", 0, at) + 1) + 1
-        return origin.locate(at_line, at_col)
+        return origin.locate(*line_col(text, at))
 
 
 class SpliceDoc(YamlDoc):
