@@ -499,7 +499,7 @@ MORE = {
 
 
 def builtin_section() -> str:
-    out = ["<!-- builtins:begin: generated from the BUILTINS registry (interpreter/leges/lang/builtins.py)"
+    out = ["<!-- builtins:begin: generated from the BUILTINS registry (interpreter/leges/lang/builtins/)"
            " by `python tests/test_docs_examples.py --write`; do not edit by hand -->", ""]
     placed = set()
     groups = list(CATEGORIES.items())

@@ -1,4 +1,4 @@
-"""What a built-in sees of its call: arguments to translate, errors to report (see builtins.py)."""
+"""What a built-in sees of its call: arguments to translate, errors to report (see builtins/)."""
 from __future__ import annotations
 
 from ..text.errors import did_you_mean
