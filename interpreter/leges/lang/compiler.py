@@ -8,7 +8,7 @@ evaluated — only the checked tree is compiled. Generated code runs several tim
 a tree of closures, which matters for random play-outs.
 
 Expressions only read the state; programs, which change it, are compiled by the engine
-(`engine/program.py`) with this compiler's help.
+(`engine/program/`) with this compiler's help.
 """
 from __future__ import annotations
 
