@@ -12,7 +12,7 @@ import pytest
 
 from leges.text import cache
 from leges.lang import grammar, parser
-from leges.text.yaml_source import TextOrigin
+from leges.text.origin import TextOrigin
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 

@@ -22,7 +22,7 @@ from helpers import ROOT, expr, play_random
 from leges.text.errors import LegesError
 from leges.lang import payments, runtime
 from leges.lang.parser import parse_expression, parse_program
-from leges.text.yaml_source import TextOrigin
+from leges.text.origin import TextOrigin
 from leges.lang.unparse import expression as unparse_expression, program as unparse_program
 
 ORIGIN = TextOrigin("<test>", 1, 1)

@@ -12,7 +12,7 @@ from helpers import ROOT, expr
 from leges.cli import main
 from leges.lang.labels import labels
 from leges.lang.parser import parse_expression, parse_program
-from leges.text.yaml_source import TextOrigin
+from leges.text.origin import TextOrigin
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 HEAD = """leges_variant: 1

@@ -46,7 +46,7 @@ def evaluate(game, st, text: str, name: str = "<expression>", me: int | None = N
     from ..engine.flow import _describe, _hint
     from ..lang.parser import parse_expression
     from ..lang.scope import Scope
-    from ..text.yaml_source import TextOrigin
+    from ..text.origin import TextOrigin
     origin = TextOrigin(name, 1, 1)
     node = parse_expression(text, origin)
     scope = Scope(me=True)

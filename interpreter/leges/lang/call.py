@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..text.errors import did_you_mean
-from ..text.yaml_source import TextOrigin
+from ..text.origin import TextOrigin
 from . import ast
 from . import types as T
 from .scope import Scope

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..text.errors import Collector
-from ..text.yaml_source import TextOrigin
+from ..text.origin import TextOrigin
 from . import types as T
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..text import cache
 from ..text.errors import Collector, LegesError, did_you_mean
-from ..text.yaml_source import TextOrigin
+from ..text.origin import TextOrigin
 from . import ast, memo, payments, runtime
 from . import types as T
 from .builtins import BUILTINS

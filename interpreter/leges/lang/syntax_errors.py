@@ -8,7 +8,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..text.errors import Diagnostic, LegesError, Position
 from ..text.offsets import line_col, line_start
-from ..text.yaml_source import TextOrigin
+from ..text.origin import TextOrigin
 from .grammar import lark_parser, without_comments
 
 

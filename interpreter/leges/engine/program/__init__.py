@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ...lang.compiler import Compiler
 from ...lang.scope import Scope
-from ...text.yaml_source import TextOrigin
+from ...text.origin import TextOrigin
 from .assign import Assignments
 from .control import Control
 from .decisions import Decisions

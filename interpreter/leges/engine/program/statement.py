@@ -7,7 +7,7 @@ from typing import Any
 from ...lang import ast
 from ...lang import types as T
 from ...lang.scope import Scope
-from ...text.yaml_source import TextOrigin
+from ...text.origin import TextOrigin
 
 
 class StatementBase:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ...text.errors import LegesError, Position, did_you_mean
-from ...text.yaml_source import TextOrigin
+from ...text.origin import TextOrigin
 from .touch import SCALARS, programs_of
 
 # keys of an item that hold prose or data, never rule text (not searched for labels)

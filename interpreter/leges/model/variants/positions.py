@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ...text.errors import Position
 from ...text.offsets import line_col, offset_at
-from ...text.yaml_source import TextOrigin, YamlDoc
+from ...text.origin import TextOrigin
+from ...text.yaml_source import YamlDoc
 
 
 class OverlayDoc(YamlDoc):
