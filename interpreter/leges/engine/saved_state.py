@@ -308,7 +308,7 @@ def recompute_pending(st: State) -> dict | None:
 
 def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
     """The options are the rules', never the file's: recomputed, compared, replaced."""
-    from .flow import _describe, _hint
+    from .failures import describe_failure, failure_hint
     if st.pending is None:
         return
     saved = st.pending
@@ -324,8 +324,8 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
         errors.error(doc.position(where), "the rule waiting here cannot resume: nested too deeply")
         return
     except Exception as exc:  # forged locals: a value of the wrong kind for the instruction
-        errors.error(doc.position(where), f"the rule waiting here cannot resume: {_describe(exc)} (at {at})",
-                     _hint(exc))
+        errors.error(doc.position(where), f"the rule waiting here cannot resume: {describe_failure(exc)} (at {at})",
+                     failure_hint(exc))
         return
     if fresh is None:
         errors.error(doc.position(("pending",)), "no decision arises at this point of the rules",

@@ -53,13 +53,13 @@ class Workspace:
         found = sorted(p for p in root.rglob("*.yaml") if p.is_file())[:500]
         game = self.game
         name = game.ruleset.map if game is not None and game.ruleset is not None else None
-        from ..model.loader import _map_folders, find_map
+        from ..model.loader import map_folders, find_map
         if name:
             where = find_map(root.resolve(), name)
             if where is not None:
                 found.append(where)
         else:  # not loaded (yet): any map it could name
-            for folder in _map_folders(root.resolve()):
+            for folder in map_folders(root.resolve()):
                 if folder.is_dir():
                     found += sorted(folder.glob("*.yaml"))[:200]
         return found

@@ -62,9 +62,9 @@ def run_checks(game: Game, checks: list, errors: Collector) -> None:
             errors.extend(exc.diagnostics)
             continue
         except Exception as exc:
-            from ..flow import _describe, _hint
+            from ..failures import describe_failure, failure_hint
             errors.error(decl.at.child("check").position(),
-                         f"consistency check '{decl.id}' could not be evaluated: {_describe(exc)}", _hint(exc))
+                         f"consistency check '{decl.id}' could not be evaluated: {describe_failure(exc)}", failure_hint(exc))
             continue
         if not ok:
             compared = "; ".join(decl.compares)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...lang import types as T
 from ...lang.scope import Scope
 from ...model import decl as d
+from ...model.rule_ids import RuleId
 from ...text.errors import did_you_mean
 from ..constants import PUSHED
 from ..game import CompiledAction, CompiledPhase, CompiledTrigger, Game
@@ -55,7 +56,7 @@ class RuleCompiling(BuilderParts):
             options, types = options_function(c, action.id, action.params, action.require, action.args_types, where)
             locals_ = dict(action.args_types)
             locals_.update(types)
-            code_id = self.programs.parse_program(action.effect, Scope(locals_, me=True), f"action:{action.id}")
+            code_id = self.programs.parse_program(action.effect, Scope(locals_, me=True), str(RuleId("action", action.id)))
             compiled = CompiledAction(action.id, code_id, options, action.anytime, action, action.secret)
             game.actions[action.id] = compiled
             if action.anytime:
@@ -71,14 +72,14 @@ class RuleCompiling(BuilderParts):
                 params = {}
             scope = Scope(dict(params), me=True)
             cond = self.compiler.parse_expr(trigger.condition, scope, T.BOOL)[1] if trigger.condition else None
-            code_id = self.programs.parse_program(trigger.effect, Scope(dict(params), me=True), f"trigger:{trigger.id}")
+            code_id = self.programs.parse_program(trigger.effect, Scope(dict(params), me=True), str(RuleId("trigger", trigger.id)))
             self.game.listeners.setdefault(trigger.on, []).append(CompiledTrigger(trigger.id, trigger.on, cond, code_id))
 
     def _setup_rules(self) -> None:
         rs = self.rs
         if rs.setup:
             self._unique(rs.setup, "set-up rule")
-            parts = [self.programs.parse_program(rule.effect, Scope(me=False), f"setup:{rule.id}") for rule in rs.setup]
+            parts = [self.programs.parse_program(rule.effect, Scope(me=False), str(RuleId("setup", rule.id))) for rule in rs.setup]
             self.game.setup_code = self._chain(parts, "setup")
 
     def _phases(self, phases: list[d.PhaseDecl]) -> None:
@@ -89,10 +90,10 @@ class RuleCompiling(BuilderParts):
             first_fn = c.parse_expr(phase.first, Scope(me=False), T.PLAYER)[1] if phase.first is not None else None
             self.game.phases[pid] = CompiledPhase(
                 pid, first_fn, order_fn, direction,
-                progs.parse_program(phase.on_begin, Scope(me=False), f"phase:{pid}:on_begin") if phase.on_begin else None,
-                progs.parse_program(phase.turn, Scope(me=True), f"phase:{pid}:turn") if phase.turn else None,
+                progs.parse_program(phase.on_begin, Scope(me=False), str(RuleId("phase", pid, "on_begin"))) if phase.on_begin else None,
+                progs.parse_program(phase.turn, Scope(me=True), str(RuleId("phase", pid, "turn"))) if phase.turn else None,
                 c.parse_expr(phase.end_if, Scope(me=False), T.BOOL)[1] if phase.end_if else None,
-                progs.parse_program(phase.on_end, Scope(me=False), f"phase:{pid}:on_end") if phase.on_end else None,
+                progs.parse_program(phase.on_end, Scope(me=False), str(RuleId("phase", pid, "on_end"))) if phase.on_end else None,
                 phase.next, phase.at.position(),
                 phase.first.at.position() if phase.first is not None else phase.at.position())
             if phase.next is not None and phase.next != "end" and phase.next not in sym.phases:
@@ -161,7 +162,7 @@ class RuleCompiling(BuilderParts):
         """Procedures and functions never called are still checked."""
         c, progs, sym = self.compiler, self.programs, self.sym
         for proc in sym.procedures.values():
-            if not any(k.startswith(f"procedure:{proc.id}(") for k in progs.codes):
+            if not any(RuleId.parse(k).kind == "procedure" and RuleId.parse(k).name == proc.id for k in progs.codes):
                 progs.procedure_code(proc, [T.ANY] * len(proc.params), True)
         for fn in sym.functions.values():
             if not any(k[0] == fn.id for k in c.functions.compiled) and not fn.params:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ...lang.compiler import Compiler
 from ...lang.scope import Scope
+from ...model.rule_ids import RuleId
 from ...text.origin import TextOrigin
 from .assign import Assignments
 from .control import Control
@@ -51,7 +52,7 @@ class Programs:
     def procedure_code(self, decl, arg_types: list, me: bool) -> str:
         """The code of a procedure compiled for these argument types (compiled once per kind of call)."""
         signature = ",".join(str(t) for t in arg_types)
-        code_id = f"procedure:{decl.id}({signature})"
+        code_id = str(RuleId("procedure", decl.id, signature=signature))
         if code_id not in self.codes:
             self.codes[code_id] = Code(code_id)  # registered first: a recursive call finds it
             scope = Scope(dict(zip(decl.params, arg_types)), me=me)

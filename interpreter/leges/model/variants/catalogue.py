@@ -8,7 +8,6 @@ from pathlib import Path
 from ...text import files
 from ...text.errors import Collector, LegesError, Position, did_you_mean
 from ...text.yaml_source import YamlDoc, load_yaml_file
-from ..entries import display_path
 from ..schemas import validate
 
 
@@ -56,12 +55,12 @@ def find_variants(root: Path, errors: Collector, budget: files.Budget | None = N
     inside = [files.Root.of(root, "the ruleset's folder")]
     paths = sorted(folder.glob("*.yaml"))
     if len(paths) > MAX_VARIANTS:
-        errors.error(Position(display_path(folder)), f"more than {MAX_VARIANTS} variant files",
+        errors.error(Position(files.display(folder)), f"more than {MAX_VARIANTS} variant files",
                      "the limit of variants per ruleset")
         return found
     for path in paths:
         try:
-            doc = load_yaml_file(str(path), display_path(path), roots=inside, budget=budget)
+            doc = load_yaml_file(str(path), files.display(path), roots=inside, budget=budget)
         except LegesError as exc:
             errors.extend(exc.diagnostics)
             continue

@@ -306,13 +306,13 @@ class Patcher(LabelPatches):
     def _check_item(self, value_at: tuple, path: tuple, section: str, item) -> bool:
         """Validate one patched item against the ruleset schema; errors point at the variant's value."""
         import jsonschema
-        from ..schemas import _describe, inlined
+        from ..schemas import describe_error, inlined
         doc = self.variant.doc
         ok = True
         for error in jsonschema.Draft202012Validator(item_schema(section)).iter_errors(item):
             ok = False
             where = tuple(error.absolute_path)
             rest = where[len(path):] if where[:len(path)] == tuple(path) else ()
-            message, hint, about_key = _describe(error, inlined("ruleset"))
+            message, hint, about_key = describe_error(error, inlined("ruleset"))
             self.errors.error(doc.position(value_at + rest, key=about_key), message, hint)
         return ok
