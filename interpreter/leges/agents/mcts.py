@@ -96,6 +96,13 @@ class MCTSAgent(Agent):
         "rollout": (str, "mast", "play-out moves: 'mast' (by each move's average reward so far, "
                                  "ε-greedy) or 'random'"),
     }
+    iterations: int  # the settings of `params`, set by Agent.__init__
+    seconds: float | None
+    c: float
+    depth: int | None
+    heuristic: str | None
+    normalise: int | None
+    rollout: str
 
     def start(self, game, player, rng) -> None:
         if self.rollout not in ROLLOUTS:

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import re
 
-from ...text.errors import LegesError, Position, did_you_mean
+from ...text.errors import Collector, LegesError, Position, did_you_mean
 from ...text.origin import TextOrigin
+from ..sections import rule_keys
+from .catalogue import Variant
 from .touch import SCALARS, programs_of
-
-# keys of an item that hold prose or data, never rule text (not searched for labels)
-NOT_RULE_TEXT = {"id", "source", "description", "provenance", "note", "question", "text", "title", "compares",
-                 "on", "next", "kind", "visibility", "type", "start", "initial", "props", "instances",
-                 "box", "args", "count", "players", "per_player", "anytime", "secret", "params_list"}
 
 
 class LabelPatches:
     """The label half of `patch.Patcher`: what it needs of the patcher is `variant`, `errors`,
     `_key_path` and `_where`."""
+
+    variant: Variant
+    errors: Collector
+
+    def _key_path(self, section: str, target: str, item: dict, key, at: tuple) -> tuple | None:  # patch.Patcher
+        raise NotImplementedError
+
+    def _where(self, entry, path: tuple) -> tuple:  # patch.Patcher
+        raise NotImplementedError
 
     # -- labels
     def _find_label(self, entry, section: str, target: str, op: dict, at: tuple, label: str):
@@ -35,8 +41,7 @@ class LabelPatches:
                                   "a label names a statement or expression of a rule text")
                 return None
         else:
-            candidates = [(path, text) for path, text in _texts(item, ())
-                          if not (section == "constants" and path[0] == "value")]  # a constant's value is data
+            candidates = list(_texts(item, (), rule_keys(section)))
         every: dict[str, list] = {}
         for path, text in candidates:
             program = path[0] in programs_of(section)
@@ -159,16 +164,16 @@ def _line_col_of(position: Position) -> tuple[int, int]:
     return position.line or 1, position.col or 1
 
 
-def _texts(item, path: tuple):
-    """(path, text) of every string inside an item that may be rule text."""
+def _texts(item, path: tuple, keys: frozenset):
+    """(path, text) of every string with a label inside the keys of an item that hold rule text."""
     if isinstance(item, dict):
         for k, v in item.items():
-            if not path and k in NOT_RULE_TEXT:
+            if not path and k not in keys:
                 continue
-            yield from _texts(v, path + (k,))
+            yield from _texts(v, path + (k,), keys)
     elif isinstance(item, list):
         for i, v in enumerate(item):
-            yield from _texts(v, path + (i,))
+            yield from _texts(v, path + (i,), keys)
     elif isinstance(item, str) and path and "@" in item:
         yield path, item
 
