@@ -137,6 +137,8 @@ class MCTSAgent(Agent):
         return self.rng.choice([i for s, i in scored if s == best])
 
     def search(self, view: View) -> Node:
+        """One search: selection, expansion, play-out and back-propagation in one loop. Complex on purpose:
+        it is the hot loop of the agent, and its four steps share the loop's locals."""
         n, rng, c, me = view.players, self.rng, self.c, view.player
         root = Node(n)
         self.mast = Mast()

@@ -102,6 +102,8 @@ def cmd_eval(args) -> int:
 
 
 def repl(game, st, seat: int | None) -> int:
+    """The evaluator's prompt: one branch a command (:help, :state, :legal, :do, :why, :quit) or an
+    expression; kept as one dispatch so the commands read as the list the help shows."""
     try:
         import readline  # noqa: F401 — line editing and history for input(), where available
     except ImportError:

@@ -39,7 +39,8 @@ class Flow:
             self.finish(st)
 
     def _run(self, st, until_empty: bool) -> int:
-        """`run`; the statements it ran."""
+        """`run`; the statements it ran. One loop on purpose: it runs every instruction of every game
+        (the interpreter's hot loop), and a call per instruction would cost more than its branches."""
         codes = self.game.codes
         budget = min(SLICE, self.game.max_steps)
         steps = 0

@@ -161,6 +161,7 @@ class _Checker:
             self.error(path, f"'{name}' is declared {ty}: {problem}")
 
     def misfit(self, value: Any, ty) -> str | None:
+        """Why a saved value does not fit the type, or None: one branch a kind of type."""
         if ty is None or value is None:
             return None
         kind = ty.kind
@@ -209,6 +210,8 @@ class _Checker:
 
     # ------------------------------------------------------------ where the game is
     def flow(self) -> None:
+        """The saved flow (phase, whose turn, frames, pending decision) checked against the game:
+        one branch a part of the flow, each with its own message."""
         data, phases = self.data, self.game.phases
         phase, flow = data["phase"], data["flow"]
         if phase is not None and phase not in phases:

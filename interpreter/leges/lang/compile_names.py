@@ -16,6 +16,8 @@ BUILTIN_NAMES = ("me", "current", "players", "num_players", "spaces", "phase", "
 
 class NameCompiling(CompilerParts):
     def _e_Name(self, node, scope, origin):
+        """A name: one branch a kind of name (local, me, current, ..., variable, constant, zone, seat,
+        space), tried in the order the language resolves them."""
         name = node.id
         sym = self.symbols
         if name in scope.locals:
@@ -78,6 +80,8 @@ class NameCompiling(CompilerParts):
         return NOTHING
 
     def _e_Attr(self, node, scope, origin):
+        """An attribute: one branch a kind of value and attribute (a component's type, owner or
+        property; a space's; an area's; a seat's), in the order of the language reference."""
         ty, obj = self.code(node.obj, scope, origin)
         name = node.name
         kind = ty.kind

@@ -81,7 +81,8 @@ def _brackets(text: str, stop: int) -> tuple[list[int], int | None]:
 def syntax_error(exc: UnexpectedInput, text: str, origin: TextOrigin, start: str,
                   layout: str | None = None) -> LegesError:
     """A located diagnostic for a syntax error; `layout` is the text with its line breaks (expressions
-    are parsed with line breaks turned into spaces, at the same offsets)."""
+    are parsed with line breaks turned into spaces, at the same offsets). One branch a kind of
+    mistake, each with its hint, tried from the most particular to the most general."""
     layout = text if layout is None else layout
     expected = set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
     offset = getattr(exc, "pos_in_stream", None)

@@ -136,7 +136,8 @@ def _misspelt(error: ValidationError, missing: str) -> str | None:
 
 
 def describe_error(error: ValidationError, root: dict | None = None) -> tuple[str, str | None, bool]:
-    """Message, hint, and whether the message is about a key rather than a value."""
+    """Message, hint, and whether the message is about a key rather than a value: one branch a
+    schema keyword (oneOf, required, additionalProperties, enum, type, ...)."""
     root = root or {}
     while error.validator in ("oneOf", "anyOf") and error.context:
         if all(e.validator == "required" for e in error.context) and isinstance(error.instance, dict):

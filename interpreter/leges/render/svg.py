@@ -114,6 +114,7 @@ def _board(board, view: SeatView, style: Style, targets: set) -> tuple[str, floa
 
 
 def _cells(board, view, style, lay: Layout, looks, shown, ghosts, targets) -> list[str]:
+    """The cells of a grid or hex board and what they hold: one branch a layer or a look drawn."""
     out = []
     for s in ghosts:
         out.append(f'<g class="space ghost" data-space={quoteattr(s)}><polygon points="{_points(lay.shapes[s])}" '
@@ -286,6 +287,7 @@ def _shape(shape: str, x: float, y: float, r: float, fill: str) -> str:
 
 
 def _graph(board, view, style: Style, lay: Layout, looks, targets) -> list[str]:
+    """A graph board (areas, edges, nodes and what they hold): one branch a layer or a look drawn."""
     out, labels = [], []
     r = lay.radius
     # areas: a soft hull around their nodes
@@ -400,6 +402,7 @@ def _legend(style: Style) -> list[tuple[str, str]]:
 
 
 def _panel(view: SeatView, style: Style, x0: float) -> tuple[str, float]:
+    """The side panel of a seat's view: one branch a part shown, most of which a style may hide."""
     hide = set(style.panel.get("hide", []))
     x = x0 + 10
     y = MARGIN + 4

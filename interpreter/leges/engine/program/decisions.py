@@ -12,6 +12,8 @@ from .statement import StatementBase
 
 class Decisions(StatementBase):
     def _s_Choose(self, node: ast.Choose, scope: Scope):
+        """`choose`: its checks (domain, label, `by`, optional, random) and its instruction; one
+        branch a clause of the statement."""
         ty, domain = self.expr(node.domain, scope)
         elem = T.iter_elem(ty)
         if elem is None:
@@ -77,6 +79,9 @@ class Decisions(StatementBase):
         self.emit(choose, node)
 
     def _s_Act(self, node: ast.Act, scope: Scope):
+        """`act`: the actions offered checked one by one, then the instruction (with its `until pass`,
+        `at least` and `at most` variants) built from closures over them. The instruction's
+        closures share the checked values: splitting them apart would pass a dozen of them along."""
         items = []
         for item in node.items:
             decl = self.sym.actions.get(item.action)

@@ -117,6 +117,8 @@ class Patcher(LabelPatches):
 
     # -- one patch operation
     def _op(self, i: int, op: dict) -> None:
+        """One patch operation: limits and scoring first (changed key by key), then the checks of an
+        item's op (its id, the keys it may take) before it is applied; one branch a kind of mistake."""
         kind, section = op["op"], op["section"]
         doc, at = self.variant.doc, ("patch", i)
         label = op.get("label")
