@@ -78,13 +78,14 @@ class LoopCompiling(CompilerParts):
             return [elem]
         if len(set(names)) != len(names):
             self.err(node, origin, "a name is given twice: " + ", ".join(names))
-        if elem.kind == "tuple" and len(elem.items) != len(names):
+        items = elem.items or ()
+        if elem.kind == "tuple" and len(items) != len(names):
             self.err(node, origin, f"cannot unpack {elem} into {len(names)} names",
-                     f"give {len(elem.items)} names, one for each item")
+                     f"give {len(items)} names, one for each item")
         elif elem.kind not in ("tuple", "any"):
             self.err(node, origin, f"cannot unpack {elem} into {len(names)} names: only tuples unpack",
                      "a tuple is written (a, b)")
-        return list(elem.items) if elem.kind == "tuple" and len(elem.items) == len(names) else [T.ANY] * len(names)
+        return list(items) if elem.kind == "tuple" and len(items) == len(names) else [T.ANY] * len(names)
 
     def bind(self, names: list, elem: T.Ty, scope: Scope, node, origin, anchor=None) -> tuple[Scope, str]:
         """The scope with a loop's names bound to the items of a list of `elem` (several names unpack
