@@ -153,7 +153,8 @@ def values_of(game, st, node, scope: Scope, origin, env: dict, key=None, limit: 
     """[(text, value)] of the parts of expression `node` (see `_parts`) in state `st` with locals `env`.
     A part that does not compile or fails is left out; so is one whose value reads as its text."""
     from ..lang.unparse import expression
-    out, seen = [], set()
+    out: list = []
+    seen: set = set()
     for i, part in enumerate(_parts(node)):
         if len(out) >= limit:
             break
