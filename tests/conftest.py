@@ -49,7 +49,7 @@ def _instrumenting(build_game):
 
 
 def pytest_configure(config):
-    import leges.engine.build as build
+    import leges.engine.builder as build
     if not getattr(build.build_game, "instrumenting", False):
         build.build_game = _instrumenting(build.build_game)
     config.rule_coverage = {"recorder": RECORDER, "deselected": 0, "summary": None}

@@ -11,8 +11,8 @@ import stat
 import pytest
 
 from leges.text import cache
-from leges.lang import parser
-from leges.text.yaml_source import TextOrigin
+from leges.lang import grammar, parser
+from leges.text.origin import TextOrigin
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 
@@ -194,14 +194,14 @@ def test_the_parsers_tables_are_kept_in_the_signed_cache_not_in_the_shared_tempo
     import tempfile
     shared = tmp_path_factory.mktemp("shared-tmp")
     monkeypatch.setattr(tempfile, "tempdir", str(shared))
-    monkeypatch.setattr(parser, "_lark", parser._lark.__wrapped__)  # built afresh, not this process's own
+    monkeypatch.setattr(grammar, "lark_parser", grammar.lark_parser.__wrapped__)  # built afresh, not this process's own
     source = "if a:\n  x = 1\n"
-    tree = parser._lark().parse(source, start="program")
+    tree = grammar.lark_parser().parse(source, start="program")
     assert list(shared.iterdir()) == []
     assert len(_entries(folder, ("parser",))) == 1
     marker = shared / "ran"
     _entries(folder, ("parser",))[0].write_bytes(pickle.dumps(_Planted(marker)))
-    assert parser._lark().parse(source, start="program") == tree and not marker.exists()
+    assert grammar.lark_parser().parse(source, start="program") == tree and not marker.exists()
 
 
 def test_another_version_of_leges_reads_no_entry_of_this_one(folder, monkeypatch):

@@ -45,7 +45,8 @@ from helpers import dicts_in
 from leges.text.errors import LegesError, Position
 from leges.lang.builtins import BUILTINS
 from leges.model.decl import At, Text
-from leges.text.yaml_source import TextOrigin, YamlDoc, load_yaml_text
+from leges.text.origin import TextOrigin
+from leges.text.yaml_source import YamlDoc, load_yaml_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "language.md"
@@ -499,7 +500,7 @@ MORE = {
 
 
 def builtin_section() -> str:
-    out = ["<!-- builtins:begin: generated from the BUILTINS registry (interpreter/leges/lang/builtins.py)"
+    out = ["<!-- builtins:begin: generated from the BUILTINS registry (interpreter/leges/lang/builtins/)"
            " by `python tests/test_docs_examples.py --write`; do not edit by hand -->", ""]
     placed = set()
     groups = list(CATEGORIES.items())

@@ -1119,7 +1119,7 @@ def test_a_dedent_to_no_open_block_is_located():
     """Found by the fuzzing campaign: lark's DedentError escaped as an internal error."""
     from leges.text.errors import LegesError
     from leges.lang.parser import parse_program
-    from leges.text.yaml_source import TextOrigin
+    from leges.text.origin import TextOrigin
     text = "for c in xs:\n     log text(c)\n    log text(c)\n"
     with pytest.raises(LegesError) as caught:
         parse_program(text, TextOrigin("rules.yaml", 10, 5))

@@ -101,9 +101,9 @@ CYCLES = cycles(GRAPH)
 
 
 def test_the_graph_is_read():
-    assert "leges.lang.compiler" in GRAPH["leges.engine.build"]
+    assert "leges.lang.compiler" in GRAPH["leges.engine.builder.parts"]
     assert "leges.model.sections" in GRAPH["leges.model.loader"]
-    assert "leges.engine.program" in GRAPH["leges.engine.build"]
+    assert "leges.engine.program" in GRAPH["leges.engine.builder.parts"]
 
 
 def test_a_cycle_is_found(tmp_path):

@@ -10,7 +10,7 @@ from helpers import ROOT
 from leges.lang.parser import parse_expression, parse_program
 from leges.model import decl as d
 from leges.model.sections import BY_NAME, RULE_SECTIONS
-from leges.text.yaml_source import TextOrigin
+from leges.text.origin import TextOrigin
 from leges.lang.unparse import expression, program
 
 ORIGIN = TextOrigin("<test>", 1, 1)

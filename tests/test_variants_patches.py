@@ -10,8 +10,9 @@ import pytest
 import leges
 from helpers import ROOT, expr
 from leges.cli import main
-from leges.lang.parser import labels, parse_expression, parse_program
-from leges.text.yaml_source import TextOrigin
+from leges.lang.labels import labels
+from leges.lang.parser import parse_expression, parse_program
+from leges.text.origin import TextOrigin
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 HEAD = """leges_variant: 1

@@ -25,7 +25,7 @@ def load(path: str, variants=(), optimise: bool = True) -> Game:
     functions, nothing hoisted or inlined), many times slower and the same game for the same
     seed and actions — what every optimisation is checked against (tests/test_reference_build.py)."""
     from .model.loader import load_declarations
-    from .engine.build import build_game
+    from .engine.builder import build_game
 
     rs, board, errors = load_declarations(path, variants)
     game = build_game(rs, board, errors, optimise)

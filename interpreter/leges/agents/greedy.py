@@ -35,6 +35,8 @@ class GreedyAgent(Agent):
     params = {"heuristic": (str, None, "the ruleset's heuristic to follow (default: its first)"),
               "width": (int, None, "look at most this many actions, drawn at random (every kind among them), "
                                    "when there are more (default: all; for games slow to play out)")}
+    heuristic: str | None  # the settings of `params`, set by Agent.__init__
+    width: int | None
 
     def start(self, game, player, rng) -> None:
         require_heuristic(game, self.heuristic, self.name)

@@ -96,6 +96,13 @@ class MCTSAgent(Agent):
         "rollout": (str, "mast", "play-out moves: 'mast' (by each move's average reward so far, "
                                  "ε-greedy) or 'random'"),
     }
+    iterations: int  # the settings of `params`, set by Agent.__init__
+    seconds: float | None
+    c: float
+    depth: int | None
+    heuristic: str | None
+    normalise: int | None
+    rollout: str
 
     def start(self, game, player, rng) -> None:
         if self.rollout not in ROLLOUTS:
@@ -130,6 +137,8 @@ class MCTSAgent(Agent):
         return self.rng.choice([i for s, i in scored if s == best])
 
     def search(self, view: View) -> Node:
+        """One search: selection, expansion, play-out and back-propagation in one loop. Complex on purpose:
+        it is the hot loop of the agent, and its four steps share the loop's locals."""
         n, rng, c, me = view.players, self.rng, self.c, view.player
         root = Node(n)
         self.mast = Mast()

@@ -19,7 +19,7 @@ from ..model import decl as d
 from ..model.sections import BY_NAME, RULE_SECTIONS, citations
 from ..agents.seeding import agent_rng
 from ..lab.simulate import simulate
-from ..text.yaml_source import TextOrigin
+from ..text.origin import TextOrigin
 from ..lang.unparse import expression, program
 
 IGNORED = ("at", "source", "description", "patched")

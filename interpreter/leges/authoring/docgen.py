@@ -48,7 +48,7 @@ class _Variants:
 
     def __init__(self, rs):
         from ..text.errors import Collector
-        from ..model.variants import find_variants
+        from ..model.variants.catalogue import find_variants
         found = find_variants(Path(rs.root).resolve(), Collector()) if rs.variants else {}
         self.on = [found[v] for v in rs.variants if v in found]
         self.by_file = {v.doc.file: v for v in self.on}

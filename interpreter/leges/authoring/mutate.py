@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..text import files
+from ..text.offsets import line_col
 from .rule_tests import first_failure, leges_tests, run_pytest, ruleset_tests, tests_project
 
 FLIP = {"==": "!=", "!=": "==", "<": "<=", "<=": "<", ">": ">=", ">=": ">"}
@@ -65,14 +66,14 @@ class Result:
 @lru_cache(maxsize=1)
 def _parser():
     from lark import Lark
-    from ..lang.parser import RuleIndenter, grammar_text
+    from ..lang.grammar import RuleIndenter, grammar_text
     return Lark(grammar_text(), parser="lalr", postlex=RuleIndenter(), start=["program", "expression"],
                 propagate_positions=True, maybe_placeholders=False, keep_all_tokens=True)
 
 
 def _flat(text: str) -> str:
     """An expression as the parser reads it: comments blanked, line breaks as spaces, every character in place."""
-    from ..lang.parser import without_comments
+    from ..lang.grammar import without_comments
     return without_comments(text).replace("\r", " ").replace("\n", " ")
 
 
@@ -208,8 +209,7 @@ def find_mutants(folder: str, shown: str | None = None, missing: list | None = N
                         continue
                     seen.add(mutated)
                     meanings.add(meaning)
-                    line = text.text.count("\n", 0, start) + 1
-                    col = start - (text.text.rfind("\n", 0, start) + 1) + 1
+                    line, col = line_col(text.text, start)
                     source_line = text.text.splitlines()[line - 1]
                     pos = origin.locate(line, col)
                     src = text.text if not program or text.text.endswith("\n") else text.text + "\n"

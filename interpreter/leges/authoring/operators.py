@@ -137,7 +137,7 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
     `tree` is lark's parse of `source` (the text as parsed), `span(node)` where a node lies in it,
     `key` the text's place for `typing` (None: no types known: no argument changes)."""
     from lark import Token, Tree
-    from ..lang.parser import _line_col
+    from ..text.offsets import line_col
     found: list[tuple[str, int, int, str]] = []
 
     def piece(node) -> str:
@@ -145,7 +145,7 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
         return source[where[0]:where[1]] if where else ""
 
     def place(offset: int) -> tuple:
-        line, col = _line_col(text, offset) if not program else _line_col(source, offset)
+        line, col = line_col(text, offset) if not program else line_col(source, offset)
         return (key, line, col)
 
     def name_of(node) -> Token | None:

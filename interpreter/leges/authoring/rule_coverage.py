@@ -54,7 +54,7 @@ def _texts(kind: str, decl) -> list:
 def _variant_ids(rs) -> dict[str, str]:
     """The file of each variant of the ruleset's folder → the variant's id."""
     from ..text.errors import Collector
-    from ..model.variants import find_variants
+    from ..model.variants.catalogue import find_variants
     try:
         found = find_variants(Path(rs.root).resolve(), Collector())
     except Exception:  # a folder without readable variants: files are named after their variants
@@ -98,7 +98,7 @@ def expected_rules(folder: str) -> set[str]:
     """Every rule a ruleset folder declares: its own, and those each of its variants brings or changes."""
     from ..text.errors import Collector
     from ..model.loader import load_declarations
-    from ..model.variants import find_variants
+    from ..model.variants.catalogue import find_variants
     rs, _, _ = load_declarations(folder)
     found = rules_of(rs)
     variants = find_variants(Path(rs.root).resolve(), Collector())

@@ -65,7 +65,7 @@ def check_citation(game, doc: YamlDoc) -> None:
                          f"add it to `variants:` ({', '.join(game.variants)} are on)" if game.variants
                          else "add `variants: [" + str(name) + "]`")
         else:
-            from ..model.variants import find_variants
+            from ..model.variants.catalogue import find_variants
             found = find_variants(Path(game.ruleset.root).resolve(), Collector())
             variant = found.get(name)
             if variant is not None and variant.citation() is None:
@@ -301,7 +301,7 @@ def _context(st) -> str:
 
 def _evaluate(fn, st, where) -> bool:
     """A scenario's check, evaluated; a rule failing in it (1/0, a property of none) is reported at the check."""
-    from ..engine.flow import _describe, _hint
+    from ..engine.failures import describe_failure, failure_hint
     st.game.work = st.game.max_work
     try:
         return bool(fn(st, {"me": None}))
@@ -311,7 +311,7 @@ def _evaluate(fn, st, where) -> bool:
     except RecursionError:
         raise LegesError(Diagnostic(where, "this check could not be evaluated: it is nested too deeply")) from None
     except Exception as exc:  # the check did something impossible: say where, not how Python felt
-        raise LegesError(Diagnostic(where, f"this check could not be evaluated: {_describe(exc)}", _hint(exc))) from None
+        raise LegesError(Diagnostic(where, f"this check could not be evaluated: {describe_failure(exc)}", failure_hint(exc))) from None
 
 
 def check_folder(ruleset: str, games: dict | None = None) -> int:

@@ -208,7 +208,7 @@ def _change_words(x: Difference, thing: str, width: int) -> list[str]:
 
 def play_alone(rs_a, board, rs_b, x: Difference, game_a, players: int, seeds: int, seed: int) -> Alone:
     """The base ruleset with this one difference taken from B, played in lock-step against the base."""
-    from ..engine.build import build_game
+    from ..engine.builder import build_game
     from ..lab.stats import wilson
     from ..text.errors import Collector
     if x.section in NOT_PLAYED:

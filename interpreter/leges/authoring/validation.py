@@ -26,7 +26,7 @@ def check_variant_files(path: str, games: dict | None = None) -> list[tuple[str,
     (each once). `games` receives the games loaded, by (folder, names)."""
     from .. import load
     from ..model.loader import find_ruleset_file
-    from ..model.variants import check_relations, find_variants, variant_sets
+    from ..model.variants.catalogue import check_relations, find_variants, variant_sets
     root = find_ruleset_file(path).resolve().parent
     errors = Collector()
     available = find_variants(root, errors)

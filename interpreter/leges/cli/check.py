@@ -73,7 +73,7 @@ def _check_other(path: str, kind: str) -> str:
                 "checked without being played (`leges test` plays them)")
     from .. import load
     from ..model.schemas import validate
-    from ..model.variants import find_variants, variant_sets
+    from ..model.variants.catalogue import find_variants, variant_sets
     from ..text.yaml_source import load_yaml_file
     doc = load_yaml_file(path)
     errors = Collector()
@@ -140,7 +140,7 @@ def cmd_variants(args) -> int:
     from ..authoring.docgen import render_variants
     from ..text.errors import Collector
     from ..model.loader import find_ruleset_file
-    from ..model.variants import find_variants
+    from ..model.variants.catalogue import find_variants
     root = find_ruleset_file(args.ruleset).resolve().parent
     if not (root / "ruleset.yaml").exists():
         raise LegesError(Diagnostic(Position(args.ruleset), "no ruleset here", "a ruleset is a folder holding ruleset.yaml"))

@@ -26,7 +26,7 @@ from .simulate import (
 def resolve_variants(ruleset: str, text: str, flag: str) -> list[str]:
     """`mayfair,start_money=18` → variant requests: names, NAME=VALUE, NAME.PARAM=VALUE, and PARAM=VALUE for
     the one variant that declares PARAM."""
-    from ..model.variants import find_variants
+    from ..model.variants.catalogue import find_variants
     items = [x.strip() for x in text.split(",") if x.strip()]
     path = Path(ruleset)
     root = path if path.is_dir() else path.parent

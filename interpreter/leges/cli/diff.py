@@ -100,7 +100,7 @@ def cmd_diff(args) -> int:
 def _translations(game) -> list[str]:
     """The variants of `kind: translation` the game has switched on."""
     from pathlib import Path
-    from ..model.variants import find_variants
+    from ..model.variants.catalogue import find_variants
     from ..text.errors import Collector
     if not game.variants:
         return []

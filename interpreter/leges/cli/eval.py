@@ -43,10 +43,10 @@ def evaluate(game, st, text: str, name: str = "<expression>", me: int | None = N
     """The lines printed for one expression: its value, and for a false condition its parts' values.
     Raises LegesError (located in `name`) when it does not parse, compile or evaluate."""
     from ..engine.explain import compile_node, evaluate as run, show, values_of
-    from ..engine.flow import _describe, _hint
+    from ..engine.failures import describe_failure, failure_hint
     from ..lang.parser import parse_expression
     from ..lang.scope import Scope
-    from ..text.yaml_source import TextOrigin
+    from ..text.origin import TextOrigin
     origin = TextOrigin(name, 1, 1)
     node = parse_expression(text, origin)
     scope = Scope(me=True)
@@ -61,8 +61,8 @@ def evaluate(game, st, text: str, name: str = "<expression>", me: int | None = N
     except RecursionError:
         raise LegesError(Diagnostic(Position(name, 1, 1), "the expression is nested too deeply")) from None
     except Exception as exc:  # noqa: BLE001 — say what went wrong, never how Python felt
-        raise LegesError(Diagnostic(Position(name, 1, 1), f"the expression could not be evaluated: {_describe(exc)}",
-                                    _hint(exc))) from None
+        raise LegesError(Diagnostic(Position(name, 1, 1), f"the expression could not be evaluated: {describe_failure(exc)}",
+                                    failure_hint(exc))) from None
     lines = [show(game, st, ty, value, width=2000)]
     if value is False:
         lines += [f"  {part} = {value}" for part, value in values_of(game, st, node, scope, origin, env)]
@@ -102,6 +102,8 @@ def cmd_eval(args) -> int:
 
 
 def repl(game, st, seat: int | None) -> int:
+    """The evaluator's prompt: one branch a command (:help, :state, :legal, :do, :why, :quit) or an
+    expression; kept as one dispatch so the commands read as the list the help shows."""
     try:
         import readline  # noqa: F401 — line editing and history for input(), where available
     except ImportError:

@@ -17,8 +17,8 @@ def cmd_check_leaks(args) -> int:
             raise LegesError(Diagnostic(Position("--players"),
                                         f"{shown(game.title)} is for {game.min_players} to {game.max_players} players, not {n}"))
     if args.explain:
-        from ..authoring.information_flow import report
-        print(report(game, args.players), end="")
+        from ..authoring.information_flow import report as flow_report
+        print(flow_report(game, args.players), end="")
         return EXIT_OK
     for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 0), ("--samples", args.samples, 1)):
         if value < least:

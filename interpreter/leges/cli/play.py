@@ -108,9 +108,10 @@ class Changes:
                 before = self.zones.get(key)
                 if before is not None and before[0] != count:
                     moved.append(f"{key} {before[0]}→{count}")
-            for s in sorted(set(spaces) | set(self.spaces), key=lambda s: s):
-                if spaces.get(s, "") != self.spaces.get(s, ""):
-                    moved.append(f"{s} {self.spaces.get(s) or '-'}→{spaces.get(s) or '-'}")
+            before_spaces = self.spaces or {}
+            for s in sorted(set(spaces) | set(before_spaces), key=lambda s: s):
+                if spaces.get(s, "") != before_spaces.get(s, ""):
+                    moved.append(f"{s} {before_spaces.get(s) or '-'}→{spaces.get(s) or '-'}")
             if moved:
                 out.append("  changed: " + " · ".join(moved[:24]) + (" ..." if len(moved) > 24 else ""))
         contents = {z.key: _counts(z.pieces) for z in view.zones if z.owner == self.player and z.pieces is not None}

@@ -53,7 +53,9 @@ def budget_of(args) -> GameBudget:
 
 def unfinished_reason(ending: dict | None) -> str:
     """Which bound stopped an unfinished game, in a few words."""
-    kind = (ending or {}).get("kind")
+    if ending is None:
+        return "stopped"
+    kind = ending.get("kind")
     if kind == "max_turns":
         return f"turn limit of {ending['turns']} reached"
     if kind == "max_decisions":

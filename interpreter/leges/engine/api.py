@@ -264,9 +264,9 @@ class StateAPI(StateData):
         except LegesError:
             raise
         except Exception as exc:
-            from .flow import _describe, _hint
+            from .failures import describe_failure, failure_hint
             raise LegesError(Diagnostic(self.game.score_position or Position(self.game.ruleset_file),
-                                        f"scoring failed: {_describe(exc)}", _hint(exc))) from None
+                                        f"scoring failed: {describe_failure(exc)}", failure_hint(exc))) from None
 
     def ranking(self) -> list[list[int]]:
         """Players grouped by place: [[winner(s)], [second(s)], ...]; ties share a place."""
@@ -316,9 +316,9 @@ class StateAPI(StateData):
         except LegesError:
             raise
         except Exception as exc:
-            from .flow import _describe, _hint
-            raise LegesError(Diagnostic(self._where(f"heuristic:{name}"), f"heuristic '{name}' failed: {_describe(exc)}",
-                                        _hint(exc))) from None
+            from .failures import describe_failure, failure_hint
+            raise LegesError(Diagnostic(self._where(f"heuristic:{name}"), f"heuristic '{name}' failed: {describe_failure(exc)}",
+                                        failure_hint(exc))) from None
         if self.terminal and not self.unfinished:
             bonus = 1_000_000.0
             values = [v + bonus * r for v, r in zip(values, self.returns())]
@@ -340,9 +340,9 @@ class StateAPI(StateData):
         except LegesError:
             raise
         except Exception as exc:
-            from .flow import _describe, _hint
+            from .failures import describe_failure, failure_hint
             raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),
-                                        f"statistic '{sid}' failed: {_describe(exc)}", _hint(exc))) from None
+                                        f"statistic '{sid}' failed: {describe_failure(exc)}", failure_hint(exc))) from None
         for v in value if per_player else [value]:
             if v.__class__ not in (int, float):
                 raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),

@@ -20,6 +20,7 @@ from ..lang import ast
 from ..lang import types as T
 from ..lang.parser import parse_expression
 from ..lang.scope import Scope
+from ..model.rule_ids import declaration_of
 from .constants import CHANCE, TERMINAL
 
 MAX_VALUES = 8  # parts of an expression whose values are shown
@@ -152,7 +153,8 @@ def values_of(game, st, node, scope: Scope, origin, env: dict, key=None, limit: 
     """[(text, value)] of the parts of expression `node` (see `_parts`) in state `st` with locals `env`.
     A part that does not compile or fails is left out; so is one whose value reads as its text."""
     from ..lang.unparse import expression
-    out, seen = [], set()
+    out: list = []
+    seen: set = set()
     for i, part in enumerate(_parts(node)):
         if len(out) >= limit:
             break
@@ -180,16 +182,7 @@ def values_of(game, st, node, scope: Scope, origin, env: dict, key=None, limit: 
 # ------------------------------------------------------------------ declarations and their citations
 def declaration(game, code_id: str | None):
     """The declaration behind a running rule's code id (`action:ID`, `procedure:ID(...)`, `phase:ID:turn`, ...)."""
-    if not code_id:
-        return None
-    kind, _, rest = code_id.partition(":")
-    name = rest.split("(", 1)[0].split(":", 1)[0]
-    rs = game.ruleset
-    section = {"action": "actions", "procedure": "procedures", "trigger": "triggers", "phase": "phases",
-               "setup": "setup"}.get(kind)
-    if rs is None or section is None:
-        return None
-    return next((d for d in getattr(rs, section, []) if getattr(d, "id", None) == name), None)
+    return declaration_of(game.ruleset, code_id)
 
 
 # ------------------------------------------------------------------ explaining

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from ..text.errors import Diagnostic, LegesError, Position, RuleError
 from ..lang.memo import TURN
-from ..lang.runtime import RuleMisuse
 from .budget import SLICE, BudgetSpent
 from .constants import SUSPEND
+from .failures import describe_failure, failure_hint
 
 MAX_FRAMES = 2000
 
@@ -39,7 +39,8 @@ class Flow:
             self.finish(st)
 
     def _run(self, st, until_empty: bool) -> int:
-        """`run`; the statements it ran."""
+        """`run`; the statements it ran. One loop on purpose: it runs every instruction of every game
+        (the interpreter's hot loop), and a call per instruction would cost more than its branches."""
         codes = self.game.codes
         budget = min(SLICE, self.game.max_steps)
         steps = 0
@@ -85,7 +86,7 @@ class Flow:
             except RecursionError:
                 raise RuleError(Diagnostic(positions[pc], "rule failed: expression nested too deeply")) from None
             except Exception as exc:  # a rule did something impossible: report where, not how Python felt
-                raise RuleError(Diagnostic(positions[pc], f"rule failed: {_describe(exc)}", _hint(exc))) from None
+                raise RuleError(Diagnostic(positions[pc], f"rule failed: {describe_failure(exc)}", failure_hint(exc))) from None
             if steps > budget:  # the statement that went past it asked, or pushed a frame
                 budget = self.next_slice(steps, positions[min(pc, n - 1)] if n else None)
             if r == SUSPEND:
@@ -122,7 +123,7 @@ class Flow:
         except Exception as exc:
             phase = self.game.phases.get(st.phase) if st.phase else None
             where = phase.position if phase is not None else Position(self.game.ruleset_file)
-            raise RuleError(Diagnostic(where, f"phase '{st.phase}': {_describe(exc)}",
+            raise RuleError(Diagnostic(where, f"phase '{st.phase}': {describe_failure(exc)}",
                                        "check the phase's first, order and end_if expressions")) from None
 
     def advance(self, st) -> None:
@@ -254,31 +255,3 @@ class Flow:
         st.flow = "over"
         st.frames.clear()
         st.pending = None
-
-
-def _hint(exc: Exception) -> str | None:
-    if isinstance(exc, RuleMisuse):
-        return exc.hint
-    if isinstance(exc, MemoryError):
-        return "a value grew too large for memory (lists or strings built in a loop?)"
-    if isinstance(exc, ZeroDivisionError):
-        return "a divisor was zero"
-    return "a value was none, missing, or of the wrong kind here"
-
-
-def _describe(exc: Exception) -> str:
-    if isinstance(exc, RuleMisuse):
-        return str(exc)
-    if isinstance(exc, MemoryError):
-        return "out of memory"
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, (TypeError, AttributeError)):
-        return "a value was none or of the wrong kind"
-    if isinstance(exc, KeyError):
-        return f"nothing named {exc.args[0]!r} here"
-    if isinstance(exc, IndexError):
-        return "index out of range"
-    if isinstance(exc, ValueError):
-        return "a component was not where the rule expected it"
-    return type(exc).__name__

@@ -161,6 +161,7 @@ class _Checker:
             self.error(path, f"'{name}' is declared {ty}: {problem}")
 
     def misfit(self, value: Any, ty) -> str | None:
+        """Why a saved value does not fit the type, or None: one branch a kind of type."""
         if ty is None or value is None:
             return None
         kind = ty.kind
@@ -209,6 +210,8 @@ class _Checker:
 
     # ------------------------------------------------------------ where the game is
     def flow(self) -> None:
+        """The saved flow (phase, whose turn, frames, pending decision) checked against the game:
+        one branch a part of the flow, each with its own message."""
         data, phases = self.data, self.game.phases
         phase, flow = data["phase"], data["flow"]
         if phase is not None and phase not in phases:
@@ -308,7 +311,7 @@ def recompute_pending(st: State) -> dict | None:
 
 def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
     """The options are the rules', never the file's: recomputed, compared, replaced."""
-    from .flow import _describe, _hint
+    from .failures import describe_failure, failure_hint
     if st.pending is None:
         return
     saved = st.pending
@@ -324,8 +327,8 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
         errors.error(doc.position(where), "the rule waiting here cannot resume: nested too deeply")
         return
     except Exception as exc:  # forged locals: a value of the wrong kind for the instruction
-        errors.error(doc.position(where), f"the rule waiting here cannot resume: {_describe(exc)} (at {at})",
-                     _hint(exc))
+        errors.error(doc.position(where), f"the rule waiting here cannot resume: {describe_failure(exc)} (at {at})",
+                     failure_hint(exc))
         return
     if fresh is None:
         errors.error(doc.position(("pending",)), "no decision arises at this point of the rules",

@@ -54,20 +54,20 @@ class Name(Expr):
 
 @dataclass(eq=True)
 class Attr(Expr):
-    obj: Expr = None
+    obj: Expr
     name: str = ""
 
 
 @dataclass(eq=True)
 class Index(Expr):
-    obj: Expr = None
-    index: Expr = None
+    obj: Expr
+    index: Expr
 
 
 @dataclass(eq=True)
 class Lambda(Expr):
-    param: str = ""
-    body: Expr = None
+    param: str
+    body: Expr
 
 
 @dataclass(eq=True)
@@ -86,8 +86,8 @@ class ListLit(Expr):
 class Clause(Node):
     """`for NAMES in ITERABLE [if CONDITION]` of a comprehension; several names unpack tuples."""
 
-    names: list = field(default_factory=list)
-    iterable: Expr = None
+    names: list
+    iterable: Expr
     condition: Expr | None = None
 
 
@@ -95,7 +95,7 @@ class Clause(Node):
 class Comprehension(Expr):
     """`[ELEMENT for ... in ... if ... for ... in ...]`: the clauses nest, the first outermost."""
 
-    element: Expr = None
+    element: Expr
     clauses: list = field(default_factory=list)
 
 
@@ -106,54 +106,54 @@ class TupleLit(Expr):
 
 @dataclass(eq=True)
 class Binding(Node):
-    name: str = ""
-    value: Expr = None
+    name: str
+    value: Expr
 
 
 @dataclass(eq=True)
 class LetExpr(Expr):
     """`let NAME = VALUE, ... in BODY`: each value may use the names bound before it."""
 
-    bindings: list = field(default_factory=list)
-    body: Expr = None
+    bindings: list
+    body: Expr
 
 
 @dataclass(eq=True)
 class Neg(Expr):
-    operand: Expr = None
+    operand: Expr
 
 
 @dataclass(eq=True)
 class Not(Expr):
-    operand: Expr = None
+    operand: Expr
 
 
 @dataclass(eq=True)
 class BinOp(Expr):
-    op: str = ""
-    left: Expr = None
-    right: Expr = None
+    op: str
+    left: Expr
+    right: Expr
 
 
 @dataclass(eq=True)
 class Compare(Expr):
-    op: str = ""  # == != < <= > >= in notin
-    left: Expr = None
-    right: Expr = None
+    op: str  # == != < <= > >= in notin
+    left: Expr
+    right: Expr
 
 
 @dataclass(eq=True)
 class BoolOp(Expr):
-    op: str = ""  # and / or
-    left: Expr = None
-    right: Expr = None
+    op: str  # and / or
+    left: Expr
+    right: Expr
 
 
 @dataclass(eq=True)
 class IfExpr(Expr):
-    condition: Expr = None
-    then: Expr = None
-    otherwise: Expr = None
+    condition: Expr
+    then: Expr
+    otherwise: Expr
 
 
 # ------------------------------------------------------------------- statements
@@ -171,65 +171,65 @@ class Position(Node):
 
 @dataclass(eq=True)
 class Let(Stmt):
-    name: str = ""
-    value: Expr = None
+    name: str
+    value: Expr
 
 
 @dataclass(eq=True)
 class Assign(Stmt):
-    name: str = ""
-    index: Expr | None = None
-    op: str = "="
-    value: Expr = None
+    name: str
+    index: Expr | None
+    op: str
+    value: Expr
 
 
 @dataclass(eq=True)
 class SetProp(Stmt):
-    obj: Expr = None
-    name: str = ""
-    value: Expr = None
+    obj: Expr
+    name: str
+    value: Expr
 
 
 @dataclass(eq=True)
 class Move(Stmt):
-    what: Expr = None
-    to: Expr = None
+    what: Expr
+    to: Expr
     where: Position | None = None
 
 
 @dataclass(eq=True)
 class Draw(Stmt):
-    count: Expr = None
-    source: Expr = None
-    to: Expr = None
+    count: Expr
+    source: Expr
+    to: Expr
     where: Position | None = None
 
 
 @dataclass(eq=True)
 class Deal(Stmt):
-    count: Expr = None
-    source: Expr = None
-    to: Expr = None
+    count: Expr
+    source: Expr
+    to: Expr
 
 
 @dataclass(eq=True)
 class Stack(Stmt):
-    source: Expr = None
-    to: Expr = None
+    source: Expr
+    to: Expr
     where: Position | None = None
 
 
 @dataclass(eq=True)
 class Shuffle(Stmt):
-    zone: Expr = None
+    zone: Expr
     end: str | None = None  # None: whole zone; else top/bottom `count` items
     count: Expr | None = None
 
 
 @dataclass(eq=True)
 class Choose(Stmt):
-    name: str = ""
-    domain: Expr = None
+    name: str
+    domain: Expr
     label: str | None = None
     by: Expr | None = None
     optional: bool = False
@@ -277,7 +277,7 @@ class End(Stmt):
 
 @dataclass(eq=True)
 class CallStmt(Stmt):
-    call: Call = None
+    call: Call
 
 
 @dataclass(eq=True)
@@ -287,17 +287,17 @@ class Pass(Stmt):
 
 @dataclass(eq=True)
 class Log(Stmt):
-    value: Expr = None
+    value: Expr
 
 
 @dataclass(eq=True)
 class Reveal(Stmt):
-    value: Expr = None
+    value: Expr
 
 
 @dataclass(eq=True)
 class Fail(Stmt):
-    value: Expr = None
+    value: Expr
 
 
 @dataclass(eq=True)
@@ -308,20 +308,20 @@ class If(Stmt):
 
 @dataclass(eq=True)
 class For(Stmt):
-    names: list = field(default_factory=list)  # the loop variable, or the names a tuple unpacks into
-    iterable: Expr = None
+    names: list  # the loop variable, or the names a tuple unpacks into
+    iterable: Expr
     body: list = field(default_factory=list)
 
 
 @dataclass(eq=True)
 class While(Stmt):
-    condition: Expr = None
+    condition: Expr
     body: list = field(default_factory=list)
 
 
 @dataclass(eq=True)
 class Repeat(Stmt):
-    count: Expr = None
+    count: Expr
     body: list = field(default_factory=list)
 
 
@@ -332,12 +332,13 @@ class Program(Node):
 
 def free_names(node: Node) -> set[str]:
     """The names an expression uses that it does not bind itself (functions' and comprehensions' variables)."""
+    out: set[str] = set()
+    bound: set[str] = set()
     if isinstance(node, Name):
         return {node.id}
     if isinstance(node, Lambda):
         return free_names(node.body) - {node.param}
     if isinstance(node, Comprehension):
-        out, bound = set(), set()
         for clause in node.clauses:
             out |= free_names(clause.iterable) - bound
             bound |= set(clause.names)
@@ -345,12 +346,10 @@ def free_names(node: Node) -> set[str]:
                 out |= free_names(clause.condition) - bound
         return out | (free_names(node.element) - bound)
     if isinstance(node, LetExpr):
-        out, bound = set(), set()
         for binding in node.bindings:
             out |= free_names(binding.value) - bound
             bound.add(binding.name)
         return out | (free_names(node.body) - bound)
-    out: set[str] = set()
     for child in node.children():
         out |= free_names(child)
     return out

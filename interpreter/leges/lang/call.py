@@ -1,8 +1,8 @@
-"""What a built-in sees of its call: arguments to translate, errors to report (see builtins.py)."""
+"""What a built-in sees of its call: arguments to translate, errors to report (see builtins/)."""
 from __future__ import annotations
 
 from ..text.errors import did_you_mean
-from ..text.yaml_source import TextOrigin
+from ..text.origin import TextOrigin
 from . import ast
 from . import types as T
 from .scope import Scope

@@ -107,7 +107,8 @@ def compatible(a: Ty, b: Ty) -> bool:
         if a.kind == "list":
             return compatible(a.elem or ANY, b.elem or ANY)
         if a.kind == "tuple":
-            return len(a.items) == len(b.items) and all(compatible(x, y) for x, y in zip(a.items, b.items))
+            a_items, b_items = a.items or (), b.items or ()
+            return len(a_items) == len(b_items) and all(compatible(x, y) for x, y in zip(a_items, b_items))
         return True
     if {a.kind, b.kind} <= {"space", "zone"}:
         return True
@@ -134,8 +135,8 @@ def join(a: Ty, b: Ty) -> Ty:
         return Ty(a.kind, None, a.sub | b.sub)
     if a.kind == b.kind == "list":
         return list_of(join(a.elem or ANY, b.elem or ANY))
-    if a.kind == b.kind == "tuple" and len(a.items) == len(b.items):
-        return tuple_of(*(join(x, y) for x, y in zip(a.items, b.items)))
+    if a.kind == b.kind == "tuple" and len(a.items or ()) == len(b.items or ()):
+        return tuple_of(*(join(x, y) for x, y in zip(a.items or (), b.items or ())))
     if a.kind == b.kind == "table" and key_of(a) == key_of(b):
         return table_of(join(a.elem or ANY, b.elem or ANY), key_of(a))
     if {a.kind, b.kind} <= {"space", "zone"}:

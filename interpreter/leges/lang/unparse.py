@@ -77,6 +77,7 @@ def _arg(node) -> str:
 
 
 def _bare(node) -> str:
+    """An expression's text without its outer parentheses: one branch a kind of node."""
     if isinstance(node, ast.Literal):
         return _literal(node.value)
     if isinstance(node, ast.Name):
@@ -145,6 +146,7 @@ def _position(where) -> str:
 
 
 def _statement(node) -> str:
+    """A statement's text: one branch a kind of statement."""
     e = expression
     if isinstance(node, ast.Let):
         return f"let {node.name} = {e(node.value)}"

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..text.errors import Position
-from ..text.yaml_source import TextOrigin, YamlDoc
+from ..text.origin import TextOrigin
+from ..text.yaml_source import YamlDoc
 
 
 @dataclass(frozen=True)

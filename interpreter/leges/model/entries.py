@@ -5,9 +5,7 @@ those entries before the declarations are built from them).
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..text.yaml_source import YamlDoc
 from .sections import LIST_SECTIONS
@@ -28,11 +26,3 @@ def entries_of(docs: list[YamlDoc]) -> list[Entry]:
     return [Entry(section, doc, (section, i), item)
             for doc in docs for section in LIST_SECTIONS
             for i, item in enumerate(doc.data.get(section, []) or [])]
-
-
-def display_path(path: Path) -> str:
-    """A path as messages show it: relative to the working folder where it can be."""
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)

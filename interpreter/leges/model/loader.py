@@ -16,7 +16,7 @@ from ..text import files
 from ..text.errors import Collector, Diagnostic, LegesError, Position, did_you_mean
 from ..text.yaml_source import YamlDoc, load_yaml_file
 from . import decl as d
-from .entries import Entry, display_path, entries_of
+from .entries import Entry, entries_of
 from .schemas import validate
 from .sections import BY_NAME, ItemReader
 
@@ -48,12 +48,12 @@ def load_documents(path: str, errors: Collector, budget: files.Budget | None = N
     main_path = find_ruleset_file(path)
     if not main_path.exists() and not main_path.is_symlink():
         names = files.bundled_names()
-        raise LegesError(Diagnostic(Position(display_path(main_path)), "no ruleset here",
+        raise LegesError(Diagnostic(Position(files.display(main_path)), "no ruleset here",
                                     f"a ruleset is a folder holding {MAIN_FILE}, or that file itself"
                                     + (f"; bundled games go by name: {', '.join(names)}" if names else "")))
     budget = budget if budget is not None else files.Budget()
     root = ruleset_root(main_path)
-    main = load_yaml_file(str(main_path), display_path(main_path), roots=[root], budget=budget)
+    main = load_yaml_file(str(main_path), files.display(main_path), roots=[root], budget=budget)
     if not validate(main, "ruleset", errors):
         return [main]
     docs = [main]
@@ -73,7 +73,7 @@ def load_documents(path: str, errors: Collector, budget: files.Budget | None = N
                          did_you_mean(name, candidates))
             continue
         try:
-            doc = load_yaml_file(str(target), display_path(target), roots=[root], budget=budget)
+            doc = load_yaml_file(str(target), files.display(target), roots=[root], budget=budget)
         except LegesError as exc:
             errors.extend(exc.diagnostics)
             continue
@@ -86,7 +86,7 @@ def load_documents(path: str, errors: Collector, budget: files.Budget | None = N
     return docs
 
 
-def _map_folders(root: Path) -> list[Path]:
+def map_folders(root: Path) -> list[Path]:
     """The `maps` folders a ruleset may take its map from: its own, those of three folders above, Leges' own."""
     found = [folder / "maps" for folder in [root, *root.parents][:4]]
     own = files.bundled("maps")
@@ -95,7 +95,7 @@ def _map_folders(root: Path) -> list[Path]:
 
 def find_map(root: Path, name: str) -> Path | None:
     """maps/<name>.yaml in the ruleset folder, else in a `maps` folder of an enclosing folder."""
-    for folder in _map_folders(root):
+    for folder in map_folders(root):
         candidate = folder / f"{name}.yaml"
         if candidate.exists() or candidate.is_symlink():
             return candidate
@@ -118,10 +118,10 @@ def ruleset_tree(path: str | Path) -> tuple[dict[str, bytes], str]:
     path = Path(path).resolve()
     folder = path if path.is_dir() else path.parent
     rs, _, _ = load_declarations(str(path))
-    tree = {f"{folder.name}/{name}": data for name, data in files.read_tree(folder, display_path(folder)).items()}
+    tree = {f"{folder.name}/{name}": data for name, data in files.read_tree(folder, files.display(folder)).items()}
     map_file = find_map(folder, rs.map) if rs.map else None
     if map_file is not None and folder not in Path(os.path.realpath(map_file)).parents:
-        tree[f"maps/{map_file.name}"] = files.read_bytes(map_file, files.MAX_YAML_BYTES, display_path(map_file),
+        tree[f"maps/{map_file.name}"] = files.read_bytes(map_file, files.MAX_YAML_BYTES, files.display(map_file),
                                                          roots=[_maps_root(map_file)])
     return tree, folder.name if path.is_dir() else f"{folder.name}/{path.name}"
 
@@ -133,13 +133,13 @@ def load_map(root: Path, name: str, at: d.At, errors: Collector, budget: files.B
         return None
     path = find_map(root, name)
     if path is None:
-        known = [p.stem for folder in _map_folders(root) if folder.is_dir() for p in folder.glob("*.yaml")]
+        known = [p.stem for folder in map_folders(root) if folder.is_dir() for p in folder.glob("*.yaml")]
         looked = f"looked for maps/{name}.yaml in the ruleset folder and the folders above it"
         close = did_you_mean(name, known)
         errors.error(at.position(), f"no map named '{name}'", f"{close} ({looked})" if close else looked)
         return None
     try:
-        doc = load_yaml_file(str(path), display_path(path), roots=[_maps_root(path)], budget=budget)
+        doc = load_yaml_file(str(path), files.display(path), roots=[_maps_root(path)], budget=budget)
     except LegesError as exc:
         errors.extend(exc.diagnostics)
         return None
@@ -278,7 +278,7 @@ def check_sizes(rs: d.Ruleset, errors: Collector) -> None:
 
 def load_declarations(path: str, variants=()) -> tuple[d.Ruleset, Board | None, Collector]:
     """Load and schema-check a ruleset (with variants applied) and its map; raises if it cannot be read."""
-    from .variants import apply_variants
+    from .variants.patch import apply_variants
     errors = Collector()
     budget = files.Budget()
     docs = load_documents(path, errors, budget)

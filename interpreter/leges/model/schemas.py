@@ -135,8 +135,9 @@ def _misspelt(error: ValidationError, missing: str) -> str | None:
     return f"is '{close[0]}' a misspelling of '{missing}'?" if close else None
 
 
-def _describe(error: ValidationError, root: dict | None = None) -> tuple[str, str | None, bool]:
-    """Message, hint, and whether the message is about a key rather than a value."""
+def describe_error(error: ValidationError, root: dict | None = None) -> tuple[str, str | None, bool]:
+    """Message, hint, and whether the message is about a key rather than a value: one branch a
+    schema keyword (oneOf, required, additionalProperties, enum, type, ...)."""
     root = root or {}
     while error.validator in ("oneOf", "anyOf") and error.context:
         if all(e.validator == "required" for e in error.context) and isinstance(error.instance, dict):
@@ -251,7 +252,7 @@ def validate(doc: YamlDoc, name: str, errors: Collector) -> bool:
                      f"the first {MAX_REPORTED} are shown", "fix these, then check again")
     for error in sorted(first, key=lambda e: list(map(str, e.absolute_path))):
         found = True
-        message, hint, about_key = _describe(error, inlined(name))
+        message, hint, about_key = describe_error(error, inlined(name))
         path = tuple(error.absolute_path)
         if error.validator == "uniqueItems" and isinstance(error.instance, list):
             i = _duplicate(error.instance)

@@ -132,6 +132,20 @@ BY_NAME: dict[str, Section] = {s.name: s for s in SECTIONS}
 LIST_SECTIONS: tuple[str, ...] = tuple(s.name for s in SECTIONS)
 RULE_SECTIONS: tuple[str, ...] = tuple(s.name for s in SECTIONS if s.build is not None)  # items with an id
 SCALAR_SECTIONS = ("scoring", "limits")  # one object each, changed key by key
+# the keys of each section's items that hold rule-language expressions (those holding programs: the
+# Section's `programs`); the scalar section `scoring` included
+EXPRESSIONS: dict[str, frozenset] = {
+    "components": frozenset({"label"}), "functions": frozenset({"body"}),
+    "phases": frozenset({"first", "order", "end_if"}), "actions": frozenset({"params", "require"}),
+    "triggers": frozenset({"if"}), "invariants": frozenset({"check"}), "checks": frozenset({"check"}),
+    "heuristics": frozenset({"value"}), "statistics": frozenset({"value"}), "scoring": frozenset({"score", "tiebreak"}),
+}
+
+
+def rule_keys(section: str) -> frozenset:
+    """Every key of the section's items that holds rule text: programs and expressions."""
+    programs = BY_NAME[section].programs if section in BY_NAME else frozenset()
+    return programs | EXPRESSIONS.get(section, frozenset())
 
 
 def declarations(rs: d.Ruleset):

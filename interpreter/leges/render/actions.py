@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..model.rule_ids import RuleId, declaration_of
+
 
 @dataclass
 class Citation:
@@ -46,22 +48,9 @@ class ActionInfo:
                 "cite": self.citation.to_json() if self.citation else None, "words": self.words}
 
 
-def _declaration(rs, kind: str, name: str):
-    lists = {"action": rs.actions, "phase": rs.phases, "procedure": rs.procedures, "trigger": rs.triggers,
-             "setup": rs.setup}
-    for decl in lists.get(kind, []):
-        if decl.id == name:
-            return decl
-    return None
-
-
 def decl_for_code(rs, code_id: str):
     """The declaration whose rule a running program comes from (action:play, phase:settle:turn, ...)."""
-    kind, _, rest = code_id.partition(":")
-    name = rest.split(":", 1)[0].split("(", 1)[0]
-    if kind == "setup" and not name:
-        return None
-    return _declaration(rs, kind, name)
+    return declaration_of(rs, code_id)
 
 
 def citation_of(game, decl, rule: str = "") -> Citation | None:
@@ -144,7 +133,7 @@ def describe_actions(st, seat: int) -> list[ActionInfo]:
         citation = None
         if rs is not None:
             if aid in game.actions:
-                citation = citation_of(game, _declaration(rs, "action", aid), f"action {aid}")
+                citation = citation_of(game, declaration_of(rs, str(RuleId("action", aid))), f"action {aid}")
             elif asking:
                 decl = decl_for_code(rs, asking)
                 if decl is not None:

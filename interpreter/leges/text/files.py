@@ -79,7 +79,9 @@ def read_bytes(path: str | Path, limit: int, shown: str | None = None, roots=Non
     """The content of a regular file of at most `limit` bytes, inside `roots` when given.
 
     The file is opened with O_NONBLOCK (a FIFO opens at once instead of waiting for a writer)
-    and checked with fstat before a single byte is read; the read stops at limit + 1 bytes.
+    and checked with fstat before a single byte is read; the read stops at limit + 1 bytes. Its
+    branches are the file gate's checks, in the order they must be made: kept in one function so
+    that none can be skipped.
     """
     shown = shown or display(path)
     if "\0" in str(path):

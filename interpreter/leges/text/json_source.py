@@ -13,6 +13,7 @@ from json.decoder import scanstring
 from typing import Any
 
 from .errors import Diagnostic, LegesError, Position
+from .offsets import line_col
 
 _SPACE = " \t\r\n"
 
@@ -80,8 +81,7 @@ def position(text: str, file: str, path: tuple | list, key: bool = False) -> Pos
         index = offset_of(text, tuple(path), key)
     except (ValueError, RecursionError, IndexError):
         index = 0
-    line = text.count("\n", 0, index) + 1
-    return Position(file, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+    return Position(file, *line_col(text, index))
 
 
 @dataclass

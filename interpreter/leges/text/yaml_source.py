@@ -19,6 +19,8 @@ import yaml
 
 from . import files
 from .errors import Diagnostic, LegesError, Position
+from .offsets import line_col
+from .origin import TextOrigin, breaks
 
 MAX_FILE_BYTES = files.MAX_YAML_BYTES  # characters of one YAML text
 MAX_NODES = 20_000  # values of one document, aliases expanded
@@ -26,106 +28,6 @@ _COUNT_FROM = 32_000  # texts shorter than this cannot hold 2 * MAX_NODES events
 _DEEP = 100  # levels of lists and mappings: where a document Python cannot compose is reported
 
 Path_ = tuple  # a path into a document: keys and list indices
-
-
-@dataclass
-class TextOrigin:
-    """Where a string scalar's text sits in its file, to map positions inside the text back.
-
-    YAML changes a scalar's text on the way in: a block (`|`, `>`) loses its indentation, `>`
-    and multi-line plain or quoted scalars fold line breaks into spaces, quoted scalars lose
-    their quotes and escapes. When the source is known, every character of the value is
-    matched to the character of the file it came from, so a position inside the text (a
-    syntax error, an unknown name) is reported where the author sees it.
-    """
-
-    file: str
-    line: int  # 1-based line of the first character of the text
-    col: int  # 1-based column of the first character of the text
-    block: bool = False  # literal/folded block: every line starts at the block's indent
-    indent: int = 0  # block indent (0-based column)
-    value: str | None = field(default=None, repr=False)  # the scalar's text as loaded
-    source: str | None = field(default=None, repr=False)  # the whole file
-    start: int = 0  # index in `source` where the scalar's content begins
-    end: int = 0  # index in `source` just past the scalar
-    _places: list | None = field(default=None, repr=False, compare=False)
-
-    def locate(self, line: int, col: int) -> Position:
-        """Position in the file of (line, col) counted from 1 inside the text."""
-        if self.value is not None and self.source is not None:
-            places = self._places
-            if places is None:
-                places = self._places = _align(self.value, self.source, self.start, self.end, self.line, self.col)
-            offset = _offset(self.value, line, col)
-            at_line, at_col = places[min(offset, len(places) - 1)]
-            return Position(self.file, at_line, at_col)
-        if self.block:
-            return Position(self.file, self.line + line - 1, self.indent + col)
-        if line == 1:
-            return Position(self.file, self.line, self.col + col - 1)
-        return Position(self.file, self.line + line - 1, col)
-
-
-def _offset(text: str, line: int, col: int) -> int:
-    """Index in `text` of (line, col), both counted from 1; clamped to the text."""
-    start = 0
-    for _ in range(max(0, line - 1)):
-        nl = text.find("\n", start)
-        if nl < 0:
-            return len(text)
-        start = nl + 1
-    nl = text.find("\n", start)
-    stop = len(text) if nl < 0 else nl
-    return start + min(max(0, col - 1), stop - start)
-
-
-def _breaks(source: str, i: int) -> bool:
-    ch = source[i]
-    return ch == "\n" or ch in "\x85\u2028\u2029" or (ch == "\r" and source[i + 1:i + 2] != "\n")
-
-
-def _align(value: str, source: str, start: int, end: int, line: int, col: int) -> list[tuple[int, int]]:
-    """For each character of `value` (and one past its end), its (line, col) in `source`.
-
-    `source[start:end]` is the raw text the value was read from, beginning at (line, col).
-    The value is that text with indentation, line breaks, quotes and escapes changed, so
-    each character of the value is matched with the next equal character of the source;
-    a space or line break of the value (folding) matches the next blank of the source.
-    """
-    places: list[tuple[int, int]] = []
-    i = start
-    end = min(end, len(source))
-
-    def advance() -> None:
-        nonlocal i, line, col
-        if _breaks(source, i):
-            line, col = line + 1, 1
-        else:
-            col += 1
-        i += 1
-
-    for ch in value:
-        if ch in " \t\n":
-            if i < end and source[i] in " \t\r\n\x85\u2028\u2029":
-                places.append((line, col))
-                advance()
-            else:  # an escape such as \n: keep the place, consume nothing
-                places.append((line, col))
-            continue
-        j = source.find(ch, i, end)
-        if j < 0:  # not in the source as such (an escape): keep the place
-            places.append((line, col))
-            continue
-        while i < j:
-            advance()
-        places.append((line, col))
-        advance()
-    if places:
-        last_line, last_col = places[-1]
-        places.append((last_line, last_col + 1))
-    else:
-        places.append((line, col))
-    return places
 
 
 @dataclass
@@ -185,7 +87,7 @@ class YamlDoc:
             if exact:
                 # skip the header line (`|`, chomping and indentation indicators, a comment)
                 start = mark.index
-                while start < node.end_mark.index and not _breaks(self.text, start):
+                while start < node.end_mark.index and not breaks(self.text, start):
                     start += 1
                 if start < len(self.text) and self.text[start] == "\r" and self.text[start + 1:start + 2] == "\n":
                     start += 1
@@ -224,8 +126,7 @@ def _mark_position(file: str, mark) -> Position:
 
 
 def _index_position(file: str, text: str, index: int) -> Position:
-    line = text.count("\n", 0, index) + 1
-    return Position(file, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+    return Position(file, *line_col(text, index))
 
 
 def _unclosed_quote(text: str, mark) -> tuple | None:
@@ -342,7 +243,6 @@ def _too_deep(text: str, file: str) -> Diagnostic:
 def _nested_too_deeply(at: Position) -> Diagnostic:
     return Diagnostic(at, "YAML: the document is nested too deeply",
                       "a ruleset, map or scenario needs only a few levels of lists and mappings")
-
 
 
 def load_yaml_text(text: str, file: str) -> YamlDoc:

@@ -75,13 +75,13 @@ class Workspace:
         found = sorted(p for p in root.rglob("*.yaml") if p.is_file())[:500]
         game = self.game
         name = game.ruleset.map if game is not None and game.ruleset is not None else None
-        from ..model.loader import _map_folders, find_map
+        from ..model.loader import map_folders, find_map
         if name:
             where = find_map(root.resolve(), name)
             if where is not None:
                 found.append(where)
         else:  # not loaded (yet): any map it could name
-            for folder in _map_folders(root.resolve()):
+            for folder in map_folders(root.resolve()):
                 if folder.is_dir():
                     found += sorted(folder.glob("*.yaml"))[:200]
         return found
@@ -129,7 +129,8 @@ class Workspace:
         """The ruleset's variants as a table's set-up lists them: what each is, where it comes from,
         its typed parameters (with defaults), what it requires and conflicts with."""
         from ..text.errors import Collector
-        from ..model.variants import REQUEST, find_variants
+        from ..model.variants.catalogue import find_variants
+        from ..model.variants.choice import REQUEST
         root = Path(self.path)
         if root.is_file():
             root = root.parent

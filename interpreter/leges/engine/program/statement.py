@@ -1,0 +1,65 @@
+"""What every statement's compilation uses: emitting an instruction with its place, compiling an
+expression or a zone, reporting, compiling a block, an insert position."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...lang import ast
+from ...lang import types as T
+from ...lang.scope import Scope
+from ...text.origin import TextOrigin
+
+
+class StatementBase:
+    """The helpers of `StatementCompiler`, which the statement families (assign, moves, decisions,
+    signals, control) build on."""
+
+    def __init__(self, programs: Any, code: Any, origin: TextOrigin):  # program.Programs, program.Code
+        self.programs = programs
+        self.c = programs.c
+        self.sym = programs.c.symbols
+        self.code = code
+        self.origin = origin
+
+    # -------------------------------------------------------------- helpers
+    def emit(self, ins, node) -> int:
+        self.code.instructions.append(ins)
+        self.code.positions.append(self.origin.locate(getattr(node, "line", 1) or 1, getattr(node, "col", 1) or 1))
+        return len(self.code.instructions) - 1
+
+    @property
+    def here(self) -> int:
+        return len(self.code.instructions)
+
+    def expr(self, node, scope, want: T.Ty | None = None):
+        ty, fn = self.c.expr(node, scope, self.origin)
+        if want is not None and not T.compatible(ty, want):
+            self.c.err(node, self.origin, f"expected {want} here, found {ty}")
+        return ty, fn
+
+    def zone(self, node, scope, what="a zone"):
+        ty, fn = self.c.expr(node, scope, self.origin)
+        if ty.kind not in ("zone", "space", "any"):
+            self.c.err(node, self.origin, f"expected {what}, found {ty}")
+        return fn
+
+    def error(self, node, message, hint=None):
+        self.c.err(node, self.origin, message, hint)
+
+    def block(self, body: list, scope: Scope) -> None:
+        for stmt in body:
+            method = getattr(self, "_s_" + type(stmt).__name__)
+            method(stmt, scope)
+
+    def position(self, where: ast.Position | None, scope):
+        """Compile `at top/bottom/depth` into fn(state, env, zone_list) -> insert index."""
+        if where is None or (where.depth is None and where.end == "top"):
+            return None
+        if where.depth is None:
+            return lambda st, env, items: 0
+        _, depth = self.expr(where.depth, scope, T.INT)
+        if where.end == "top":
+            return lambda st, env, items: max(0, min(len(items), len(items) - depth(st, env)))
+        return lambda st, env, items: max(0, min(len(items), depth(st, env)))
+
+    # ----------------------------------------------------------- statements

@@ -1,0 +1,145 @@
+"""Compiling what goes through items: lists, comprehensions (their loop-invariant calls hoisted,
+hoist.py), the loops of built-ins (loops.py) and the names a loop binds. A mixin of `compiler.Compiler`."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from . import ast
+from . import types as T
+from .compile_parts import CompilerParts
+from .hoist import Hoisting
+from .scope import Scope
+
+
+class LoopCompiling(CompilerParts):
+    def loop(self, kind: str, scope: Scope, var: str, items: str, body: str) -> str:
+        """Source computing `kind` (any, all, count, sum) of `body` over `items` (see loops.py)."""
+        self.zone_loops += 1
+        return self.loops.call(kind, scope.free_names(), f"v_{var}", items, body)
+
+    def _e_ListLit(self, node, scope, origin):
+        compiled = [self.code(item, scope, origin) for item in node.items]
+        elem = T.NONE
+        for ty, _ in compiled:
+            if not T.compatible(elem, ty):
+                self.err(node, origin, f"a list mixes {elem} and {ty}")
+            elem = T.join(elem, ty)
+        return T.list_of(elem if elem != T.NONE else T.ANY), "[" + ", ".join(c for _, c in compiled) + "]"
+
+    def iterable(self, node, scope, origin, typed: str | None = None, charged: bool = True) -> tuple[T.Ty, str]:
+        """Element type and Python source of something to go through (a list, or a zone's contents),
+        its items charged to the work budget (`H.each`) unless not `charged`.
+
+        `typed`: the caller keeps only components of this type, so what it reads of the zone
+        changes only when such components move (see `contents`).
+        """
+        ty, code = self.code(node, scope, origin)
+        elem = T.iter_elem(ty)
+        if elem is None:
+            self.err(node, origin, f"cannot go through {ty}: a list or a zone is needed")
+            return T.ANY, "[]"
+        charge = (lambda items: f"H.each(st, {items})") if charged else (lambda items: items)
+        if ty.kind in ("zone", "space"):
+            return elem, charge(self.contents(ty, code, typed, node, scope))
+        if charged:  # gone through: worth memoising (a length, or a lookup by value, is not)
+            self.heavy()
+        if ty.kind == "table" and T.key_of(ty).kind == "player":  # a list by seat: its keys are the seats
+            return elem, f"range(len({code}))"
+        return elem, charge(code)
+
+    @staticmethod
+    def type_filter(condition, var: str) -> str | None:
+        """The T of a condition that starts `var.type == "T" and ...`, else None."""
+        node = condition
+        while isinstance(node, ast.BoolOp) and node.op == "and":
+            node = node.left
+        if isinstance(node, ast.Compare) and node.op == "==":
+            for attr, lit in ((node.left, node.right), (node.right, node.left)):
+                if (isinstance(attr, ast.Attr) and attr.name == "type" and isinstance(attr.obj, ast.Name)
+                        and attr.obj.id == var and isinstance(lit, ast.Literal) and isinstance(lit.value, str)):
+                    return lit.value
+        return None
+
+    def iter_safe(self, code: str, scope: Scope) -> str:
+        """`code` where Python expects the iterable of a comprehension, which may not hold an assignment
+        expression (a `let` compiles to one), not even inside a lambda: there, it is computed by a
+        generated function of its own, given the names it may use."""
+        if ":=" not in code:
+            return code
+        signature = ", ".join(["st", *scope.free_names()])
+        name = f"I{len(self.iterables)}_items"
+        self.iterables.append(name)
+        self.define(f"def {name}({signature}):\n    return {code}\n", name)
+        return f"{name}({signature})"
+
+    def unpack_types(self, names: list, elem: T.Ty, node, origin) -> list:
+        """The types of the names a loop's items unpack into (several names: the items are tuples)."""
+        if len(names) == 1:
+            return [elem]
+        if len(set(names)) != len(names):
+            self.err(node, origin, "a name is given twice: " + ", ".join(names))
+        items = elem.items or ()
+        if elem.kind == "tuple" and len(items) != len(names):
+            self.err(node, origin, f"cannot unpack {elem} into {len(names)} names",
+                     f"give {len(items)} names, one for each item")
+        elif elem.kind not in ("tuple", "any"):
+            self.err(node, origin, f"cannot unpack {elem} into {len(names)} names: only tuples unpack",
+                     "a tuple is written (a, b)")
+        return list(items) if elem.kind == "tuple" and len(items) == len(names) else [T.ANY] * len(names)
+
+    def bind(self, names: list, elem: T.Ty, scope: Scope, node, origin, anchor=None) -> tuple[Scope, str]:
+        """The scope with a loop's names bound to the items of a list of `elem` (several names unpack
+        tuples), and the Python target of the loop."""
+        if len(names) == 1:
+            return scope.with_py(names[0], elem, anchor), f"v_{names[0]}"
+        for name, ty in zip(names, self.unpack_types(names, elem, node, origin)):
+            scope = scope.with_py(name, ty)
+        return scope, ", ".join(f"v_{n}" for n in names)
+
+    @contextmanager
+    def hoisting(self, hoisting: Hoisting | None):
+        """Compile with `hoisting` as the comprehension whose items are being compiled (hoist.py)."""
+        outer, self.hoist = self.hoist, hoisting
+        try:
+            yield
+        finally:
+            self.hoist = outer
+
+    def _e_Comprehension(self, node, scope, origin):
+        with self.hoisting(None):
+            return self._comprehension(node, scope, origin)
+
+    def _comprehension(self, node, scope, origin):
+        parts = []
+        inner = scope
+        hoisting = None
+        if len(node.clauses) == 1 and self.optimise:  # its loop-invariant calls computed once (hoist.py)
+            self.hoistings += 1
+            bound = {f"v_{n}" for n in node.clauses[0].names}  # (an outer name the loop's shadows is not outer)
+            hoisting = Hoisting(self.hoistings, set(scope.py.values()) - bound, frozenset(self.symbols.functions))
+            clause = node.clauses[0]
+            hoisting.reach(clause.condition if clause.condition is not None else node.element)
+        for clause in node.clauses:
+            var = clause.names[0] if len(clause.names) == 1 else None
+            typed = self.type_filter(clause.condition, var) if clause.condition is not None and var else None
+            elem, items = self.iterable(clause.iterable, inner, origin, typed)
+            self.zone_loops += 1
+            anchor = self.element_anchor(clause.iterable, inner) if var else None
+            before = inner
+            inner, target = self.bind(clause.names, elem, inner, clause, origin, anchor)
+            self.hoist = hoisting
+            part = f"for {target} in {self.iter_safe(items, before)}"
+            if clause.condition is not None:
+                _, cond = self.code(clause.condition, inner, origin)
+                part += f" if {cond}"
+            parts.append(part)
+        ety, element = self.code(node.element, inner, origin)
+        if hoisting is None or not hoisting.parts:
+            return T.list_of(ety), f"[{element} {' '.join(parts)}]"
+        # [element for xs in [items] if xs for h in [value] ... for target in xs if condition]: the
+        # hoisted values are computed once, after the items, and only when there are items
+        xs = f"x{hoisting.number}"
+        values = " ".join(f"for {name} in [{self.iter_safe(code, before)}]" for name, code in hoisting.parts)
+        condition = f" if {cond}" if clause.condition is not None else ""
+        return T.list_of(ety), (f"[{element} for {xs} in [{self.iter_safe(items, before)}] if {xs} {values} "
+                                f"for {target} in {xs}{condition}]")
