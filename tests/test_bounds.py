@@ -18,8 +18,8 @@ from hypothesis import strategies as hs
 
 import leges as leges_api
 from leges.engine.budget import DEFAULT_GAME_SECONDS, DEFAULT_GAME_WORK, GameBudget
-from leges.lang import payments, runtime
-from leges.lang.runtime import LimitExceeded
+from leges.lang.codegen import payments, runtime
+from leges.lang.codegen.runtime import LimitExceeded
 from test_errors import MOVE, RULES, TURN, expect, leges
 from test_language_constructs import UNBOUNDED
 from test_safety import edit, game, run_attack, run_leges  # noqa: F401  (the fixture)

@@ -11,7 +11,7 @@ import stat
 import pytest
 
 from leges.text import cache
-from leges.lang import grammar, parser
+from leges.lang.syntax import grammar, parser
 from leges.text.origin import TextOrigin
 
 ORIGIN = TextOrigin("<test>", 1, 1)

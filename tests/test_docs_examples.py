@@ -43,7 +43,7 @@ import yaml
 import leges
 from helpers import dicts_in
 from leges.text.errors import LegesError, Position
-from leges.lang.builtins import BUILTINS
+from leges.lang.codegen.builtins import BUILTINS
 from leges.model.decl import At, Text
 from leges.text.origin import TextOrigin
 from leges.text.yaml_source import YamlDoc, load_yaml_text
@@ -500,7 +500,7 @@ MORE = {
 
 
 def builtin_section() -> str:
-    out = ["<!-- builtins:begin: generated from the BUILTINS registry (interpreter/leges/lang/builtins/)"
+    out = ["<!-- builtins:begin: generated from the BUILTINS registry (interpreter/leges/lang/codegen/builtins/)"
            " by `python tests/test_docs_examples.py --write`; do not edit by hand -->", ""]
     placed = set()
     groups = list(CATEGORIES.items())

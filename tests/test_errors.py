@@ -1118,7 +1118,7 @@ def test_a_number_where_a_name_belongs_gets_a_hint_not_a_crash():
 def test_a_dedent_to_no_open_block_is_located():
     """Found by the fuzzing campaign: lark's DedentError escaped as an internal error."""
     from leges.text.errors import LegesError
-    from leges.lang.parser import parse_program
+    from leges.lang.syntax.parser import parse_program
     from leges.text.origin import TextOrigin
     text = "for c in xs:\n     log text(c)\n    log text(c)\n"
     with pytest.raises(LegesError) as caught:

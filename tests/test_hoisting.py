@@ -1,4 +1,4 @@
-"""Loop-invariant code of comprehensions (lang/hoist.py): computed once per list, and only where
+"""Loop-invariant code of comprehensions (lang/optimise/hoist.py): computed once per list, and only where
 computing it per item would have computed it too."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 import leges
 from helpers import expr
-from leges.lang import payments
+from leges.lang.codegen import payments
 
 GAME = """\
     leges: 1

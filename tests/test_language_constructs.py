@@ -20,10 +20,10 @@ from hypothesis import strategies as hs
 import leges
 from helpers import ROOT, expr, play_random
 from leges.text.errors import LegesError
-from leges.lang import payments, runtime
-from leges.lang.parser import parse_expression, parse_program
+from leges.lang.codegen import payments, runtime
+from leges.lang.syntax.parser import parse_expression, parse_program
 from leges.text.origin import TextOrigin
-from leges.lang.unparse import expression as unparse_expression, program as unparse_program
+from leges.lang.syntax.unparse import expression as unparse_expression, program as unparse_program
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 SAMPLE = ROOT / "docs" / "examples" / "sample"
@@ -57,7 +57,7 @@ def test_the_grammar_has_no_conflicts():
     """LALR conflicts are resolved silently by Lark (shift wins): a new construct must add none, or
     some text would parse as something else than it says (`let x = a in b` as `let x = (a in b)`)."""
     from lark import Lark, logger
-    from leges.lang.grammar import RuleIndenter, grammar_text
+    from leges.lang.syntax.grammar import RuleIndenter, grammar_text
     messages = []
 
     class Catch(logging.Handler):

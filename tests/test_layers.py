@@ -101,7 +101,7 @@ CYCLES = cycles(GRAPH)
 
 
 def test_the_graph_is_read():
-    assert "leges.lang.compiler" in GRAPH["leges.engine.builder.parts"]
+    assert "leges.lang.codegen.compiler" in GRAPH["leges.engine.builder.parts"]
     assert "leges.model.sections" in GRAPH["leges.model.loader"]
     assert "leges.engine.program" in GRAPH["leges.engine.builder.parts"]
 

@@ -1,7 +1,7 @@
 """Memoised functions never give a stale value: what a function reads decides when its values are forgotten.
 
 Every memoised function owns a slot of `state.memo`; a change of the state replaces the slots of
-the functions that read what changed (lang/memo.py). A function that only looks at which spaces
+the functions that read what changed (lang/optimise/memo.py). A function that only looks at which spaces
 hold components of a type keeps its values while such components move between zones off the
 board; any move touching a space forgets them.
 """
@@ -13,7 +13,7 @@ import random
 import pytest
 
 import leges
-from leges.lang import runtime
+from leges.lang.codegen import runtime
 from helpers import ROOT, expr, play_random
 
 
@@ -111,8 +111,8 @@ def test_a_component_read_only_for_fixed_properties_is_keyed_by_them(attika_scan
     ("let b = 1 in b + 1", set()),
     ("b == c", None), ("f(b)", None), ("b.space != none", None), ("[x for x in b]", None)])
 def test_which_properties_of_a_component_a_body_reads(text, uses):
-    from leges.lang.functions import component_uses
-    from leges.lang.parser import parse_expression
+    from leges.lang.codegen.functions import component_uses
+    from leges.lang.syntax.parser import parse_expression
     from leges.text.yaml_source import TextOrigin
     assert component_uses(parse_expression(text, TextOrigin("<test>", 1, 1)), "b") == uses
 

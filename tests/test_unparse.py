@@ -7,11 +7,11 @@ import pytest
 
 import leges
 from helpers import ROOT
-from leges.lang.parser import parse_expression, parse_program
+from leges.lang.syntax.parser import parse_expression, parse_program
 from leges.model import decl as d
 from leges.model.sections import BY_NAME, RULE_SECTIONS
 from leges.text.origin import TextOrigin
-from leges.lang.unparse import expression, program
+from leges.lang.syntax.unparse import expression, program
 
 ORIGIN = TextOrigin("<test>", 1, 1)
 

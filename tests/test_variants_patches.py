@@ -10,8 +10,8 @@ import pytest
 import leges
 from helpers import ROOT, expr
 from leges.cli import main
-from leges.lang.labels import labels
-from leges.lang.parser import parse_expression, parse_program
+from leges.lang.syntax.labels import labels
+from leges.lang.syntax.parser import parse_expression, parse_program
 from leges.text.origin import TextOrigin
 
 ORIGIN = TextOrigin("<test>", 1, 1)

@@ -1,4 +1,4 @@
-"""Rule-language texts drawn from the language's own grammar (interpreter/leges/lang/grammar.lark).
+"""Rule-language texts drawn from the language's own grammar (interpreter/leges/lang/syntax/grammar.lark).
 
 Hypothesis makes every choice, so a case can be replayed from its seed. The grammar's rules are
 expanded at random up to a depth, preferring short expansions as the depth grows; names are

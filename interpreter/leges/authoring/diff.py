@@ -14,13 +14,13 @@ import json
 from dataclasses import dataclass, field
 
 from ..text.errors import LegesError
-from ..lang.parser import parse_expression, parse_program
+from ..lang.syntax.parser import parse_expression, parse_program
 from ..model import decl as d
 from ..model.sections import BY_NAME, RULE_SECTIONS, citations
 from ..agents.seeding import agent_rng
 from ..lab.simulate import simulate
 from ..text.origin import TextOrigin
-from ..lang.unparse import expression, program
+from ..lang.syntax.unparse import expression, program
 
 IGNORED = ("at", "source", "description", "patched")
 
@@ -180,7 +180,7 @@ def _changed(section: str, key: str, fields: list, a, b) -> Difference:
 
 def _naming(rs: d.Ruleset, name: str) -> list[str]:
     """The rules whose texts name `name` (a constant): "section id (field)"."""
-    from ..lang import ast
+    from ..lang.syntax import ast
     found = []
     for section in RULE_SECTIONS:
         programs = BY_NAME[section].programs

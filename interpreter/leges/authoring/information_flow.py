@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..text.errors import LegesError, Position
-from ..lang import ast
-from ..lang.parser import parse_expression, parse_program
-from ..lang.unparse import expression as _unparse
+from ..lang.syntax import ast
+from ..lang.syntax.parser import parse_expression, parse_program
+from ..lang.syntax.unparse import expression as _unparse
 
 TRUSTED = "trusted"  # the leak check takes it as news
 CHECKED = "checked"  # the leak check compares it between worlds

@@ -66,14 +66,14 @@ class Result:
 @lru_cache(maxsize=1)
 def _parser():
     from lark import Lark
-    from ..lang.grammar import RuleIndenter, grammar_text
+    from ..lang.syntax.grammar import RuleIndenter, grammar_text
     return Lark(grammar_text(), parser="lalr", postlex=RuleIndenter(), start=["program", "expression"],
                 propagate_positions=True, maybe_placeholders=False, keep_all_tokens=True)
 
 
 def _flat(text: str) -> str:
     """An expression as the parser reads it: comments blanked, line breaks as spaces, every character in place."""
-    from ..lang.grammar import without_comments
+    from ..lang.syntax.grammar import without_comments
     return without_comments(text).replace("\r", " ").replace("\n", " ")
 
 
@@ -158,9 +158,9 @@ PROGRAM_KEYS = ("effect", "body", "turn", "on_begin", "on_end")
 
 
 def _meaning(text: str, program: bool) -> str | None:
-    """A rule text as its syntax tree says it (lang/unparse.py): two edits that say the same are one mutant."""
-    from ..lang.parser import parse_expression, parse_program
-    from ..lang.unparse import expression, program as unparse_program
+    """A rule text as its syntax tree says it (lang/syntax/unparse.py): two edits that say the same are one mutant."""
+    from ..lang.syntax.parser import parse_expression, parse_program
+    from ..lang.syntax.unparse import expression, program as unparse_program
     from ..text.yaml_source import TextOrigin
     at = TextOrigin("<mutant>", 1, 1)
     try:

@@ -52,8 +52,8 @@ class Typing:
     def of(folder: str) -> "Typing":
         """Check (load) the ruleset at `folder` with the compiler watched; an empty Typing when it fails."""
         from .. import load
-        from ..lang import ast
-        from ..lang import compiler as module
+        from ..lang.syntax import ast
+        from ..lang.codegen import compiler as module
         found = Typing()
         cls = module.Compiler
         plain = cls.code

@@ -268,8 +268,8 @@ CONTEXT_ACTIONS = 15  # legal actions listed with a failure
 def _values(game, st, doc: YamlDoc, path: tuple, check: str) -> str:
     """The values of a failed check's parts, one a line (`count(hand(x)) = 3`)."""
     from ..engine.explain import values_of
-    from ..lang.parser import parse_expression
-    from ..lang.scope import Scope
+    from ..lang.syntax.parser import parse_expression
+    from ..lang.check.scope import Scope
     text = _text(doc, path, check)
     try:
         node = parse_expression(text.text, text.at.origin())

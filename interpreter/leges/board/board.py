@@ -43,7 +43,7 @@ class Board:
         """The spaces from which `space` is at most `radius` steps away (following the adjacency).
 
         What a rule reads of the spaces near s changes only when something moves within this
-        distance of s (the "near" reads of lang/memo.py).
+        distance of s (the "near" reads of lang/optimise/memo.py).
         """
         cache = self.__dict__.setdefault("_within", {})
         key = (space, radius)

@@ -11,16 +11,7 @@ from pathlib import Path
 
 from ..text.errors import Collector, Diagnostic, LegesError, Position
 from .common import EXIT_OK, kind_of
-from .simulate import (
-    ProgressBar,
-    add_play_arguments,
-    budget_of,
-    check_agents,
-    interval_text,
-    is_rate,
-    play_batches,
-    players_of,
-)
+from .simulate import ProgressBar, add_play_arguments, budget_of, check_agents, interval_text, is_rate, play_batches, players_of
 
 
 def resolve_variants(ruleset: str, text: str, flag: str) -> list[str]:

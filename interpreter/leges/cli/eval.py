@@ -44,8 +44,8 @@ def evaluate(game, st, text: str, name: str = "<expression>", me: int | None = N
     Raises LegesError (located in `name`) when it does not parse, compile or evaluate."""
     from ..engine.explain import compile_node, evaluate as run, show, values_of
     from ..engine.failures import describe_failure, failure_hint
-    from ..lang.parser import parse_expression
-    from ..lang.scope import Scope
+    from ..lang.syntax.parser import parse_expression
+    from ..lang.check.scope import Scope
     from ..text.origin import TextOrigin
     origin = TextOrigin(name, 1, 1)
     node = parse_expression(text, origin)

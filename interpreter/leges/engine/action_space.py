@@ -9,7 +9,7 @@ alone, for any ruleset (it knows no game):
   each action in declaration order, each `choose` a player answers (by label and name) in the order
   compiled. A site's block is the cross product of its parameters' domains (mixed radix, the first
   parameter most significant), so an id is `offset + Σ index(value) · stride`.
-- A parameter's domain comes from its static type (lang/types.py), as its values are written in
+- A parameter's domain comes from its static type (lang/check/types.py), as its values are written in
   action texts:
   - `space`: the board's spaces; `zone`: the zones (only the declared zones its type names, when it
     names them); `area`: the board's areas of the kinds named; `player`: the seats; `bool`:
@@ -39,8 +39,8 @@ from __future__ import annotations
 from math import comb
 
 from ..text.errors import Diagnostic, LegesError, Position
-from ..lang import types as T
-from ..lang.formatting import formatter
+from ..lang.check import types as T
+from ..lang.codegen.formatting import formatter
 from .constants import CHANCE
 
 MAX_SIZE = 2 ** 24

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from time import perf_counter
 
-from ..lang.runtime import work_exceeded
+from ..lang.codegen.runtime import work_exceeded
 
 SLICE = 1_000_000  # items, or statements, between two looks at the budget within one action
 DEFAULT_GAME_WORK = 100_000_000  # some 300 times what the longest bundled game does (a random one: about 300,000)

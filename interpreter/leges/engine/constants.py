@@ -1,7 +1,7 @@
 """Markers shared by the state, its API and the rules that run on it."""
 from __future__ import annotations
 
-from ..lang.runtime import MISSING  # noqa: F401  (one marker of "no value yet": an answer not given, a value not cached)
+from ..lang.codegen.runtime import MISSING  # noqa: F401  (one marker of "no value yet": an answer not given, a value not cached)
 
 CHANCE = -1  # the "player" deciding a chance outcome, as in OpenSpiel
 TERMINAL = -4  # the "player" to move once the game is over

@@ -16,10 +16,10 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..text.errors import Collector, LegesError, did_you_mean
-from ..lang import ast
-from ..lang import types as T
-from ..lang.parser import parse_expression
-from ..lang.scope import Scope
+from ..lang.syntax import ast
+from ..lang.check import types as T
+from ..lang.syntax.parser import parse_expression
+from ..lang.check.scope import Scope
 from ..model.rule_ids import declaration_of
 from .constants import CHANCE, TERMINAL
 
@@ -152,7 +152,7 @@ def _parts(node) -> list:
 def values_of(game, st, node, scope: Scope, origin, env: dict, key=None, limit: int = MAX_VALUES) -> list:
     """[(text, value)] of the parts of expression `node` (see `_parts`) in state `st` with locals `env`.
     A part that does not compile or fails is left out; so is one whose value reads as its text."""
-    from ..lang.unparse import expression
+    from ..lang.syntax.unparse import expression
     out: list = []
     seen: set = set()
     for i, part in enumerate(_parts(node)):
@@ -403,7 +403,7 @@ class _Explainer:
             except Exception:  # noqa: BLE001
                 return None
             if not holds:
-                from ..lang.unparse import expression
+                from ..lang.syntax.unparse import expression
                 try:
                     text = expression(part)
                 except Exception:  # noqa: BLE001

@@ -2,7 +2,7 @@
 raised, told in the rule language's words, with a hint."""
 from __future__ import annotations
 
-from ..lang.runtime import RuleMisuse
+from ..lang.codegen.runtime import RuleMisuse
 
 
 def failure_hint(exc: Exception) -> str | None:

@@ -8,7 +8,7 @@ to resume is in the state: the phase, where in it we are (`flow`), whose turn, t
 from __future__ import annotations
 
 from ..text.errors import Diagnostic, LegesError, Position, RuleError
-from ..lang.memo import TURN
+from ..lang.optimise.memo import TURN
 from .budget import SLICE, BudgetSpent
 from .constants import SUSPEND
 from .failures import describe_failure, failure_hint

@@ -63,7 +63,7 @@ class Setup:
     zone_kind: dict[str, str] = field(default_factory=dict)
     zone_visibility: dict[str, str] = field(default_factory=dict)
     zone_order: list[str] = field(default_factory=list)
-    zone_read: dict[str, str] = field(default_factory=dict)  # zone → its read key (lang/memo.py: zone:NAME)
+    zone_read: dict[str, str] = field(default_factory=dict)  # zone → its read key (lang/optimise/memo.py: zone:NAME)
     initial: dict[str, list[int]] = field(default_factory=dict)
     by_type: dict[str, list[int]] = field(default_factory=dict)
     by_owner: dict[tuple, list[int]] = field(default_factory=dict)  # (type, owner) → components
@@ -117,7 +117,7 @@ class Game:
         self.statistics: list = []  # (id, per player, fn) — figures measured at the end of a game
         self.measures: list = []  # measures.Measure — statistics measured along a game
         self.positions: dict = {}  # "heuristic:ID", "statistic:ID": where its value is written
-        # memoised functions (lang/memo.py): how many, and which a change of the state invalidates
+        # memoised functions (lang/optimise/memo.py): how many, and which a change of the state invalidates
         self.memo_size = 0
         self.place_slots: dict[str, tuple[tuple, tuple]] = {}  # component type → (off the board, on it)
         self.key_slots: dict[str, tuple] = {}  # read key (var:NAME, turn, ...) → slots
@@ -135,8 +135,8 @@ class Game:
         """Check and compile one more expression against this game's names (e.g. a scenario's);
         `player`: of a player `p`, as a heuristic is (a `Text`, or plain text of no file)."""
         from ..text.errors import Collector
-        from ..lang import types as T
-        from ..lang.scope import Scope
+        from ..lang.check import types as T
+        from ..lang.check.scope import Scope
         if isinstance(text, str):
             text = _plain_text(text)
         errors = Collector()
@@ -163,7 +163,7 @@ class Game:
         return shared
 
     def index_memo(self) -> None:
-        """Which memoised functions each change of the state invalidates (see lang/memo.py)."""
+        """Which memoised functions each change of the state invalidates (see lang/optimise/memo.py)."""
         table = self.compiler.memo
         self.memo_size = len(table.keys)
         # functions that read nothing that changes: one cache for every state of this game
@@ -177,7 +177,7 @@ class Game:
 
     def compile_program(self, text, code_id: str) -> str:
         from ..text.errors import Collector
-        from ..lang.scope import Scope
+        from ..lang.check.scope import Scope
         errors = Collector()
         self.compiler.errors = errors
         self.programs.parse_program(text, Scope(me=False), code_id)

@@ -1,7 +1,7 @@
 """An action's legal choices: one generated function that lists them with their texts, memoised.
 
 The list of a player's choices of an action depends on what its parameters' domains and its
-`require` read, found while they compile (lang/memo.py): until the state changes there, the list
+`require` read, found while they compile (lang/optimise/memo.py): until the state changes there, the list
 is looked up, not rebuilt — a secret share-out among hundreds of splits is listed once a game.
 
 The parts of `require` (its `and`-ed conditions) that name no parameter are tested once, before
@@ -13,12 +13,13 @@ and the errors a rule raises where there are choices — are the same.
 from __future__ import annotations
 
 from ..text.errors import LegesError, Position
-from ..lang import ast, memo
-from ..lang import types as T
-from ..lang.compiler import Compiler
-from ..lang.parser import parse_expression
-from ..lang.formatting import text_source
-from ..lang.scope import Scope
+from ..lang.syntax import ast
+from ..lang.optimise import memo
+from ..lang.check import types as T
+from ..lang.codegen.compiler import Compiler
+from ..lang.syntax.parser import parse_expression
+from ..lang.codegen.formatting import text_source
+from ..lang.check.scope import Scope
 
 
 def options_function(c: Compiler, action_id: str, params: list, require, args_types: dict, where: Position):

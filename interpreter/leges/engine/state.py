@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..lang.memo import TURN
-from ..lang.runtime import RuleMisuse
+from ..lang.optimise.memo import TURN
+from ..lang.codegen.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
 from .budget import DEFAULT_BUDGET
@@ -129,7 +129,7 @@ class State(StateAPI):
 
     def changed(self, key: str) -> None:
         """Something other than a component's place changed (a variable, a property, the turn):
-        the memoised functions that read it forget their values (`key` as in lang/memo.py)."""
+        the memoised functions that read it forget their values (`key` as in lang/optimise/memo.py)."""
         memo = self.memo
         for i in self.game.key_slots.get(key, ()):
             memo[i] = {}

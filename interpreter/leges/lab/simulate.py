@@ -16,14 +16,7 @@ from ..agents import View
 from ..agents import make as make_agent
 from ..agents import start as start_agent
 from ..agents.seeding import agent_rng, seat_rng
-from ..agents.moves import (
-    forced_moves,
-    moves,
-    others_out_of_turn,
-    play,
-    random_move,
-    turn_number,
-)
+from ..agents.moves import forced_moves, moves, others_out_of_turn, play, random_move, turn_number
 from ..engine.api import Action
 from ..engine.budget import GameBudget
 from ..engine.knowledge import SeatMemories

@@ -31,7 +31,7 @@ from .errors import LegesError
 from .files import read_bytes
 
 _state: tuple[Path, bytes] | None | bool = False  # False: not looked up yet; None: disabled; else (folder, key)
-_PARSER_FILES = ("lang/grammar.lark", "lang/grammar.py", "lang/parser.py", "lang/to_ast.py", "lang/ast.py")  # what a syntax tree depends on
+_PARSER_FILES = ("lang/syntax/grammar.lark", "lang/syntax/grammar.py", "lang/syntax/parser.py", "lang/syntax/to_ast.py", "lang/syntax/ast.py")  # what a syntax tree depends on
 KEY_FILE = "key"
 KEY_BYTES = 32
 MAX_ENTRY_BYTES = 64_000_000  # an entry larger than this is not read (the largest rule's tree: some 100 KB)

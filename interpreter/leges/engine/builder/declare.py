@@ -3,9 +3,9 @@ zones, variables, constants, actions, events, phases, the board's spaces and are
 that belong to declaring (types, initial values, citations, one name for one thing)."""
 from __future__ import annotations
 
-from ...lang import types as T
-from ...lang.compiler import BUILTIN_EVENTS
-from ...lang.symbols import VarInfo, ZoneInfo, parse_type, type_of_value
+from ...lang.check import types as T
+from ...lang.codegen.compiler import BUILTIN_EVENTS
+from ...lang.check.symbols import VarInfo, ZoneInfo, parse_type, type_of_value
 from ...model.sections import citations, declarations
 from ...text.errors import did_you_mean
 from .parts import BuilderParts, count_for

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...lang.compiler import Compiler
-from ...lang.symbols import Symbols
+from ...lang.codegen.compiler import Compiler
+from ...lang.check.symbols import Symbols
 from ...model import decl as d
 from ...text.errors import Collector
 from ..game import Game, Setup

@@ -3,8 +3,8 @@ scoring, heuristics and statistics, invariants and consistency checks, the varia
 values; with the checks that need the compiled rules (phases never reached, functions never used)."""
 from __future__ import annotations
 
-from ...lang import types as T
-from ...lang.scope import Scope
+from ...lang.check import types as T
+from ...lang.check.scope import Scope
 from ...model import decl as d
 from ...model.rule_ids import RuleId
 from ...text.errors import did_you_mean

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...lang import memo
-from ...lang import types as T
-from ...lang.scope import Scope
-from ...lang.symbols import Symbols
+from ...lang.optimise import memo
+from ...lang.check import types as T
+from ...lang.check.scope import Scope
+from ...lang.check.symbols import Symbols
 from ...model import decl as d
 from ...text.errors import Diagnostic, LegesError, did_you_mean
 from ..game import Setup

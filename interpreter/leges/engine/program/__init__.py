@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...lang.compiler import Compiler
-from ...lang.scope import Scope
+from ...lang.codegen.compiler import Compiler
+from ...lang.check.scope import Scope
 from ...model.rule_ids import RuleId
 from ...text.origin import TextOrigin
 from .assign import Assignments

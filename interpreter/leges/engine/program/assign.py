@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from ...text.errors import did_you_mean
-from ...lang import ast, memo
-from ...lang import types as T
-from ...lang.scope import Scope
-from ...lang.runtime import fit
+from ...lang.syntax import ast
+from ...lang.optimise import memo
+from ...lang.check import types as T
+from ...lang.check.scope import Scope
+from ...lang.codegen.runtime import fit
 from .statement import StatementBase
 
 

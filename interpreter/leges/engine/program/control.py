@@ -3,9 +3,9 @@ kept in the frame's locals under names starting with '$'."""
 from __future__ import annotations
 
 from ...text.errors import Diagnostic, RuleError
-from ...lang import ast
-from ...lang import types as T
-from ...lang.scope import Scope
+from ...lang.syntax import ast
+from ...lang.check import types as T
+from ...lang.check.scope import Scope
 from .statement import StatementBase
 
 

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from ...text.errors import did_you_mean
-from ...lang import ast
-from ...lang import types as T
-from ...lang.scope import Scope
-from ...lang.runtime import chars, too_many_options
+from ...lang.syntax import ast
+from ...lang.check import types as T
+from ...lang.check.scope import Scope
+from ...lang.codegen.runtime import chars, too_many_options
 from ..constants import MISSING, PUSHED, SUSPEND
 from .statement import StatementBase
 

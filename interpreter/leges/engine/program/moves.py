@@ -1,9 +1,9 @@
 """Statements that move components: move, draw, deal, stack, shuffle."""
 from __future__ import annotations
 
-from ...lang import ast
-from ...lang import types as T
-from ...lang.scope import Scope
+from ...lang.syntax import ast
+from ...lang.check import types as T
+from ...lang.check.scope import Scope
 from ..constants import MISSING, PUSHED, SUSPEND
 from .statement import StatementBase
 

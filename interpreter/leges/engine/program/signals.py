@@ -6,11 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ...text.errors import Diagnostic, RuleError, did_you_mean
-from ...lang import ast
-from ...lang import types as T
-from ...lang.builtins import BUILTINS
-from ...lang.compiler import BUILTIN_EVENTS
-from ...lang.scope import Scope
+from ...lang.syntax import ast
+from ...lang.check import types as T
+from ...lang.codegen.builtins import BUILTINS
+from ...lang.codegen.compiler import BUILTIN_EVENTS
+from ...lang.check.scope import Scope
 from ..constants import PUSHED, UNWIND
 from .statement import StatementBase
 

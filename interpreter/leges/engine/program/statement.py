@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...lang import ast
-from ...lang import types as T
-from ...lang.scope import Scope
+from ...lang.syntax import ast
+from ...lang.check import types as T
+from ...lang.check.scope import Scope
 from ...text.origin import TextOrigin
 
 

@@ -27,7 +27,7 @@ class LabelPatches:
     # -- labels
     def _find_label(self, entry, section: str, target: str, op: dict, at: tuple, label: str):
         """The text holding @label in the item: (path, text, label, program?, labels it covers)."""
-        from ...lang.labels import labels as labels_in
+        from ...lang.syntax.labels import labels as labels_in
         doc = self.variant.doc
         name = f"{section} item '{target}'" if section not in SCALARS else section
         item = entry.item
@@ -143,7 +143,7 @@ class LabelPatches:
         return new_text, places
 
     def _parses(self, text: str, program: bool, origin: TextOrigin) -> bool:
-        from ...lang.labels import labels as labels_in
+        from ...lang.syntax.labels import labels as labels_in
         try:
             found = labels_in(text, program, origin)
         except LegesError as exc:

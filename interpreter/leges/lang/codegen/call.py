@@ -1,11 +1,11 @@
 """What a built-in sees of its call: arguments to translate, errors to report (see builtins/)."""
 from __future__ import annotations
 
-from ..text.errors import did_you_mean
-from ..text.origin import TextOrigin
-from . import ast
-from . import types as T
-from .scope import Scope
+from ...text.errors import did_you_mean
+from ...text.origin import TextOrigin
+from ..syntax import ast
+from ..check import types as T
+from ..check.scope import Scope
 
 NOTHING = (T.ANY, "None")  # the type and code of an expression that could not be compiled
 
@@ -59,7 +59,7 @@ class Call:
             self.c.err(node, self.origin, f"{self.name}() needs a function here, such as x => x.value")
             return None
         anchor = self.c.element_anchor(self.arg_node(0), self.scope)  # the list the function goes through
-        with self.c.hoisting(None):  # its body may become a function of its own (lang/hoist.py)
+        with self.c.hoisting(None):  # its body may become a function of its own (lang/optimise/hoist.py)
             ty, body = self.c.code(node.body, self.scope.with_py(node.param, elem, anchor), self.origin)
         return ty, node.param, body
 

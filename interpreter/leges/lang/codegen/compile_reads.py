@@ -2,10 +2,11 @@
 a space one or more steps from a function's space parameter. A mixin of `compiler.Compiler`."""
 from __future__ import annotations
 
-from . import ast, memo
-from . import types as T
+from ..syntax import ast
+from ..optimise import memo
+from ..check import types as T
 from .compile_parts import CompilerParts
-from .scope import Scope
+from ..check.scope import Scope
 
 
 class ReadRecording(CompilerParts):

@@ -1,7 +1,7 @@
 """Built-ins of ordered zones: their top and bottom items."""
 from __future__ import annotations
 
-from .. import types as T
+from ...check import types as T
 from .registry import builtin
 
 

@@ -1,7 +1,7 @@
 """Built-ins of the board: neighbours, rings, distances, reachability, groups, lines, areas, edges."""
 from __future__ import annotations
 
-from .. import types as T
+from ...check import types as T
 from ..runtime import FREE_ITEMS
 from .registry import NONE, builtin, listy
 

@@ -1,8 +1,8 @@
 """Built-ins over lists: counting, summing, extremes, quantifiers, filtering, mapping, sorting, slicing."""
 from __future__ import annotations
 
-from .. import ast
-from .. import types as T
+from ...syntax import ast
+from ...check import types as T
 from .registry import builtin, listy, pred_of
 
 

@@ -3,9 +3,10 @@ local), an attribute (`c.owner`, `s.label`, a zone's parts), an index (`xs[i]`, 
 of zones by player. A mixin of `compiler.Compiler`."""
 from __future__ import annotations
 
-from ..text.errors import did_you_mean
-from . import ast, memo
-from . import types as T
+from ...text.errors import did_you_mean
+from ..syntax import ast
+from ..optimise import memo
+from ..check import types as T
 from .builtins import BUILTINS
 from .call import NOTHING
 from .compile_parts import CompilerParts

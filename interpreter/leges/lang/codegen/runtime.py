@@ -5,9 +5,9 @@ the frame's locals `env`, the tables of one compiled game and these helpers.
 """
 from __future__ import annotations
 
-from ..text.errors import Diagnostic, Position, RuleError
+from ...text.errors import Diagnostic, Position, RuleError
 
-MISSING = object()  # no value cached yet (memoised functions, lang/memo.py)
+MISSING = object()  # no value cached yet (memoised functions, lang/optimise/memo.py)
 
 # Sizes no rule may build past (the safety promise: a stranger's ruleset cannot exhaust memory).
 MAX_ITEMS = 1_000_000  # items of a list, counting those of the lists inside it

@@ -19,12 +19,13 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from . import ast, memo
-from . import types as T
-from ..text.errors import LegesError
+from ..syntax import ast
+from ..optimise import memo
+from ..check import types as T
+from ...text.errors import LegesError
 from .call import NOTHING
-from .parser import parse_expression
-from .scope import Scope
+from ..syntax.parser import parse_expression
+from ..check.scope import Scope
 
 CHEAP_SOURCE = 300  # a body shorter than this that does not loop is cheaper to compute than to look up
 

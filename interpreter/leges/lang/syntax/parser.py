@@ -9,10 +9,10 @@ from __future__ import annotations
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import DedentError
 
-from ..text import cache
-from ..text.errors import Diagnostic, LegesError
-from ..text.offsets import line_col
-from ..text.origin import TextOrigin
+from ...text import cache
+from ...text.errors import Diagnostic, LegesError
+from ...text.offsets import line_col
+from ...text.origin import TextOrigin
 from . import ast
 from .grammar import fingerprint, lark_parser, without_comments
 from .syntax_errors import bad_dedent, syntax_error

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import ast
-from .. import types as T
+from ...syntax import ast
+from ...check import types as T
 
 
 @dataclass

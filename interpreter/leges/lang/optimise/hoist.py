@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ast
+from ..syntax import ast
 
 HASHABLE = ("space", "component", "player", "int", "str", "bool")  # kinds of values a lookup in place may key by
 INLINE_BUILTINS = frozenset({"payable", "without", "drop"})  # compiled in place, every argument computed

@@ -2,8 +2,8 @@
 texts, the components of a type."""
 from __future__ import annotations
 
-from .. import ast
-from .. import types as T
+from ...syntax import ast
+from ...check import types as T
 from .registry import builtin, listy, pred_of
 
 

@@ -9,7 +9,7 @@ import lark
 from lark import Lark
 from lark.indenter import Indenter
 
-from ..text import cache
+from ...text import cache
 
 
 def grammar_text() -> str:

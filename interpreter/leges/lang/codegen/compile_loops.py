@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from . import ast
-from . import types as T
+from ..syntax import ast
+from ..check import types as T
 from .compile_parts import CompilerParts
-from .hoist import Hoisting
-from .scope import Scope
+from ..optimise.hoist import Hoisting
+from ..check.scope import Scope
 
 
 class LoopCompiling(CompilerParts):

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..text import cache
-from ..text.errors import Collector, LegesError, did_you_mean
-from ..text.origin import TextOrigin
-from . import ast, memo, payments, runtime
-from . import types as T
+from ...text import cache
+from ...text.errors import Collector, LegesError, did_you_mean
+from ...text.origin import TextOrigin
+from ..syntax import ast
+from ..optimise import memo
+from . import payments, runtime
+from ..check import types as T
 from .builtins import BUILTINS
 from .call import NOTHING, Call
 from .compile_loops import LoopCompiling
@@ -27,11 +29,11 @@ from .compile_operators import OperatorCompiling
 from .compile_reads import ReadRecording
 from .formatting import formatter
 from .functions import Functions
-from .hoist import Hoisting, keeps_inline
+from ..optimise.hoist import Hoisting, keeps_inline
 from .loops import LoopFunctions
-from .parser import parse_expression, parse_program
-from .scope import Fn, Scope
-from .symbols import Symbols, type_of_value
+from ..syntax.parser import parse_expression, parse_program
+from ..check.scope import Fn, Scope
+from ..check.symbols import Symbols, type_of_value
 
 BUILTIN_EVENTS = {
     "drawn": {"item": T.COMPONENT, "source": T.ZONE, "to": T.ZONE, "player": T.PLAYER},

@@ -1,7 +1,7 @@
 """Built-ins of turn order: the next and previous player, the players from one."""
 from __future__ import annotations
 
-from .. import types as T
+from ...check import types as T
 from .registry import builtin
 
 

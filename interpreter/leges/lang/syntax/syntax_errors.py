@@ -6,9 +6,9 @@ import re
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ..text.errors import Diagnostic, LegesError, Position
-from ..text.offsets import line_col, line_start
-from ..text.origin import TextOrigin
+from ...text.errors import Diagnostic, LegesError, Position
+from ...text.offsets import line_col, line_start
+from ...text.origin import TextOrigin
 from .grammar import lark_parser, without_comments
 
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..text.errors import Collector
-from ..text.origin import TextOrigin
-from . import types as T
+from ...text.errors import Collector
+from ...text.origin import TextOrigin
+from ..check import types as T
 
 if TYPE_CHECKING:
     from .functions import Functions
-    from .hoist import Hoisting
+    from ..optimise.hoist import Hoisting
     from .loops import LoopFunctions
-    from .scope import Scope
-    from .symbols import Symbols
+    from ..check.scope import Scope
+    from ..check.symbols import Symbols
 
 
 class CompilerParts:

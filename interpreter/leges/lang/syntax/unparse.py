@@ -12,7 +12,7 @@ from . import ast
 
 INDENT = "  "
 
-# binding strength of each kind of expression (higher binds tighter), as in lang/grammar.lark
+# binding strength of each kind of expression (higher binds tighter), as in lang/syntax/grammar.lark
 IF, OR, AND, NOT, COMPARE, ADD, MUL, NEG, POSTFIX, ATOM = range(10)
 _BINARY = {"+": ADD, "-": ADD, "*": MUL, "/": MUL, "%": MUL}
 _COMPARE = {"in": "in", "notin": "not in"}

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from lark.exceptions import UnexpectedInput
 
-from ..text.offsets import line_col
-from ..text.origin import TextOrigin
+from ...text.offsets import line_col
+from ...text.origin import TextOrigin
 from .grammar import lark_parser, without_comments
 from .parser import check_size
 from .syntax_errors import syntax_error

@@ -2,9 +2,10 @@
 A mixin of `compiler.Compiler`."""
 from __future__ import annotations
 
-from ..text.errors import did_you_mean
-from . import ast, memo
-from . import types as T
+from ...text.errors import did_you_mean
+from ..syntax import ast
+from ..optimise import memo
+from ..check import types as T
 from .compile_parts import CompilerParts
 from .call import NOTHING
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import types as T
+from ..check import types as T
 
 Formatter = Callable[[Any, Any], str]  # fmt(state, value) -> text
 
