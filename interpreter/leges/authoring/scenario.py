@@ -302,7 +302,7 @@ def _context(st) -> str:
 def _evaluate(fn, st, where) -> bool:
     """A scenario's check, evaluated; a rule failing in it (1/0, a property of none) is reported at the check."""
     from ..engine.failures import describe_failure, failure_hint
-    st.game.work = st.game.max_work
+    st.game.fresh_work()
     try:
         return bool(fn(st, {"me": None}))
     except LegesError as exc:

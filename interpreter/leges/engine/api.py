@@ -72,7 +72,7 @@ class StateAPI(StateData):
     def _anytime_options(self, player: int) -> list:
         if self.terminal or self.pending is None or self.pending["player"] == CHANCE or self.flow == "setup":
             return []
-        self.game.work = self.game.max_work
+        self.game.fresh_work()
         out = []
         for action in self.game.anytime:
             out.extend(action.options(self, player, {}))
@@ -257,7 +257,7 @@ class StateAPI(StateData):
 
     def _score_keys(self, p: int) -> tuple:
         env = {"p": p, "me": None}
-        self.game.work = self.game.max_work
+        self.game.fresh_work()
         try:
             score = self.game.score_fn(self, env) if self.game.score_fn else 0
             return (score, *[f(self, env) for f in self.game.tiebreak_fns])
@@ -310,7 +310,7 @@ class StateAPI(StateData):
             from ..text.errors import did_you_mean
             raise LegesError(Diagnostic(Position(self.game.ruleset_file), f"no heuristic named '{name}'",
                                         did_you_mean(name, fns) or "heuristics: " + ", ".join(fns)))
-        self.game.work = self.game.max_work
+        self.game.fresh_work()
         try:
             values = [float(fn(self, {"p": p, "me": None})) for p in range(self.n)]
         except LegesError:
@@ -333,7 +333,7 @@ class StateAPI(StateData):
 
     def measure(self, sid: str, fn, per_player: bool):
         """One statistic's value now (a number, or one a player), its failure located at the statistic."""
-        self.game.work = self.game.max_work
+        self.game.fresh_work()
         try:
             value = [_number(fn(self, {"p": p, "me": None})) for p in range(self.n)] if per_player \
                 else _number(fn(self, {"me": None}))

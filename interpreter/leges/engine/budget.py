@@ -89,7 +89,7 @@ class Meter:
         if ending is None and (spent[0] > budget.work or spent[1] > budget.seconds):
             ending = _ending(budget, spent[0], spent[1])
         self.st, self.ending, self.steps = None, None, 0
-        game.work = game.max_work
+        game.fresh_work()
         return ending
 
     def refill(self) -> None:

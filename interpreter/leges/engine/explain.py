@@ -115,7 +115,7 @@ def ready(game, st) -> None:
 
 def evaluate(game, st, fn, env: dict):
     ready(game, st)
-    game.work = game.max_work
+    game.fresh_work()
     return fn(st, env)
 
 

@@ -243,6 +243,11 @@ class Game:
             self.flow.run(st)
         return st
 
+    def fresh_work(self) -> None:
+        """Begin a new work budget (`limits.max_work`): each action, listing of options, heuristic,
+        statistic or check spends from its own, so one heavy rule cannot starve the next."""
+        self.work = self.max_work
+
     def state_from_json(self, text: str, name: str = "state") -> State:
         """A state saved by `to_json()`, checked against this game (engine/saved_state.py): its shape,
         ruleset, components, players; the pending options recomputed, never trusted; the invariants.

@@ -56,7 +56,7 @@ def run_checks(game: Game, checks: list, errors: Collector) -> None:
         n = decl.players or game.max_players
         try:
             st = game.new_initial_state(players=n, seed=0, run=False)
-            game.work = game.max_work
+            game.fresh_work()
             ok = fn(st, {"me": None})
         except LegesError as exc:
             errors.extend(exc.diagnostics)
