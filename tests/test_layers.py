@@ -159,3 +159,14 @@ def test_an_upward_import_is_found(tmp_path):
     graph = import_graph(pkg)
     assert graph["leges.text.errors"] == {"leges.engine.run"}
     assert LAYERS[layer_of("leges.engine.run")] > LAYERS[layer_of("leges.text.errors")]
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A name with a leading underscore is its module's own; another module needing it asks for a public one."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("leges")):
+                found += [f"{path.relative_to(PACKAGE)}:{node.lineno} {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    assert not found, "\n".join(found)

@@ -112,7 +112,7 @@ def _normal(value, program: bool):
     return value
 
 
-def _fields(item, section: str) -> dict:
+def compared_fields(item, section: str) -> dict:
     out = {}
     for name, value in vars(item).items():
         if name in IGNORED:
@@ -210,14 +210,14 @@ def structural(rs_a: d.Ruleset, rs_b: d.Ruleset) -> list[Difference]:
             diffs.append(Difference(section, key, "only_b", cite_b=_cite(b[key]),
                                     changes=changes(None, b[key], section, _shown_fields(b[key]))))
         for key in [k for k in a if k in b]:
-            fa, fb = _fields(a[key], section), _fields(b[key], section)
+            fa, fb = compared_fields(a[key], section), compared_fields(b[key], section)
             changed = sorted(k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k))
             if changed:
                 diffs.append(_changed(section, key, changed, a[key], b[key]))
     if (rs_a.scoring is None) != (rs_b.scoring is None) or (
-            rs_a.scoring and _fields(rs_a.scoring, "scoring") != _fields(rs_b.scoring, "scoring")):
-        fa = _fields(rs_a.scoring, "scoring") if rs_a.scoring else {}
-        fb = _fields(rs_b.scoring, "scoring") if rs_b.scoring else {}
+            rs_a.scoring and compared_fields(rs_a.scoring, "scoring") != compared_fields(rs_b.scoring, "scoring")):
+        fa = compared_fields(rs_a.scoring, "scoring") if rs_a.scoring else {}
+        fb = compared_fields(rs_b.scoring, "scoring") if rs_b.scoring else {}
         changed = sorted(k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k))
         diffs.append(_changed("scoring", "scoring", changed, rs_a.scoring, rs_b.scoring))
     for x in diffs:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import zip_longest
 
 from ..model.sections import citations
-from .diff import Difference, _fields, lockstep
+from .diff import Difference, compared_fields, lockstep
 
 WIDTH = 100  # characters of a line of the report
 
@@ -319,7 +319,7 @@ def said_differently(rs_a, rs_b, diffs: list[Difference]) -> list[tuple]:
             if [vars(q) for q in qa] == [vars(q) for q in qb]:
                 continue
             try:
-                same = _fields(a[key], section) == _fields(b[key], section)
+                same = compared_fields(a[key], section) == compared_fields(b[key], section)
             except Exception:
                 same = False
             if same:

@@ -11,8 +11,8 @@ from .common import EXIT_OK, kind_of, variants_of
 def cmd_serve(args) -> int:
     """Run the page's server until interrupted."""
     from ..web.seating import AgentPolicy
-    from ..web.server import ServeOptions, _need_web, create_app
-    _need_web()
+    from ..web.server import ServeOptions, need_web, create_app
+    need_web()
     import uvicorn
     if kind_of(args.ruleset) != "ruleset":
         raise LegesError(Diagnostic(Position(args.ruleset, 1, 1), "give a ruleset's folder to serve"))

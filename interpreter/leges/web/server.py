@@ -42,7 +42,7 @@ from ..engine.budget import GameBudget
 from ..text.errors import Diagnostic, LegesError, Position
 from .guard import Guard, host_names, read_json, refusal
 from .seating import AgentPolicy
-from .session import Match, Replay, Workspace, _diagnostic, new_id, read_record_text
+from .session import Match, Replay, Workspace, diagnostic_json, new_id, read_record_text
 from .views import play_view, replay_view
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -66,7 +66,7 @@ class ServeOptions:
     budget: GameBudget = field(default_factory=GameBudget)  # what one game may spend (engine/budget.py)
 
 
-def _need_web():
+def need_web():
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
@@ -77,7 +77,7 @@ def _need_web():
 
 def create_app(path: str, variants=(), record: str | None = None, options: ServeOptions | None = None):
     """The ASGI app serving the ruleset at `path` (and, if given, a record to step through)."""
-    _need_web()
+    need_web()
     import anyio
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -109,7 +109,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         return reply({"error": message, "diagnostics": diagnostics or []}, status)
 
     def leges_error(exc: LegesError) -> Response:
-        ds = [_diagnostic(d) for d in exc.diagnostics]
+        ds = [diagnostic_json(d) for d in exc.diagnostics]
         why = getattr(exc, "explanation", None)  # an action refused (session.Refused): why, as the seat may be told
         if why:
             return reply({"error": why["line"], "diagnostics": ds, "explanation": why}, 400)

@@ -167,7 +167,7 @@ class Workspace:
                 self.variant_list = self._variant_list()  # read once a version: /api/info waits for no load
                 game = leges.load(self.path, variants=self.variants)
         except LegesError as exc:
-            self.errors = [_diagnostic(d) for d in exc.diagnostics]
+            self.errors = [diagnostic_json(d) for d in exc.diagnostics]
         else:  # games and records follow the new rules when next looked at (Match.current, Replay.current)
             self.game = game
             self.errors = []
@@ -204,7 +204,7 @@ def _provenance(data: dict) -> str:
     return ""
 
 
-def _diagnostic(d: Diagnostic) -> dict:
+def diagnostic_json(d: Diagnostic) -> dict:
     pos = d.position
     return {"text": d.format(), "file": pos.file, "line": pos.line, "col": pos.col,
             "message": d.message, "hint": d.hint, "severity": d.severity}
