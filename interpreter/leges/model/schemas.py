@@ -14,6 +14,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, relevance
 
 from ..text.errors import Collector, did_you_mean
+from ..text.json_source import JsonDoc
 from ..text.yaml_source import YamlDoc
 
 
@@ -237,7 +238,7 @@ def _duplicate(items: list) -> int | None:
     return None
 
 
-def validate(doc: YamlDoc, name: str, errors: Collector) -> bool:
+def validate(doc: YamlDoc | JsonDoc, name: str, errors: Collector) -> bool:
     """Check `doc` against schema `name`; report every violation. True when it is valid."""
     if doc.data is None:
         errors.error(doc.position(()), "the file is empty")

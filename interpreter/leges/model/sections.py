@@ -58,7 +58,7 @@ def _each(each: dict, at: d.At) -> list[dict]:
         if total > MAX_KINDS:
             raise LegesError(Diagnostic(at.position(), f"'each' makes more than {MAX_KINDS:,} kinds of component",
                                         "fewer values, or a count on fewer kinds"))
-    kinds = [{}]
+    kinds: list[dict] = [{}]
     for name, values in columns:
         kinds = [{**kind, name: v} for kind in kinds for v in values]
     return kinds
