@@ -15,7 +15,7 @@ from pathlib import Path
 import lark
 from hypothesis import strategies as st
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "interpreter" / "leges" / "lang" / "grammar.lark"
+GRAMMAR = Path(__file__).resolve().parents[2] / "interpreter" / "leges" / "lang" / "syntax" / "grammar.lark"
 MAX_DEPTH = 7
 
 # regular-expression terminals: what to write for them

@@ -46,7 +46,7 @@ def _each(each: dict, at: d.At) -> list[dict]:
     columns = []
     for name, values in each.items():
         if isinstance(values, dict):
-            lo, hi = values.get("from"), values.get("to")
+            lo, hi = values["from"], values["to"]  # the ruleset schema requires both, whole numbers
             if hi < lo:
                 raise LegesError(Diagnostic(at.child(name).position(), f"'each': the range of '{name}' from {lo} to {hi} is empty",
                                             "a range runs from the smaller number to the larger, both included"))
