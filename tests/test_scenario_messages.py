@@ -56,7 +56,8 @@ def test_an_action_that_should_be_legal_is_explained(tmp_path):
     assert "'place card=zz square=r1c1' should be legal\n       not legal: card=zz" in failure
 
 
-@pytest.mark.parametrize("expect, shown", [("[true]", "true"), ("[count(deck) > 0, 3]", "3"), ("false", "false")])
+@pytest.mark.parametrize("expect, shown", [("[true]", "true"), ("[count(deck) > 0, 3]", "3"), ("false", "false"),
+                                           ("[1]", "1"), ("[0]", "0")])  # not true, false: 1 == True
 def test_a_check_read_as_a_yaml_value(tmp_path, expect, shown):
     path = scenario(tmp_path, f"  - expect: {expect}\n")
     for run in (run_file, check_file):

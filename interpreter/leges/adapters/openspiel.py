@@ -240,6 +240,7 @@ class _Inner:
     """What an OpenSpiel state holds (its whole `__dict__` is one of these: a clone deep-copies it)."""
 
     __slots__ = ("game", "legal", "memories", "owned", "shared", "st")
+    legal: tuple[tuple[int, int, bool], dict[int, str]] | None  # (history length, player, over), the ids then legal
 
     def __init__(self, game, st, memories, owned: bool = True):
         self.game, self.st, self.memories, self.shared, self.legal = game, st, memories, False, None

@@ -30,7 +30,6 @@ Needs the `pettingzoo` extra (`pip install 'leges[pettingzoo]'`).
 from __future__ import annotations
 
 import random
-from typing import ClassVar
 
 from . import missing_extra
 
@@ -58,7 +57,7 @@ class raw_env(AECEnv):
     """A Leges game (a Game, a bundled game's name or a ruleset folder) for `players` players.
     `int_bound`, `list_length` and `bounds` shape the fixed action space (engine/action_space.py)."""
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi", "rgb_array"], "name": "leges", "is_parallelizable": False}
+    metadata: dict = {"render_modes": ["ansi", "rgb_array"], "name": "leges", "is_parallelizable": False}
 
     def __init__(self, ruleset, players: int | None = None, variants=(), forced_moves: bool = True,
                  render_mode: str | None = None, int_bound: int = 16, list_length: int = 8, bounds: dict | None = None):

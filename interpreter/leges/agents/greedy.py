@@ -50,7 +50,7 @@ class GreedyAgent(Agent):
         out = []
         for text in wanted:
             st = det.copy()
-            if text in index:
+            if mv is not None and text in index:  # (index is empty without moves)
                 play(st, mv, index[text])
             else:
                 st.apply_action(Action(view.player, text))
@@ -104,9 +104,11 @@ class GreedyAgent(Agent):
             kinds.setdefault(a.text.split(" ", 1)[0], []).append(i)
         groups = [self.rng.sample(g, len(g)) for g in kinds.values()]
         chosen: list[int] = []
-        while len(chosen) < self.width:
+        width = self.width
+        assert width is not None  # _sample is asked only with a width (choose)
+        while len(chosen) < width:
             for g in groups:
-                if g and len(chosen) < self.width:
+                if g and len(chosen) < width:
                     chosen.append(g.pop())
         return sorted(chosen)
 

@@ -98,6 +98,7 @@ def _user_class(where: str, name: str) -> type:
         module = sys.modules.get(key)
         if module is None:
             spec = importlib.util.spec_from_file_location(key, path)
+            assert spec is not None and spec.loader is not None  # a .py file: the source loader takes it
             module = importlib.util.module_from_spec(spec)
             sys.modules[key] = module
             spec.loader.exec_module(module)

@@ -139,17 +139,18 @@ def _rule(lines: list[str], item, kind: str, extra: list[str] | None = None) -> 
     if item.description:
         lines.append(item.description.strip())
         lines.append("")
-    changed = _variant_lines(_VARIANTS, item) if _VARIANTS is not None else []
-    own = "source" in getattr(item, "patched", {}) or any(keys in (["brings it"], ["sets it"])
-                                                        for _, keys in (_VARIANTS.changes(item) if changed else []))
+    variants = _VARIANTS  # set while a document is made (None: no variants)
+    changed = _variant_lines(variants, item) if variants is not None else []
+    own = "source" in getattr(item, "patched", {}) or any(
+        keys in (["brings it"], ["sets it"]) for _, keys in (variants.changes(item) if changed and variants is not None else []))
     if changed and not own:  # the rule's text changed, its citation did not: cite the variant, keep the old one
         lines += [*changed, "", f"*Source before the change:* {_cite(item)}", ""]
     else:
         lines += [f"*Source:* {_cite(item)}", ""] + ([*changed, ""] if changed else [])
-    uses = _VARIANTS.uses(item) if _VARIANTS is not None else []
-    if uses:
+    uses = variants.uses(item) if variants is not None else []
+    if uses and variants is not None:
         lines += ["*Numbers set by variants:* " + "; ".join(
-            f"`{c.id}` = {_value(c.value)} ({', '.join(f'variant `{v.id}`' for v, _ in _VARIANTS.changes(c))})"
+            f"`{c.id}` = {_value(c.value)} ({', '.join(f'variant `{v.id}`' for v, _ in variants.changes(c))})"
             for c in uses) + ". The quote above gives the rulebook's own.", ""]
     for line in extra or []:
         lines.append(line)

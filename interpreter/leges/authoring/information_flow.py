@@ -85,8 +85,8 @@ class Rules:
         """The hidden values an expression reads (`scope`: locals → what they were computed from)."""
         if node is None:
             return set()
-        if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1 and self.zone(node.args[0]):
-            return self.reads(self.zone(node.args[0])[2], scope)  # how many: public
+        if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1 and (counted := self.zone(node.args[0])):
+            return self.reads(counted[2], scope)  # how many: public
         if isinstance(node, ast.Call) and node.func == "top" and len(node.args) == 1:
             z = self.zone(node.args[0])
             if z is not None and z[1] in ("top", "all"):
@@ -148,10 +148,11 @@ def _tree(text, expression: bool = False):
     if text is None:
         return None
     try:
-        tree = (parse_expression if expression else parse_program)(text.text, text.at.origin())
+        if expression:
+            return parse_expression(text.text, text.at.origin())
+        return parse_program(text.text, text.at.origin()).body
     except LegesError:  # a loaded game parsed; a text it does not use needs no report
         return None
-    return tree if expression else tree.body
 
 
 class _Reader:

@@ -216,13 +216,20 @@ def _choices(game, players: int, seed: int) -> list[int]:
     return taken
 
 
+def _replayed(st: State, action: Action | None) -> tuple[State, list[K.Event]]:
+    """K.run on a step _choices has already played: the same seed and options, so it is legal and runs."""
+    after, events = K.run(st, action)
+    assert after is not None, "a replayed step failed where the first play of it did not"
+    return after, events
+
+
 def check_game(game, players: int, seed: int, report: Report, max_decisions: int | None = 200, samples: int = 1) -> None:
     """Play one random game and check its set-up and `max_decisions` decisions spread over it."""
     choices = _choices(game, players, seed)
     checked = _spread(len(choices), max_decisions)
     worlds = random.Random(seed * 7919 + 1)
     st = game.new_initial_state(players=players, seed=seed, run=False)
-    after, events = K.run(st, None)
+    after, events = _replayed(st, None)
     seats = [K.Knowledge(p) for p in range(players)]
     step = Step(st, after, events, seed=seed)
     for seat in seats:
@@ -230,9 +237,11 @@ def check_game(game, players: int, seed: int, report: Report, max_decisions: int
         seat.learn(after, events)
     st = after
     for number, k in enumerate(choices):
-        option = st.pending["options"][k]
-        action = Action(st.pending["player"], option[0])
-        after, events = K.run(st, action)
+        pending = st.pending
+        assert pending is not None  # the game went on after this decision when _choices played it
+        option = pending["options"][k]
+        action = Action(pending["player"], option[0])
+        after, events = _replayed(st, action)
         if number in checked:
             step = Step(st, after, events, action, option, seed, number,
                         shown_before=step.shown_after if step.after is st else {})

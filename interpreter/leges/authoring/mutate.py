@@ -95,7 +95,7 @@ def _edits(text: str, program: bool, typing=None, key: tuple | None = None,
 
     def span(node) -> tuple[int, int] | None:
         if isinstance(node, Token):
-            return (node.start_pos, node.end_pos) if node.start_pos is not None else None
+            return (node.start_pos, node.end_pos) if node.start_pos is not None and node.end_pos is not None else None
         meta = node.meta
         if getattr(meta, "empty", True):
             return None

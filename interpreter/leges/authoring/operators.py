@@ -91,13 +91,13 @@ class Typing:
                 found.props[(*at, node.name)] = _sibling_props(self.symbols, obj, ty, node.name)
             return ty, code
 
-        cls.code = watched
+        cls.code = watched  # type: ignore[method-assign]  # watched while this ruleset is checked, restored below
         try:
             load(folder)
         except Exception:  # the checker's complaint is reported by the run itself
             pass
         finally:
-            cls.code = plain
+            cls.code = plain  # type: ignore[method-assign]  # the compiler's own method again
         return found
 
 
@@ -130,6 +130,20 @@ def _sibling_props(sym, obj, ty, name: str) -> list[str]:
     return sorted({p for table in tables for p, t in table.items() if t == ty and p != name})
 
 
+def _start(tok) -> int:
+    """Where a token of lark's parse begins (lark types it optional: None only for a token made by hand)."""
+    pos = tok.start_pos
+    assert pos is not None
+    return pos
+
+
+def _end(tok) -> int:
+    """Where a token of lark's parse ends (see _start)."""
+    pos = tok.end_pos
+    assert pos is not None
+    return pos
+
+
 def edits(tree, source: str, text: str, program: bool, typing: Typing | None, key: tuple | None,
           span) -> list[tuple[str, int, int, str]]:
     """The changes these operators make to one rule text: (operator, start, end, replacement).
@@ -158,10 +172,10 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
         tok = name_of(node)
         if tok is None or typing is None:
             return
-        known = typing.names.get(place(tok.start_pos))
+        known = typing.names.get(place(_start(tok)))
         if known:
             for other in known[1][:MAX_SUBSTITUTES]:
-                found.append(("argument", tok.start_pos, tok.end_pos, other))
+                found.append(("argument", _start(tok), _end(tok), other))
 
     for node in tree.iter_subtrees_topdown():
         data, kids = node.data, node.children
@@ -176,7 +190,7 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
         elif data == "binop" and len(trees) == 2:
             op = next(c for c in kids if isinstance(c, Token) and c.type in ("ADD_OP", "MUL_OP"))
             if str(op) in ARITHMETIC:
-                found.append(("arithmetic", op.start_pos, op.end_pos, ARITHMETIC[str(op)]))
+                found.append(("arithmetic", _start(op), _end(op), ARITHMETIC[str(op)]))
             if str(op) in ("+", "-"):
                 found.append(("arithmetic", start, end, piece(trees[0])))
                 if str(op) == "+":
@@ -190,14 +204,14 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
             for wider in WIDEN.get(str(op), []) if plain else []:  # none, a text or a truth value has no order
                 if wider == "<=" and _never_negative(trees[0]) and piece(trees[1]).strip() == "0":
                     continue  # count(xs) <= 0 is count(xs) == 0: an equivalent mutant
-                found.append(("boundary", op.start_pos, op.end_pos, wider))
+                found.append(("boundary", _start(op), _end(op), wider))
             bound = trees[1] if len(trees) == 2 else None
             numeric = str(op) in ORDERED
             if bound is not None and bound.data != "int_" and not (bound.data == "neg" and piece(bound)[1:].strip().isdigit()):
                 tok = name_of(bound)
                 if not numeric and tok is not None and typing is not None:
-                    known = typing.names.get(place(tok.start_pos))
-                    numeric = bool(known) and known[0].kind == "int"
+                    known = typing.names.get(place(_start(tok)))
+                    numeric = bool(known and known[0].kind == "int")
                 if numeric:
                     b0, b1 = span(bound)
                     bound_text = source[b0:b1]
@@ -209,11 +223,11 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
         elif data == "call":
             fn = kids[0]
             # count(xs) → sum(xs) only for numbers: the checker lets sum() add up components' ids
-            summed = str(fn) != "count" or (typing is not None and place(fn.start_pos) in typing.numbers
+            summed = str(fn) != "count" or (typing is not None and place(_start(fn)) in typing.numbers
                                              and len(trees[0].children) < 3 if trees else False)
             if isinstance(fn, Token) and str(fn) in SIBLINGS and summed:
                 for other in SIBLINGS[str(fn)]:
-                    found.append(("function", fn.start_pos, fn.end_pos, other))
+                    found.append(("function", _start(fn), _end(fn), other))
             args = next((c for c in trees if c.data == "args"), None)
             if args is not None:
                 items = [c for c in args.children if isinstance(c, Tree)]
@@ -222,13 +236,13 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
                         a0, a1 = span(arg)
                         commas = [c for c in args.children if isinstance(c, Token) and str(c) == ","]
                         # the argument and the comma before it (or, for the first, the one after it)
-                        before = [c for c in commas if c.end_pos <= a0]
-                        after = [c for c in commas if c.start_pos >= a1]
+                        before = [c for c in commas if _end(c) <= a0]
+                        after = [c for c in commas if _start(c) >= a1]
                         if before:
-                            found.append(("argument", before[-1].start_pos, a1, ""))
+                            found.append(("argument", _start(before[-1]), a1, ""))
                         elif after:
                             nxt = items[i + 1] if i + 1 < len(items) else None
-                            found.append(("argument", a0, span(nxt)[0] if nxt is not None else after[0].end_pos, ""))
+                            found.append(("argument", a0, span(nxt)[0] if nxt is not None else _end(after[0]), ""))
                         value = [c for c in arg.children if isinstance(c, Tree)]
                         if value:
                             substitutes(value[-1])
@@ -239,13 +253,13 @@ def edits(tree, source: str, text: str, program: bool, typing: Typing | None, ke
         elif data == "attr" and typing is not None:
             prop = kids[-1]
             if isinstance(prop, Token):  # the syntax tree places an attribute at its name
-                for other in typing.props.get((*place(prop.start_pos), str(prop)), [])[:MAX_SUBSTITUTES]:
-                    found.append(("argument", prop.start_pos, prop.end_pos, other))
+                for other in typing.props.get((*place(_start(prop)), str(prop)), [])[:MAX_SUBSTITUTES]:
+                    found.append(("argument", _start(prop), _end(prop), other))
         elif data == "clause":
             exprs = [c for c in kids if isinstance(c, Tree) and c.data != "names"]
             words = [c for c in kids if isinstance(c, Token) and str(c) == "if"]
             if words and len(exprs) >= 2:
-                found.append(("filter", words[0].start_pos, span(exprs[-1])[1], ""))
+                found.append(("filter", _start(words[0]), span(exprs[-1])[1], ""))
         elif data == "ifexpr" and len(trees) == 3:
             for kept in trees[1:]:
                 found.append(("branch", start, end, f"({piece(kept)})"))

@@ -103,7 +103,8 @@ def expected_rules(folder: str) -> set[str]:
     found = rules_of(rs)
     variants = find_variants(Path(rs.root).resolve(), Collector())
     for vid, variant in variants.items():
-        wanted, queue = [], [vid]
+        wanted: list[str] = []
+        queue = [vid]
         while queue:  # the variant with those it requires
             v = queue.pop()
             if v not in wanted and v in variants:

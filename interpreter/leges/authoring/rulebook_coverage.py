@@ -59,7 +59,9 @@ class Report:
 
 def _collapse(text: str) -> tuple[str, list[int]]:
     """The text lower-cased with runs of white space as one space, and where each character came from."""
-    out, where, space = [], [], False
+    out: list[str] = []
+    where: list[int] = []
+    space = False
     for i, ch in enumerate(text):
         if ch.isspace():
             if not space and out:
@@ -95,7 +97,8 @@ def passages_of(text: str) -> list[Passage]:
 
 def _find_all(flat: str, where: list[int], phrase: str) -> list[tuple[int, int]]:
     phrase = norm(phrase)
-    spans, k = [], 0
+    spans: list[tuple[int, int]] = []
+    k = 0
     if not phrase:
         return spans
     while True:

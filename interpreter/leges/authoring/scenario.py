@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ..text import files
 from ..text.errors import Collector, Diagnostic, LegesError, RuleError, did_you_mean, named_at
@@ -93,7 +94,8 @@ def _checks_are_texts(doc: YamlDoc, errors: Collector) -> None:
         for where, check in items:
             if check is None and not where or isinstance(check, (str, list, dict)):
                 continue
-            shown = {True: "true", False: "false", None: "none"}.get(check, str(check)) \
+            # by identity: a dict lookup would show 1 and 1.0 as true and 0 as false (1 == True)
+            shown = ("true" if check is True else "false" if check is False else "none" if check is None else str(check)) \
                 if isinstance(check, (bool, int, float)) or check is None else "a value"
             errors.error(doc.position(("steps", i, "expect") + where),
                          f"a check is rule text, but YAML read {shown} here as a value",
@@ -121,7 +123,7 @@ def check_file(path: str, games: dict | None = None) -> None:
     if "turn" in position and position["turn"] not in seats:
         errors.error(doc.position(("position", "turn")), f"no player '{position['turn']}'",
                      did_you_mean(str(position["turn"]), seats) or "players: " + ", ".join(seats))
-    texts = []
+    texts: list[Callable[[], object]] = []  # each compiles one rule text of the scenario
     if "arrange" in position:
         texts.append(lambda: game.compile_program(_text(doc, ("position", "arrange"), position["arrange"]),
                                                   f"scenario:{data['id']}:arrange"))
@@ -129,7 +131,9 @@ def check_file(path: str, games: dict | None = None) -> None:
         checks = step.get("expect", [])
         for j, check in enumerate([checks] if isinstance(checks, str) else checks):
             where = ("steps", i, "expect") if isinstance(checks, str) else ("steps", i, "expect", j)
-            texts.append(lambda where=where, check=check: game.compile_expression(_text(doc, where, check)))
+            def compile_check(where=where, check=check):
+                return game.compile_expression(_text(doc, where, check))
+            texts.append(compile_check)
     for compile_text in texts:
         try:
             compile_text()

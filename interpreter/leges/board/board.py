@@ -154,7 +154,7 @@ class Board:
         for space in self.spaces:
             r, c = self.coords[space]
             for dr, dc in dirs:
-                line = []
+                line: list[str] = []
                 for k in range(length):
                     s = by_coord.get((r + dr * k, c + dc * k))
                     if s is None or (line and s not in self.neighbors.get(line[-1], ())):

@@ -60,7 +60,8 @@ def _check_other(path: str, kind: str) -> str:
         errors.raise_if_errors()
         return f"{len(files)} variant file{'s' if len(files) != 1 else ''}, each checked with its ruleset"
     if kind != "variant":
-        found, games = find_scenarios([path]), {}
+        found = find_scenarios([path])
+        games: dict = {}  # check_file's cache of the games loaded
         errors = Collector()
         for file in found:
             try:
@@ -88,8 +89,8 @@ def _check_other(path: str, kind: str) -> str:
     errors.raise_if_errors()
     sets = [names for names in variant_sets(available) if vid in names] or [(vid,)]
     title = ""
-    for names in sets:
-        title = load(str(root), variants=list(names)).title
+    for chosen in sets:
+        title = load(str(root), variants=list(chosen)).title
     loaded = "; ".join(", ".join(names) for names in sets)
     return f"variant '{vid}' of {shown(title)}, the ruleset loaded with {loaded}"
 

@@ -67,16 +67,16 @@ def cmd_diff(args) -> int:
         print(f"  no difference in {args.seeds} games")
     else:
         print(f"  {len(divergences)} of {args.seeds} games part; the first points:")
-        for x in divergences[:args.show]:
-            last = x.history[-1] if x.history else "(start)"
-            if x.only_a or x.only_b:
-                print(f"  seed {x.seed}, decision {x.step} (after {shown(last)}):")
-                for t in x.only_a[:4]:
+        for d in divergences[:args.show]:
+            last = d.history[-1] if d.history else "(start)"
+            if d.only_a or d.only_b:
+                print(f"  seed {d.seed}, decision {d.step} (after {shown(last)}):")
+                for t in d.only_a[:4]:
                     print(f"      only A allows: {shown(t)}")
-                for t in x.only_b[:4]:
+                for t in d.only_b[:4]:
                     print(f"      only B allows: {shown(t)}")
             else:
-                print(f"  seed {x.seed}, decision {x.step}: {_outcome(x.outcome_a, 'A')}; {_outcome(x.outcome_b, 'B')}")
+                print(f"  seed {d.seed}, decision {d.step}: {_outcome(d.outcome_a, 'A')}; {_outcome(d.outcome_b, 'B')}")
     if stats:
         a, b = stats
         from .simulate import is_rate

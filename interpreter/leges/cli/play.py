@@ -20,11 +20,15 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from difflib import get_close_matches
 
 from ..render.screen import safe_view, screen
 from ..text.terminal import WIDE, coloured, shown
 from .common import EXIT_OK, load_ruleset, seat_index
+
+if TYPE_CHECKING:
+    from ..engine.action import Action
 
 
 @dataclass
@@ -140,7 +144,7 @@ def _counts(pieces) -> dict:
     return out
 
 
-def match_answer(answer: str, actions) -> tuple[object | None, str | None]:
+def match_answer(answer: str, actions: list[Action]) -> tuple[Action | None, str | None]:
     """The action an answer names — its number, its text, or words that fit exactly one action (`r3c2`,
     `card=6 r3c2`) — or None with what to tell the player (the close ones: did you mean ...?)."""
     texts = [a.text for a in actions]
@@ -409,9 +413,9 @@ def cmd_play(args) -> int:
                 continue
             choice, problem = match_answer(answer, actions)
             if choice is None:
-                why = why_not(st, answer, me)  # an action named: why it is not legal (the rule, its values, its citation)
-                if why is not None:
-                    print(f"  {shown(why, WIDE)}")
+                why_not_legal = why_not(st, answer, me)  # an action named: why it is not legal (the rule, its values, its citation)
+                if why_not_legal is not None:
+                    print(f"  {shown(why_not_legal, WIDE)}")
                 print(f"  {shown(problem, WIDE)}")
                 continue
             if choice.text != answer and not answer.isdigit():

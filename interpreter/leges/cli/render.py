@@ -76,9 +76,9 @@ def cmd_render(args) -> int:
     if kind_of(args.ruleset) == "map":
         board = load_board_file(args.ruleset)
         errors = Collector()
-        style = style_of(board, errors)
+        board_style = style_of(board, errors)
         errors.raise_if_errors()
-        svg = render_board(board, style)
+        svg = render_board(board, board_style)
     else:
         game, st = position_of(args)
         errors = Collector()

@@ -313,7 +313,7 @@ class ActionSpace:
     def legal(self, st, player: int) -> dict[int, str]:
         """Id → text of the legal actions of `player` in `st`, ids ascending (chance: its outcomes)."""
         options = st._options(player)
-        out = {}
+        out: dict[int, str] = {}
         for o in options:
             i = self.option_id(st, player, o)
             if out.get(i, o[0]) != o[0]:
@@ -381,7 +381,8 @@ class ActionSpace:
 
 
 def _strings(game, setup) -> tuple[list[str], list[str]]:
-    scalars, listed = set(), set()
+    scalars: set[str] = set()
+    listed: set[str] = set()
     sources = list(setup.cstatic)
     board = game.board
     if board is not None:

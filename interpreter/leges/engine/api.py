@@ -8,6 +8,7 @@ seeded generator in the state decides them.
 from __future__ import annotations
 
 import json
+from typing import Any, Callable
 
 from ..text.errors import Diagnostic, LegesError, Position
 from ..text.terminal import shown
@@ -31,6 +32,7 @@ class StateAPI(StateData):
     """The public methods of `State`, on the plain data StateData declares."""
 
     __slots__ = ()
+    copy: Callable[[], "StateAPI"]  # State.copy: generated from the fields' table (state_data.py copy_state)
 
     def player_name(self, player: int) -> str:
         if player == CHANCE:
@@ -65,9 +67,10 @@ class StateAPI(StateData):
         return not self.terminal and self.pending is not None and self.pending["player"] == CHANCE
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        if not self.is_chance_node():
+        pending = self.pending
+        if self.terminal or pending is None or pending["player"] != CHANCE:  # is_chance_node(), narrowed
             return []
-        return [(Action(CHANCE, o[0]), o[4]) for o in self.pending["options"]]
+        return [(Action(CHANCE, o[0]), o[4]) for o in pending["options"]]
 
     def _anytime_options(self, player: int) -> list:
         if self.terminal or self.pending is None or self.pending["player"] == CHANCE or self.flow == "setup":
@@ -187,7 +190,7 @@ class StateAPI(StateData):
                 if o[0] == text:
                     option = o
                     break
-        if option is not None:
+        if pending is not None and option is not None:  # an option is only found in a pending decision
             self._answer(pending, option)
         else:
             for o in self._anytime_options(player):
@@ -236,6 +239,7 @@ class StateAPI(StateData):
     def apply_option(self, index: int) -> None:
         """Fast path for simulation: apply the pending decision's option number `index`."""
         pending = self.pending
+        assert pending is not None, "apply_option: no decision is pending"  # the caller's contract
         option = pending["options"][index]
         self._answer(pending, option)
         self._record(pending["player"], option[1], option[0])
@@ -335,27 +339,27 @@ class StateAPI(StateData):
         """One statistic's value now (a number, or one a player), its failure located at the statistic."""
         self.game.fresh_work()
         try:
-            value = [_number(fn(self, {"p": p, "me": None})) for p in range(self.n)] if per_player \
-                else _number(fn(self, {"me": None}))
+            values = [_number(fn(self, {"p": p, "me": None})) for p in range(self.n)] if per_player \
+                else [_number(fn(self, {"me": None}))]
         except LegesError:
             raise
         except Exception as exc:
             from .failures import describe_failure, failure_hint
             raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),
                                         f"statistic '{sid}' failed: {describe_failure(exc)}", failure_hint(exc))) from None
-        for v in value if per_player else [value]:
+        for v in values:
             if v.__class__ not in (int, float):
                 raise LegesError(Diagnostic(self._where(f"statistic:{sid}"),
                                             f"statistic '{sid}' gave {_kind(v)}, not a number",
                                             "a statistic is a number or a truth value in every position"))
-        return value
+        return values if per_player else values[0]
 
     # ---------------------------------------------------------- observation
     def observation(self, player: int) -> dict:
         """What `player` may see: hidden zones show only how many items they hold."""
         setup = self.setup
         labels = setup.clabel
-        zones = {}
+        zones: dict[str, list[str] | dict[str, Any]] = {}
         for key in setup.zone_order:
             items = self.zones[key]
             vis = setup.zone_visibility.get(key, "all")
@@ -405,7 +409,7 @@ class StateAPI(StateData):
         return "\n".join(lines)
 
 
-def _number(value) -> float | int:
+def _number(value: object) -> object:  # a truth value as 0 or 1; anything else as it is (checked by measure)
     return int(value) if isinstance(value, bool) else value
 
 

@@ -317,7 +317,7 @@ class _Explainer:
             if st.flow == "setup" or pending is None or pending["player"] == CHANCE:
                 return self.result("not_offered", f"'{action_id}' may be taken at any decision, but not during "
                                    "set-up or chance", **cite)
-            args: dict | None = {}
+            args: dict = {}
         else:
             if pending is None or pending["player"] != player:
                 return self.not_deciding()
@@ -328,11 +328,11 @@ class _Explainer:
             if offered is not None and action_id not in offered:
                 return self.result("not_offered", f"'{action_id}' is not asked for now: {self.who(player)} "
                                    f"chooses {self.offered()}", **self.asking())
-            args = next((o[3] for o in pending["options"] if o[1] == action_id), None)
-            if args is None and getattr(decl, "args_types", None):
+            given: dict | None = next((o[3] for o in pending["options"] if o[1] == action_id), None)
+            if given is None and getattr(decl, "args_types", None):
                 return self.result("not_offered", f"'{action_id}' is not among the actions offered now: "
                                    f"{self.offered()}", **self.asking())
-            args = args or {}
+            args = given or {}
         found = self.retrace(action_id, decl, dict(args), cite)
         if found is not None:
             return found

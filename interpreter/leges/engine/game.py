@@ -194,7 +194,9 @@ class Game:
 
     def setup_for(self, n: int) -> Setup:
         if n not in self._setups:
-            self._setups[n] = self.setup_builder(n)
+            builder = self.setup_builder
+            assert builder is not None, "the game is built (engine/builder) before its set-ups are asked for"
+            self._setups[n] = builder(n)
         return self._setups[n]
 
     def new_initial_state(self, players: int | None = None, seed: int = 0, explicit_chance: bool = False,

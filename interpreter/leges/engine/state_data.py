@@ -81,7 +81,7 @@ class StateData:
     forced_moves: bool = _field(SHARED, "forced_moves", False)  # decisions with one option asked too
     forced: int = _field(SHARED, "forced", 0)  # decisions with one option taken by the engine itself
     at_once: list[str] = _field(SHARED, "at_once", [])  # those taken since the last answered decision
-    ending: str | None = _field(SHARED, "end_reason", None)  # why the game (or the phase) ends
+    ending: dict[str, Any] | None = _field(SHARED, "end_reason", None)  # why the game (or the phase) ends
     memo: list[Any] = _field(LIST)  # the memoised functions' values, a slot each (lang/optimise/memo.py)
     private: set[int] = _field(OWN)  # slots of memo this state alone holds (changed in place)
     owned: set[str] = _field(OWN)  # zones whose lists this state alone holds (the others: State.writable)

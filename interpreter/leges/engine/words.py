@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from collections.abc import Mapping
+from typing import TypeVar
 
 from ..text.errors import Collector, did_you_mean
 
@@ -33,7 +35,7 @@ OWN = {
 }
 
 
-def pick(texts: dict | None, lang: str | None) -> str | None:
+def pick(texts: Mapping[str, T] | None, lang: str | None) -> T | None:
     """The text in `lang`, else in English, else in the first language given; None without texts."""
     if not texts:
         return None
@@ -46,6 +48,9 @@ def pick(texts: dict | None, lang: str | None) -> str | None:
     if DEFAULT in texts:
         return texts[DEFAULT]
     return next(iter(texts.values()))
+
+
+T = TypeVar("T")  # what pick chooses among: a phrase's Template, a name's text
 
 
 @dataclass
@@ -63,7 +68,8 @@ class Template:
 
 def parse_template(text: str) -> tuple[Template | None, tuple[int, str, str] | None]:
     """The template, or None and (offset, the bad piece, what is wrong) for the first fault."""
-    parts, last = [], 0
+    parts: list[tuple[str | None, str | None]] = []
+    last = 0
     for m in PLACEHOLDER.finditer(text):
         if m.start() > last:
             parts.append((text[last:m.start()], None))
@@ -86,11 +92,11 @@ def parse_template(text: str) -> tuple[Template | None, tuple[int, str, str] | N
 class Phrases:
     """A game's phrases and display names, checked; what front ends word actions with."""
 
-    actions: dict = field(default_factory=dict)  # action id → {lang: Template}
-    choices: dict = field(default_factory=dict)  # choice label → {lang: Template}
-    events: dict = field(default_factory=dict)  # event id → {lang: Template}
-    names: dict = field(default_factory=dict)  # component type or zone id → {lang: name}
-    languages: list = field(default_factory=list)  # every language a phrase or name is given in, in order met
+    actions: dict[str, dict[str, Template]] = field(default_factory=dict)  # action id → {lang: Template}
+    choices: dict[str, dict[str, Template]] = field(default_factory=dict)  # choice label → {lang: Template}
+    events: dict[str, dict[str, Template]] = field(default_factory=dict)  # event id → {lang: Template}
+    names: dict[str, dict[str, str]] = field(default_factory=dict)  # component type or zone id → {lang: name}
+    languages: list[str] = field(default_factory=list)  # every language a phrase or name is given in, in order met
 
     def __bool__(self) -> bool:
         return bool(self.actions or self.choices or self.events or self.names)
@@ -120,6 +126,7 @@ class Phrases:
                 return pick(OWN["pass"], lang)
             return None
         template = pick(templates, lang)
+        assert template is not None  # a checked phrase has its text in at least one language
         values = dict(token.split("=", 1) for token in rest.split() if "=" in token)
         return template.fill(values, lambda v: self.value(v, lang))
 
@@ -176,7 +183,7 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
                 seen_langs.append(lang)
 
     def templates(texts, at, allowed: list, what: str) -> dict:
-        result = {}
+        result: dict[str, Template] = {}
         if not isinstance(texts, dict):
             errors.error(at.position(), f"the phrase of {what} must be a mapping of languages to texts",
                          "write it as {en: \"...\", hu: \"...\"}")
@@ -190,6 +197,7 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
                 errors.error(_inside(here, offset), f"'{piece}' in the {lang} phrase of {what}: {why}",
                              "write a brace itself as {{ or }}")
                 continue
+            assert template is not None  # parse_template gives a template or a fault
             for _, name in template.parts:
                 if name is not None and name not in allowed:
                     offset = str(text).find("{" + name)
@@ -217,7 +225,7 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
             if not decl.asks:
                 continue
             start = prefix.format(decl.id)
-            mine = {}
+            mine: dict[str, list[str]] = {}
             for code_id, label, name in asked:
                 if code_id == start or start.endswith((":", "(")) and code_id.startswith(start):
                     mine.setdefault(label, []).append(name)

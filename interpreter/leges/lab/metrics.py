@@ -78,7 +78,8 @@ def per_game(r: PlayResult, seats: Sequence[str]) -> dict[str, float | None]:
     if r.leaders:
         out["lead_changes"] = _lead_changes(r.leaders)
         out["decisiveness"] = _decisiveness(r, seats) if sole else None
-    for s, w in zip(seats, won or [None] * len(seats)):
+    shares: list[float | None] = list(won) if won else [None] * len(seats)
+    for s, w in zip(seats, shares):
         out[f"seat_win_rate.{s}"] = w
     agents = sorted(set(r.agents))
     if len(agents) > 1:
@@ -145,7 +146,7 @@ def summarise(results: Sequence[PlayResult], seats: Sequence[str]) -> dict[str, 
             if len(seats) > 1 and won:
                 out[name] = stats.bootstrap(won, balance)
             continue
-        values = [row[name] for row in rows if row.get(name) is not None]
+        values = [v for v in (row.get(name) for row in rows) if v is not None]
         if not values:
             continue
         kind = metric(name).kind

@@ -209,8 +209,9 @@ def _add(rs: d.Ruleset, entry: Entry) -> None:
     if section == "rulebooks":
         rs.rulebooks.append(dict(item, at=at))
         return
-    if section in BY_NAME:
-        getattr(rs, section).append(BY_NAME[section].build(ItemReader(item, text, where), common))
+    kind = BY_NAME.get(section)
+    if kind is not None and kind.build is not None:  # every list section but rulebooks (above) has a build
+        getattr(rs, section).append(kind.build(ItemReader(item, text, where), common))
     elif section == "scoring":
         common["id"] = "scoring"
         rs.scoring = d.ScoringDecl(**common, score=text("score"),
@@ -290,6 +291,7 @@ def load_declarations(path: str, variants=()) -> tuple[d.Ruleset, Board | None, 
     check_sizes(rs, errors)
     board = None
     if rs.map:
+        assert rs.map_at is not None  # build_ruleset places the map's key with it
         board = load_map(Path(rs.root).resolve(), rs.map, rs.map_at, errors, budget)
     errors.raise_if_errors()
     return rs, board, errors

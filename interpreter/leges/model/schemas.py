@@ -8,12 +8,14 @@ from __future__ import annotations
 import itertools
 import json
 from functools import lru_cache
+from typing import Any
 from pathlib import Path
 
 import jsonschema
 from jsonschema.exceptions import ValidationError, relevance
 
 from ..text.errors import Collector, did_you_mean
+from ..text.json_source import JsonDoc
 from ..text.yaml_source import YamlDoc
 
 
@@ -99,7 +101,8 @@ def _resolve(node, root: dict):
 
 def _description(error: ValidationError, root: dict) -> str | None:
     """The description nearest to the failing part of the schema (the innermost one on its path)."""
-    node, found = root, None
+    node: Any = root  # a schema's part: a mapping, a list, a value
+    found = None
     for part in error.absolute_schema_path:
         if isinstance(node, dict) and part not in node:
             node = _resolve(node, root)
@@ -142,14 +145,14 @@ def describe_error(error: ValidationError, root: dict | None = None) -> tuple[st
     while error.validator in ("oneOf", "anyOf") and error.context:
         if all(e.validator == "required" for e in error.context) and isinstance(error.instance, dict):
             # alternatives of required keys (book+section, or reading, ...): name the one begun, else all
-            options = [s.get("required", []) for s in error.schema.get(error.validator, [])]
-            begun = [o for o in options if any(k in error.instance for k in o)]
+            alternatives = [s.get("required", []) for s in error.schema.get(error.validator, [])]
+            begun = [o for o in alternatives if any(k in error.instance for k in o)]
             if len(begun) == 1:
-                missing = [k for k in begun[0] if k not in error.instance]
+                absent = [k for k in begun[0] if k not in error.instance]
                 present = [k for k in begun[0] if k in error.instance]
-                return f"missing required key '{missing[0]}'", _misspelt(error, missing[0]) or (
+                return f"missing required key '{absent[0]}'", _misspelt(error, absent[0]) or (
                     f"with '{present[0]}' this needs " + " and ".join(f"'{k}'" for k in begun[0])), False
-            return "needs " + ", or ".join(" and ".join(f"'{k}'" for k in o) for o in options), None, False
+            return "needs " + ", or ".join(" and ".join(f"'{k}'" for k in o) for o in alternatives), None, False
         # prefer what went wrong in the branch whose type fits the value
         fitting = [e for e in error.context if e.validator != "type"]
         if not fitting:
@@ -237,7 +240,7 @@ def _duplicate(items: list) -> int | None:
     return None
 
 
-def validate(doc: YamlDoc, name: str, errors: Collector) -> bool:
+def validate(doc: YamlDoc | JsonDoc, name: str, errors: Collector) -> bool:
     """Check `doc` against schema `name`; report every violation. True when it is valid."""
     if doc.data is None:
         errors.error(doc.position(()), "the file is empty")
@@ -257,10 +260,10 @@ def validate(doc: YamlDoc, name: str, errors: Collector) -> bool:
         if error.validator == "uniqueItems" and isinstance(error.instance, list):
             i = _duplicate(error.instance)
             if i is not None:
-                first = error.instance.index(error.instance[i])
+                earlier = error.instance.index(error.instance[i])
                 what = "parameter" if path and path[-1] == "params" else "value"
                 errors.error(doc.position(path + (i,)), f"{what} {_shown(error.instance[i])} is named twice",
-                             f"the first is at {doc.position(path + (first,))}; each may appear once")
+                             f"the first is at {doc.position(path + (earlier,))}; each may appear once")
                 continue
         if about_key and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})

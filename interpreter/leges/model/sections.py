@@ -46,7 +46,7 @@ def _each(each: dict, at: d.At) -> list[dict]:
     columns = []
     for name, values in each.items():
         if isinstance(values, dict):
-            lo, hi = values.get("from"), values.get("to")
+            lo, hi = values["from"], values["to"]  # the ruleset schema requires both, whole numbers
             if hi < lo:
                 raise LegesError(Diagnostic(at.child(name).position(), f"'each': the range of '{name}' from {lo} to {hi} is empty",
                                             "a range runs from the smaller number to the larger, both included"))
@@ -58,7 +58,7 @@ def _each(each: dict, at: d.At) -> list[dict]:
         if total > MAX_KINDS:
             raise LegesError(Diagnostic(at.position(), f"'each' makes more than {MAX_KINDS:,} kinds of component",
                                         "fewer values, or a count on fewer kinds"))
-    kinds = [{}]
+    kinds: list[dict] = [{}]
     for name, values in columns:
         kinds = [{**kind, name: v} for kind in kinds for v in values]
     return kinds

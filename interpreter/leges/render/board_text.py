@@ -232,7 +232,7 @@ def _render_cell(runs, bg: str | None, colour: bool) -> str:
 
 def _space_colours(board, style: Style) -> dict[str, str]:
     """Each space's fill: its area's where the map fills areas of a kind, else its own look's."""
-    fills = {}
+    fills: dict[str, str] = {}
     for kind, areas in board.areas.items():
         for aid, props in areas.items():
             look = style.area_look(kind, dict(props, id=aid))

@@ -137,7 +137,8 @@ def hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
 
     def cross(o, a, b):
         return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-    lower, upper = [], []
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
     for p in pts:
         while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
             lower.pop()

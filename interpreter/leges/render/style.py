@@ -228,7 +228,7 @@ def style_of(board, errors: Collector | None = None) -> Style:
 
 
 def _style_of(board) -> Style:
-    data = {}
+    data: dict = {}
     doc = getattr(board, "doc", None) if board is not None else None
     if doc is not None and isinstance(doc.data, dict):
         data = doc.data.get("render") or {}

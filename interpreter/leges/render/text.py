@@ -54,7 +54,8 @@ def zone_texts(zones: list[ZoneView], seats: list[str], names=None) -> list[str]
     display, names = names, {}
     for z in zones:
         names[z.name] = names.get(z.name, 0) + 1
-    out, empty, rows = [], [], {}
+    out, empty = [], []
+    rows: dict[str, list[str]] = {}
     for z in zones:
         label = z.key if names[z.name] > 1 else z.name
         if display is not None:

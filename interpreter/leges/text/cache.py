@@ -25,12 +25,12 @@ import secrets
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from .errors import LegesError
 from .files import read_bytes
 
-_state: tuple[Path, bytes] | None | bool = False  # False: not looked up yet; None: disabled; else (folder, key)
+_state: tuple[Path, bytes] | None | Literal[False] = False  # False: not looked up yet; None: disabled; else (folder, key)
 _PARSER_FILES = ("lang/syntax/grammar.lark", "lang/syntax/grammar.py", "lang/syntax/parser.py", "lang/syntax/to_ast.py", "lang/syntax/ast.py")  # what a syntax tree depends on
 KEY_FILE = "key"
 KEY_BYTES = 32
@@ -122,8 +122,8 @@ def _open() -> tuple[Path, bytes] | None:
         setting = os.environ.get("LEGES_CACHE")
         _state = None
         if setting != "off":
-            base = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "leges"
-            base = private_folder(base)
+            wanted = Path(setting) if setting else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "leges"
+            base = private_folder(wanted)
             key = _secret(base) if base is not None else None
             if base is not None and key is not None:
                 _state = (base, key)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # in json.decoder (the C scanner or py_scanstring); typeshed leaves it out
 from typing import Any
 
 from .errors import Diagnostic, LegesError, Position

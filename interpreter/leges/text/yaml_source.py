@@ -85,6 +85,7 @@ class YamlDoc:
                     break
             origin = TextOrigin(self.file, first + 1, indent + 1, block=True, indent=indent)
             if exact:
+                assert self.text is not None  # exact: the file's text is known
                 # skip the header line (`|`, chomping and indentation indicators, a comment)
                 start = mark.index
                 while start < node.end_mark.index and not breaks(self.text, start):

@@ -124,6 +124,7 @@ class RuleCompiling(BuilderParts):
         """Scoring, and the heuristics: estimates for agents."""
         c, game, rs = self.compiler, self.game, self.rs
         if rs.scoring is not None:
+            assert rs.scoring.score is not None  # the ruleset schema requires scoring's score
             scope = Scope({"p": T.PLAYER}, me=False)
             game.score_fn = c.parse_expr(rs.scoring.score, scope, T.INT)[1]
             game.score_position = rs.scoring.score.at.position()

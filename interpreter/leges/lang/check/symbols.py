@@ -81,8 +81,9 @@ def parse_type(text: str) -> T.Ty | None:
         inner = parse_type(text[len("list of "):])
         return T.list_of(inner) if inner else None
     if text.startswith("(") and text.endswith(")") and len(text) < 500:
-        items = [parse_type(part) for part in _split(text[1:-1])]
-        return T.tuple_of(*items) if len(items) >= 2 and all(items) else None
+        parsed = [parse_type(part) for part in _split(text[1:-1])]
+        items = [t for t in parsed if t]
+        return T.tuple_of(*items) if len(items) >= 2 and len(items) == len(parsed) else None
     if text.startswith("component(") and text.endswith(")"):
         return T.component(*[t.strip() for t in text[len("component("):-1].split(",")])
     if text.startswith("area(") and text.endswith(")"):

@@ -26,7 +26,7 @@ def formatter(ty: T.Ty) -> Formatter:
             return lambda st, v: "{" + ",".join(f"{st.setup.seat_names[p]}:{inner(st, x)}" for p, x in enumerate(v)) + "}"
         return lambda st, v: "{" + ",".join(f"{k}:{inner(st, x)}" for k, x in v.items()) + "}"
     if kind == "tuple":
-        inners = [formatter(t) for t in ty.items]
+        inners = [formatter(t) for t in ty.items or ()]  # a tuple type has its items
         return lambda st, v: "none" if v is None else "(" + ",".join(f(st, x) for f, x in zip(inners, v)) + ")"
     return lambda st, v: "none" if v is None else str(v)
 

@@ -89,9 +89,10 @@ class Functions:
                 return fn.type, inline
         source = f"{fn.name}(st, {scope.me_code if scope.me else 'None'}{''.join(f', {a}' for _, a in args)})"
         reads = self._reads_at_call(fn, node.args, scope)
-        if self._hoistable(fn, node.args, scope, reads):
-            self.body.hoisted[source] = None
-            self.body.hoisted_reads |= reads
+        body = self.body
+        if body is not None and self._hoistable(fn, node.args, scope, reads):  # (never hoistable without a body)
+            body.hoisted[source] = None
+            body.hoisted_reads |= reads
         else:
             c.reads |= reads
         if hoisting is not None:

@@ -14,6 +14,8 @@ C(40, 20) of payments(range(40), [100], substitute=20)) stops at limits.max_work
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .runtime import FREE_ITEMS, each, work_exceeded
 
 ANY = -1  # a need any item meets (its kind is the wildcard)
@@ -55,7 +57,7 @@ def _classes(need, wildcard, where: dict, w, rate) -> list:
     out: dict = {}
     for i, want in enumerate(need):
         try:
-            key = (want,)
+            key: tuple = (want,)
             got = out.get(key)
         except TypeError:  # a list: a class of its own
             key, got = (i, "list"), None
@@ -79,12 +81,12 @@ def _plans(st, classes: list, size: int) -> list:
     """Each distinct (items taken, needs only wild items meet, needs met in kind of each pool kind)
     of a choice of how many needs of each class are substituted, within the pool's size. A rate of
     1 is always taken (as many items, fewer needs in kind); each need costs at least one item."""
-    plans = {(0, 0, ())}
+    plans: set[tuple[int, int, tuple]] = {(0, 0, ())}
     left = sum(c[1] for c in classes)
     for target, n, rate in classes:
         left -= n
         each(st, range(len(plans) * (n + 1)))
-        grown = set()
+        grown: set[tuple[int, int, tuple]] = set()
         for total, wild_only, demand in plans:
             for s in ([n] if rate == 1 else range(n + 1) if rate else [0]):
                 t = total + (n - s) + s * rate
@@ -142,7 +144,7 @@ def _ways(st, counts: list, w, total: int, wild_only: int, demand: dict, found: 
     for i in range(n - 1, -1, -1):
         c, d = counts[order[i]], need[i]
         held[i], needed[i], coverable[i] = held[i + 1] + c, needed[i + 1] + d, coverable[i + 1] + (d if d < c else c)
-    todo = []  # (kind position, items left to take, wild items spare, (kind, count, what was taken before) or None)
+    todo: list[tuple[int, int, int, Any]] = []  # (kind position, items left to take, wild items spare, (kind, count, what was taken before) or None)
     for x in range(wild_only, min(counts[w], total) + 1) if w is not None else [0]:
         t, b = total - x, x - wild_only
         if t <= held[0] and needed[0] - min(t, coverable[0]) <= b:

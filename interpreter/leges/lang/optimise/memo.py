@@ -25,6 +25,7 @@ in a shared slot holds for both.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 ANY_TYPE = "*"
@@ -145,7 +146,7 @@ class MemoTable:
         return tuple(found)
 
 
-def key_layout(params: list[str], uses_me: bool, hoisted: list[str]) -> tuple[str, ...]:
+def key_layout(params: list[str], uses_me: bool, hoisted: Sequence[str]) -> tuple[str, ...]:
     """What a memoised function's cache keys hold: `me` if it reads it, its arguments, then the
     values of the calls hoisted into the key."""
     return (("me",) if uses_me else ()) + tuple(params) + tuple(f"hoisted{i}" for i in range(len(hoisted)))
@@ -159,7 +160,7 @@ def nesting_space(keys, layout: tuple[str, ...]) -> str | None:
 
 
 def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me: bool,
-                   hoisted: list[str] = (), frozen: set[str] = frozenset(), by_space: str | None = None,
+                   hoisted: Sequence[str] = (), frozen: Set[str] = frozenset(), by_space: str | None = None,
                    projected: dict[str, str] | None = None) -> str:
     """A memoised function: the body, and a wrapper looking its value up in `st.memo[slot]`.
 

@@ -90,16 +90,16 @@ def syntax_error(exc: UnexpectedInput, text: str, origin: TextOrigin, start: str
         offset = len(text)
     token = getattr(exc, "token", None)
     at_end = isinstance(exc, UnexpectedEOF) or (
-        isinstance(exc, UnexpectedToken) and (token.type == "$END" or token.type == "_DEDENT" and not str(token)))
+        isinstance(exc, UnexpectedToken) and (exc.token.type == "$END" or exc.token.type == "_DEDENT" and not str(exc.token)))
     hint = None
     if at_end:
         offset = len(layout.rstrip("\n"))
         message = f"syntax error: unexpected end of text{_expected(exc)}" if not isinstance(exc, UnexpectedEOF) \
             else f"syntax error: the text ends too early{_expected(exc)}"
     elif isinstance(exc, UnexpectedToken):
-        if token.type == "_NL":
+        if exc.token.type == "_NL":
             found = "end of line"
-        elif token.type == "_INDENT":
+        elif exc.token.type == "_INDENT":
             found = "indent"
             end = getattr(token, "end_pos", None)
             if end is not None and end <= len(layout):
@@ -108,13 +108,16 @@ def syntax_error(exc: UnexpectedInput, text: str, origin: TextOrigin, start: str
             found = f"'{token}'"
         message = f"syntax error: unexpected {found}{_expected(exc)}"
     elif isinstance(exc, UnexpectedCharacters):
+        assert exc.pos_in_stream is not None  # lark places every character it cannot read
         message = f"syntax error: unexpected character {text[exc.pos_in_stream]!r}{_expected(exc)}"
     else:
         message = f"syntax error: {exc}"
     open_, _ = _brackets(layout, offset)
     _, stray = _brackets(layout, offset + 1)
     before = layout[:offset].rstrip()
-    first_word = re.match(r"\s*([A-Za-z_]*)", layout[line_start(layout, offset):offset]).group(1)
+    words = re.match(r"\s*([A-Za-z_]*)", layout[line_start(layout, offset):offset])
+    assert words is not None  # the pattern matches any text (the empty word at least)
+    first_word = words.group(1)
     if token is not None and str(token) == "=" and "COMP_OP" in expected:
         hint = "compare with '==' ('=' assigns)"
     elif "IN" in expected and re.search(r"(^|[^A-Za-z0-9_])let\s+[A-Za-z_]\w*\s*=", layout[:offset] if start == "expression"

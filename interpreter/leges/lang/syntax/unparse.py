@@ -164,7 +164,7 @@ def _statement(node) -> str:
     if isinstance(node, ast.Stack):
         return f"stack {e(node.source)} onto {e(node.to)}{_position(node.where)}"
     if isinstance(node, ast.Shuffle):
-        if node.end is None:
+        if node.end is None or node.count is None:  # the parser gives `count` with `end`
             return f"shuffle {e(node.zone)}"
         return f"shuffle {node.end} {e(node.count)} of {e(node.zone)}"
     if isinstance(node, ast.Choose):

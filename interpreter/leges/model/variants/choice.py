@@ -12,6 +12,7 @@ REQUEST = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?(
 
 def typed(param: dict, raw: str, where: Position) -> object:
     kind = param["type"]
+    value: object  # a number, a truth value or a text, as the parameter's type says
     try:
         if kind == "int":
             value = int(raw)

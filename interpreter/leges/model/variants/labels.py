@@ -90,14 +90,14 @@ class LabelPatches:
                 return None, None
             raw, value_origin = "pass", TextOrigin(doc.file, *_line_col_of(doc.position(at)))
         else:
-            raw = op.get("value")
-            if not isinstance(raw, str) or not raw.strip():
+            given = op.get("value")
+            if not isinstance(given, str) or not given.strip():
                 self.errors.error(doc.position(at + ("value",) if "value" in op else at),
                                   f"'@{lab.name}' labels {'a statement' if lab.kind == 'statement' else 'an expression'}: "
                                   "the value must be rule text",
                                   "the new " + lab.kind + (f"; `@{lab.name}` in it stands for the old one"))
                 return None, None
-            value_origin = doc.text_origin(at + ("value",))
+            raw, value_origin = given, doc.text_origin(at + ("value",))
         old = [(old_origin, text, i) for i in range(len(text))]
         value = [(value_origin, raw, i) for i in range(len(raw))]
         inner_start, inner_end = lab.inner

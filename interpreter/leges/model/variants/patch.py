@@ -165,11 +165,13 @@ class Patcher(LabelPatches):
                 self.errors.error(doc.position(at + ("key",)), "op remove takes away a whole item, or a labelled statement",
                                   "to change one key, use op: set")
                 return
+            assert target is not None  # checked above, for replace, remove and set
             self.touches.append(Touch(self.variant.id, section, target, (), where=doc.position(at)))
             del self.entries[index[(section, target)]]
         elif kind in ("add", "replace"):
             self._add_or_replace(kind, section, target, op, at, index)
         else:  # set, or remove at a label
+            assert target is not None  # checked above, for replace, remove and set
             n = index[(section, target)]
             new = self._set(self.entries[n], section, target, op, at, label)
             if new is not None:
@@ -291,7 +293,7 @@ class Patcher(LabelPatches):
             return None
         if places is not None:
             origin = SpliceOrigin(value, places, doc.file)
-            place = (SpliceDoc(origin, (doc, at + ("value",) if "value" in op else at)), ())
+            place: tuple[SpliceDoc | YamlDoc, tuple] = (SpliceDoc(origin, (doc, at + ("value",) if "value" in op else at)), ())
             if not self._parses(value, program, origin):
                 return None
         else:
