@@ -114,7 +114,7 @@ def test_agents_in_the_simulator_search_worlds_that_keep_their_memory(monkeypatc
 
 def test_the_pages_agents_keep_their_seats_memory_too():
     pytest.importorskip("starlette")
-    from leges.web.session import Match
+    from leges.web.match import Match
     game = leges.load(str(OPEN_DRAW))
     match = Match("m", 1, 2, 0, ["greedy", ""])
     match.start(game)

@@ -225,7 +225,9 @@ def test_the_page_names_its_seat_and_no_other_hand(serving):
 @pytest.mark.parametrize("name, players", [("tictactoe", 2), ("pompeii", 3), ("attika", 3), ("alexander", 4)])
 def test_every_bundled_game_plays_and_replays_in_the_page(name, players, tmp_path):
     from leges.cli import main
-    from leges.web.session import Match, Replay, Workspace, read_record_text
+    from leges.web.match import Match
+    from leges.web.replay import Replay, read_record_text
+    from leges.web.session import Workspace
     from leges.web.views import play_view, replay_view
     ws = Workspace(str(ruleset_dir(name)))
     match = Match("m", 1, players, 2, ["random"] * players)
@@ -417,7 +419,9 @@ def test_several_tables_at_once(serving):
 
 
 def test_a_hot_seat_shows_nobodys_view_while_the_agents_think():
-    from leges.web.session import HOT, Match, Workspace
+    from leges.web.match import Match
+    from leges.web.seating import HOT
+    from leges.web.session import Workspace
     from leges.web.views import play_view
     ws = Workspace(str(ruleset_dir("pompeii")))
     match = Match("h", HOT, 3, 1, ["", "random", ""], hotseat=True)

@@ -291,7 +291,7 @@ def test_a_tables_endpoints_are_guarded(serving, path, method, headers, token, s
 
 
 def test_a_seat_key_is_not_guessable_from_another():
-    from leges.web.session import Match
+    from leges.web.match import Match
     keys = set()
     for _ in range(20):
         match = Match(new_id_for_test(), 0, 4, 0, ["", "", "", "random"])
@@ -301,5 +301,5 @@ def test_a_seat_key_is_not_guessable_from_another():
 
 
 def new_id_for_test():
-    from leges.web.session import new_id
+    from leges.web.ids import new_id
     return new_id()

@@ -42,7 +42,10 @@ from ..engine.budget import GameBudget
 from ..text.errors import Diagnostic, LegesError, Position
 from .guard import Guard, host_names, read_json, refusal
 from .seating import AgentPolicy
-from .session import Match, Replay, Workspace, diagnostic_json, new_id, read_record_text
+from .ids import new_id
+from .match import Match
+from .replay import Replay, read_record_text
+from .session import Workspace, diagnostic_json
 from .views import play_view, replay_view
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -197,7 +200,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         hotseat = data.get("hotseat", False)
         if not isinstance(hotseat, bool):
             raise LegesError(Diagnostic(Position("hotseat"), "hotseat is true or false"))
-        from .session import HOT
+        from .seating import HOT
         match = Match(new_id(), HOT if hotseat else seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make,
                       options.budget, variants=tuple(variants), hotseat=hotseat)
         with match.lock:
