@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from helpers import ROOT
-from leges.authoring.mutate import OLD_OPERATORS, _edits, find_mutants, run, splice
+from leges.authoring.mutants import _edits, find_mutants
+from leges.authoring.mutate import OLD_OPERATORS, run, splice
 
 
 def test_mutants_of_every_kind_each_one_change():
@@ -94,7 +95,8 @@ def test_a_survivor_is_reported_and_a_stillborn_mutant_not_counted():
     report = run(str(ROOT / "rulesets" / "tictactoe"), tests=[], rule="place", operator="|".join(OLD_OPERATORS))
     assert report["tests"] == [] and report["survived"] == report["run"] == 11 and report["score"] == 0.0
     assert all(r.status == "survived" and r.mutant.rule == "action:place" for r in report["results"])
-    from leges.authoring.mutate import Mutant, evaluate
+    from leges.authoring.mutants import Mutant
+    from leges.authoring.mutate import evaluate
     broken = Mutant(0, "action:place", "effect", "ruleset.yaml", ("actions", 0, "effect"), "", "statement", "",
                     "", "move nothing to square\n")
     result = evaluate(str(ROOT / "rulesets" / "tictactoe"), broken, [], str(ROOT), 60)
@@ -116,7 +118,7 @@ def test_every_rule_of_a_bundled_game_has_mutants(game):
 def test_each_listed_equivalent_mutant_is_one_mutant_with_a_reason(game):
     """equivalent_mutants.yaml: each entry names exactly one mutant of the ruleset (none stale), with its why."""
     from pathlib import Path
-    from leges.authoring.mutate import _matches, equivalents
+    from leges.authoring.mutants import equivalents, matches_equivalent as _matches
     folder = ROOT / "rulesets" / game
     mutants = find_mutants(str(folder))
     for entry in equivalents(Path(folder)):

@@ -7,7 +7,8 @@ import shutil
 import pytest
 
 from helpers import ROOT
-from leges.authoring.mutate import find_mutants, run
+from leges.authoring.mutants import find_mutants
+from leges.authoring.mutate import run
 
 AUCTION = ROOT / "tests" / "rulesets" / "auction"
 
@@ -125,7 +126,7 @@ def test_every_rule_gets_a_mutant_the_last_resort_included(auction):
 
 
 def test_mutants_that_say_the_same_are_one(auction):
-    from leges.authoring.mutate import _meaning
+    from leges.authoring.mutants import _meaning
     _, mutants, _ = auction
     for rule in {m.rule for m in mutants}:
         said = [(m.key, _meaning(m.text, m.key in ("effect", "body") and not rule.startswith("function")))

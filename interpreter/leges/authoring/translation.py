@@ -182,7 +182,7 @@ def _change_words(x: Difference, thing: str, width: int) -> list[str]:
     if x.kind == "only_b":
         return wrap(f"Only B has {thing}: A's rulebook, as this ruleset reads it, has no such rule.", "", width)
     if x.section == "players":
-        return [f"The number of players differs."]
+        return ["The number of players differs."]
     lines: list[str] = []
     for change in x.changes:
         base = change.field.split(".")[0]

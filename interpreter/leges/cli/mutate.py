@@ -7,7 +7,8 @@ from .common import EXIT_FAIL, EXIT_INPUT, EXIT_OK
 
 
 def cmd_mutate(args) -> int:
-    from ..authoring.mutate import as_json, find_mutants, run, select
+    from ..authoring.mutants import find_mutants
+    from ..authoring.mutate import as_json, run, select
     if args.list:
         missing: list = []
         for m in select(find_mutants(args.ruleset, missing=missing), args.rule, args.sample, args.seed, args.operator):
