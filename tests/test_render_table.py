@@ -138,3 +138,35 @@ def test_the_command_marks_a_records_last_action(tmp_path):
     assert 'class="zone last from" data-zone="deck"' in svg
     assert main(["render", str(RULESETS / "open_draw"), "--record", str(record), "--step", "0", "-o", str(tmp_path / "z.svg")]) == 0
     assert "zone last" not in (tmp_path / "z.svg").read_text()
+
+
+def test_the_end_is_shown(auction):
+    st = auction.new_initial_state(players=2, seed=1)
+    rng = random.Random(1)
+    assert ET.fromstring(render_svg(st)).find(f".//{SVG}g[@class='result']") is None  # not before the end
+    while not st.is_terminal():
+        st.apply_action(rng.choice(st.legal_actions()))
+    root = ET.fromstring(render_svg(st))
+    banner = root.find(f".//{SVG}g[@class='result']")
+    words = " ".join("".join(t.itertext()) for t in banner.iter(SVG + "text"))
+    view = seat_view(st)
+    assert "game over" in words
+    for p, score in enumerate(view.scores):
+        assert f"{view.seats[p]} {score}" in words
+    winner = view.ranking[0]
+    if len(winner) == 1:
+        assert f"{view.seats[winner[0]]} wins" in words
+    headers = {g.get("data-player"): "".join(g.find(SVG + "text").itertext()) for g in root.iter(SVG + "g")
+               if g.get("class") == "area player"}
+    for p in winner:
+        assert "1st" in headers[view.seats[p]]
+
+
+def test_a_map_shows_the_end_too():
+    game = leges.load(str(ruleset_dir("tictactoe")))
+    st = game.new_initial_state(players=2, seed=0)
+    rng = random.Random(0)
+    while not st.is_terminal():
+        st.apply_action(rng.choice(st.legal_actions()))
+    banner = ET.fromstring(render_svg(st)).find(f".//{SVG}g[@class='result']")
+    assert banner is not None and "game over" in "".join(banner.itertext())

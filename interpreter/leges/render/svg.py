@@ -19,7 +19,7 @@ from .svg_ink import FONT, MARGIN, PANEL_WIDTH, num, points, svg_text
 from .svg_panel import side_panel
 from .svg_pieces import node_pieces, pieces_at
 from .svg_table import MARK_FROM, MARK_TO, table
-from .text import wrap
+from .text import ranking_text, value_text, wrap
 from .view import SeatView, seat_view
 
 
@@ -57,6 +57,10 @@ def render_view(board, view: SeatView, style: Style, targets=(), panel: bool = T
     elif view.seats:  # no map: the zones laid out as a table (svg_table.py)
         table_svg, width, height = table(view, style)
         parts.append(table_svg)
+    if width and view.terminal and view.ranking is not None:  # the end: the ranking and the scores below
+        banner_svg, banner_height = _result_banner(view, width)
+        parts.append(banner_svg.replace("@Y@", num(height - MARGIN / 2)))
+        height += banner_height
     if panel:
         panel_svg, panel_height = side_panel(view, style, x0=width + (MARGIN if width else 0))
         parts.append(panel_svg)
@@ -67,6 +71,35 @@ def render_view(board, view: SeatView, style: Style, targets=(), panel: bool = T
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
             f'{FONT} data-ruleset={quoteattr(view.ruleset)} data-view={quoteattr(who)}>')
     return "\n".join([head, f'<rect width="100%" height="100%" fill="{style.background}"/>', *parts, "</svg>"]) + "\n"
+
+
+def _result_banner(view: SeatView, width: float) -> tuple[str, float]:
+    """A banner across the picture at a terminal state: who won (the ranking) and the scores.
+    Its top is left as @Y@ for the caller."""
+    first = view.ranking[0] if view.ranking else []
+    if len(first) == 1 and len(view.ranking) > 1:
+        head = f"{view.seats[first[0]]} wins"
+    elif len(view.ranking) == 1:
+        head = "a draw" if len(first) > 1 else f"{view.seats[first[0]]} wins"
+    else:
+        head = " and ".join(view.seats[p] for p in first) + " share first place"
+    lines = [("game over · " + head, 16.0, "bold")]
+    if len(view.seats) > 1:
+        lines.append(("ranking: " + ranking_text(view), 12.0, "normal"))
+    if view.scores is not None:
+        lines.append(("scores: " + " · ".join(f"{view.seats[p]} {value_text(v)}" for p, v in enumerate(view.scores)), 12.0, "normal"))
+    h = 14 + sum(size + 6 for _, size, _ in lines)
+    colour = view.colours[first[0]] if len(first) == 1 and first[0] < len(view.colours) else "#5a4a32"
+    out = [f'<g class="result" transform="translate(0,@Y@)">',
+           f'<rect x="{num(MARGIN)}" y="0" width="{num(width - 2 * MARGIN)}" height="{num(h)}" rx="8" fill="#fffdf7" '
+           f'stroke={quoteattr(colour)} stroke-width="3"/>']
+    y = 8.0
+    for text, size, weight in lines:
+        y += size + 4
+        out.append(svg_text(width / 2, y, text, size=size, weight=weight, fill="#2b2116"))
+        y += 2
+    out.append("</g>")
+    return "\n".join(out), h + MARGIN / 2
 
 
 # ---------------------------------------------------------------------- the board

@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .style import Style, rgb
 from .svg_ink import MARGIN, ink_on, num, svg_text
-from .text import player_zones, shared_zones, wrap
+from .text import player_zones, shared_zones, value_text, wrap
 from .view import Piece, SeatView, ZoneView
 
 CARD_W, CARD_H = 50.0, 70.0
@@ -207,6 +207,13 @@ def table(view: SeatView, style: Style) -> tuple[str, float, float]:
             marks.append("you")
         if view.seats[p] == view.to_move and not view.terminal:
             marks.append("to move")
+        if view.terminal and view.ranking is not None:  # the end: each player's place and score
+            place = next((i for i, group in enumerate(view.ranking) if p in group), None)
+            if place is not None:
+                place_n = 1 + sum(len(g) for g in view.ranking[:place])
+                marks.append({1: "1st", 2: "2nd", 3: "3rd"}.get(place_n, f"{place_n}th"))
+            if view.scores is not None and p < len(view.scores):
+                marks.append(f"score {value_text(view.scores[p])}")
         colour = view.colours[p]
         parts = [f'<g class="area player" data-player={quoteattr(view.seats[p])}>',
                  f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(area_h)}" rx="10" fill={quoteattr(colour)} '
