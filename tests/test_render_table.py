@@ -170,3 +170,13 @@ def test_a_map_shows_the_end_too():
         st.apply_action(rng.choice(st.legal_actions()))
     banner = ET.fromstring(render_svg(st)).find(f".//{SVG}g[@class='result']")
     assert banner is not None and "game over" in "".join(banner.itertext())
+
+
+def test_the_page_gets_the_marks(open_draw):
+    from leges.web.views import seat_payload
+    st = open_draw.new_initial_state(players=3, seed=1)
+    before = st.copy()
+    st.apply_action("take")
+    svg = seat_payload(st, 0, before=before)["svg"]
+    assert 'class="zone last from" data-zone="deck"' in svg and 'class="zone last to" data-zone="hand.x"' in svg
+    assert "zone last" not in seat_payload(st, 0)["svg"]
