@@ -45,8 +45,9 @@ def _numbers(piece: Piece) -> list[str]:
     return out
 
 
-def card_face(view: SeatView, p: Piece, x: float, y: float, count: int | None = None) -> str:
-    """One card face up: its label, its numbers in the corner, its colour as a band."""
+def card_face(view: SeatView, p: Piece, x: float, y: float, count: int | None = None, shown: float = CARD_W) -> str:
+    """One card face up: its label, its numbers in the corner, its colour as a band (`shown`: how much
+    of its width the next card of a fan leaves uncovered; the label then starts at its left)."""
     colour = _colour_prop(p)
     border = view.colours[p.owner] if p.owner is not None and p.owner < len(view.colours) else "#3a2a1a"
     whose = f"{view.seats[p.owner]}'s " if p.owner is not None and p.owner < len(view.seats) else ""
@@ -62,10 +63,11 @@ def card_face(view: SeatView, p: Piece, x: float, y: float, count: int | None = 
     numbers = _numbers(p)
     if numbers:
         out.append(svg_text(x + 5, y + 17, numbers[0], size=15, anchor="start", fill=ink, weight="bold"))
-    lines = wrap(p.label, 8)[:2]
+    lines = wrap(p.label, 8 if shown >= CARD_W else max(3, int(shown / 6.2)))[:2]
     for i, line in enumerate(lines):
-        out.append(svg_text(x + CARD_W / 2, y + CARD_H / 2 + 6 + i * 11 - (len(lines) - 1) * 5.5, line,
-                            size=10, fill="#2b2116"))
+        lx, anchor = (x + CARD_W / 2, "middle") if shown >= CARD_W else (x + 4, "start")
+        out.append(svg_text(lx, y + CARD_H / 2 + 6 + i * 11 - (len(lines) - 1) * 5.5, line,
+                            size=10, anchor=anchor, fill="#2b2116"))
     n = p.count if count is None else count
     if n > 1:
         out.append(_badge(x + CARD_W - 4, y + 4, f"×{n}"))
@@ -142,7 +144,7 @@ def draw_zone(view: SeatView, zone: ZoneView, x: float, y: float, width: float) 
         body = CARD_W + (len(faces) - 1) * step
         cx = x + (width - body) / 2
         for i, p in enumerate(faces):
-            out.append(card_face(view, p, cx + i * step, cy))
+            out.append(card_face(view, p, cx + i * step, cy, shown=step if i < len(faces) - 1 else CARD_W))
     if mark:
         dash = ' stroke-dasharray="7 4"' if mark == "from" else ""
         colour = MARK_FROM if mark == "from" else MARK_TO
