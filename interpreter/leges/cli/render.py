@@ -121,7 +121,7 @@ def register(sub, variant) -> None:
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of a new game")
     p.add_argument("--state", metavar="FILE", help="a saved state (state.to_json())")
     p.add_argument("--record", metavar="FILE", help="a game record (leges simulate --records, leges play --record)")
-    p.add_argument("--step", type=int, metavar="N", help="with --record: the position after N actions (default: the end)")
+    p.add_argument("--step", type=int, metavar="N", help="with --record: the position after N actions (default: the end); what the Nth changed is marked")
     p.add_argument("--seat", help="draw what this seat sees (default: only what every player sees)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the SVG to FILE (default: standard output)")
     p.set_defaults(run=cmd_render)
