@@ -185,9 +185,11 @@ def test_the_command_renders_a_start_a_state_and_a_record(tmp_path, capsys):
     assert 'data-view="black"' in svg and "hand.black" not in svg
     game = leges.load(str(ruleset_dir("pompeii")))
     st = game.new_initial_state(players=3, seed=json.loads(record.read_text())["seed"])
-    for text in json.loads(record.read_text())["actions"][:30]:
+    for text in json.loads(record.read_text())["actions"][:29]:
         st.apply_action(text)
-    assert svg == render_svg(st, 1)
+    before = st.copy()
+    st.apply_action(json.loads(record.read_text())["actions"][29])
+    assert svg == render_svg(st, 1, before=before)  # the record's last action marked
     (tmp_path / "state.json").write_text(st.to_json())
     assert main(["render", str(ruleset_dir("pompeii")), "--state", str(tmp_path / "state.json")]) == 0
     assert capsys.readouterr().out == render_svg(st)

@@ -445,7 +445,8 @@ def test_two_people_at_pompeii_never_see_each_others_hand(serving, pages):
             other = 1 - seat
             with match.lock:
                 st = match.st
-                assert shown == [seat_payload(st, seat)["svg"], [a.text for a in st.legal_actions(seat)], st.record_view(seat)]
+                before = match.before  # the picture marks the last action's changes, as the seat saw them
+                assert shown == [seat_payload(st, seat, before=before)["svg"], [a.text for a in st.legal_actions(seat)], st.record_view(seat)]
                 assert shown[0] != seat_payload(st, other)["svg"]
                 names = st.setup.seat_names
                 hand = sorted(st.setup.clabel[c] for c in st.zones[f"hand.{names[other]}"])
@@ -454,7 +455,7 @@ def test_two_people_at_pompeii_never_see_each_others_hand(serving, pages):
                     world.forget_cached()
                     if world.pending is not None:
                         world.pending = recompute_pending(world) or world.pending
-                    assert seat_payload(world, seat)["svg"] == shown[0]
+                    assert seat_payload(world, seat, before=before)["svg"] == shown[0]
                     redrawn += sorted(world.setup.clabel[c] for c in world.zones[f"hand.{names[other]}"]) != hand
         mover = next((pg for pg in seen.values() if pg.evaluate("() => state.view.your_turn")), None)
         if mover is None:

@@ -69,6 +69,16 @@ def position_of(args):
     return game, game.new_initial_state(players=players, seed=args.seed)
 
 
+def before_of(game, args):
+    """With --record, the position one action before the one drawn (the last action is marked), else None."""
+    if not args.record:
+        return None
+    from ..lab.records import read_record
+    record = read_record(args.record)
+    step = len(record["actions"]) if args.step is None else args.step
+    return replay_to(game, record, step - 1, args.record) if step > 0 else None
+
+
 def cmd_render(args) -> int:
     from ..render import render_board, render_svg
     from ..render.style import style_of
@@ -88,7 +98,7 @@ def cmd_render(args) -> int:
                 print(d.format(), file=sys.stderr)
         errors.raise_if_errors()
         seat = seat_index(st, args.seat) if args.seat else None
-        svg = render_svg(st, seat, style=style)
+        svg = render_svg(st, seat, style=style, before=before_of(game, args))
     if args.output and args.output != "-":
         folder = os.path.dirname(args.output)
         if folder and not os.path.isdir(folder):
@@ -111,7 +121,7 @@ def register(sub, variant) -> None:
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of a new game")
     p.add_argument("--state", metavar="FILE", help="a saved state (state.to_json())")
     p.add_argument("--record", metavar="FILE", help="a game record (leges simulate --records, leges play --record)")
-    p.add_argument("--step", type=int, metavar="N", help="with --record: the position after N actions (default: the end)")
+    p.add_argument("--step", type=int, metavar="N", help="with --record: the position after N actions (default: the end); what the Nth changed is marked")
     p.add_argument("--seat", help="draw what this seat sees (default: only what every player sees)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the SVG to FILE (default: standard output)")
     p.set_defaults(run=cmd_render)

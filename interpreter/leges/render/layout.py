@@ -40,10 +40,11 @@ class Layout:
 
     def outline(self, members) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         """The edges of the members' shapes that border a space outside them (or nothing)."""
-        members = set(members)
+        order = list(dict.fromkeys(members))  # in the order given: the same path every run
+        members = set(order)
         by_centre = {_key(c): s for s, c in self.centres.items()}
         segments = []
-        for s in members:
+        for s in order:
             corners = self.shapes.get(s)
             if not corners:
                 continue

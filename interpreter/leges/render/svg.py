@@ -18,13 +18,15 @@ from .style import Style, css_colour, fill_template, matches, style_of
 from .svg_ink import FONT, MARGIN, PANEL_WIDTH, num, points, svg_text
 from .svg_panel import side_panel
 from .svg_pieces import node_pieces, pieces_at
-from .text import wrap
+from .svg_table import MARK_FROM, MARK_TO, table
+from .text import ranking_text, value_text, wrap
 from .view import SeatView, seat_view
 
 
 def render_svg(st, seat: int | None = None, *, style: Style | None = None, targets=(), panel: bool = True,
-               view: SeatView | None = None) -> str:
-    """The picture of `st` as `seat` sees it (None: what everybody sees).
+               view: SeatView | None = None, before=None) -> str:
+    """The picture of `st` as `seat` sees it (None: what everybody sees). With `before`, the state
+    before the last action, the spaces and zones that action changed are marked (`SeatView.last`).
 
     `targets` are spaces an action names (the web page makes them clickable): they are drawn even
     where the map's look hides them (the bare table around a map that grows during play)."""
@@ -32,7 +34,7 @@ def render_svg(st, seat: int | None = None, *, style: Style | None = None, targe
     if style is None:
         style = style_of(game.board)
     if view is None:
-        view = seat_view(st, seat, style)
+        view = seat_view(st, seat, style, before=before)
     return render_view(game.board, view, style, targets=targets, panel=panel)
 
 
@@ -52,6 +54,13 @@ def render_view(board, view: SeatView, style: Style, targets=(), panel: bool = T
     if board is not None:
         board_svg, width, height = _board(board, view, style, set(targets))
         parts.append(board_svg)
+    elif view.seats:  # no map: the zones laid out as a table (svg_table.py)
+        table_svg, width, height = table(view, style)
+        parts.append(table_svg)
+    if width and view.terminal and view.ranking is not None:  # the end: the ranking and the scores below
+        banner_svg, banner_height = _result_banner(view, width)
+        parts.append(banner_svg.replace("@Y@", num(height - MARGIN / 2)))
+        height += banner_height
     if panel:
         panel_svg, panel_height = side_panel(view, style, x0=width + (MARGIN if width else 0))
         parts.append(panel_svg)
@@ -62,6 +71,35 @@ def render_view(board, view: SeatView, style: Style, targets=(), panel: bool = T
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
             f'{FONT} data-ruleset={quoteattr(view.ruleset)} data-view={quoteattr(who)}>')
     return "\n".join([head, f'<rect width="100%" height="100%" fill="{style.background}"/>', *parts, "</svg>"]) + "\n"
+
+
+def _result_banner(view: SeatView, width: float) -> tuple[str, float]:
+    """A banner across the picture at a terminal state: who won (the ranking) and the scores.
+    Its top is left as @Y@ for the caller."""
+    first = view.ranking[0] if view.ranking else []
+    if len(first) == 1 and len(view.ranking) > 1:
+        head = f"{view.seats[first[0]]} wins"
+    elif len(view.ranking) == 1:
+        head = "a draw" if len(first) > 1 else f"{view.seats[first[0]]} wins"
+    else:
+        head = " and ".join(view.seats[p] for p in first) + " share first place"
+    lines = [("game over · " + head, 16.0, "bold")]
+    if len(view.seats) > 1:
+        lines.append(("ranking: " + ranking_text(view), 12.0, "normal"))
+    if view.scores is not None:
+        lines.append(("scores: " + " · ".join(f"{view.seats[p]} {value_text(v)}" for p, v in enumerate(view.scores)), 12.0, "normal"))
+    h = 14 + sum(size + 6 for _, size, _ in lines)
+    colour = view.colours[first[0]] if len(first) == 1 and first[0] < len(view.colours) else "#5a4a32"
+    out = [f'<g class="result" transform="translate(0,@Y@)">',
+           f'<rect x="{num(MARGIN)}" y="0" width="{num(width - 2 * MARGIN)}" height="{num(h)}" rx="8" fill="#fffdf7" '
+           f'stroke={quoteattr(colour)} stroke-width="3"/>']
+    y = 8.0
+    for text, size, weight in lines:
+        y += size + 4
+        out.append(svg_text(width / 2, y, text, size=size, weight=weight, fill="#2b2116"))
+        y += 2
+    out.append("</g>")
+    return "\n".join(out), h + MARGIN / 2
 
 
 # ---------------------------------------------------------------------- the board
@@ -136,12 +174,23 @@ def _cells(board, view, style, lay: Layout, looks, shown, ghosts, targets) -> li
         drawn = pieces_at(view, style, lay.centres[s], size, view.spaces.get(s, []), view.hidden_spaces.get(s))
         if drawn:  # over the outlines; clicking a piece is clicking its space
             out.append(f'<g class="pieces" data-space={quoteattr(s)}>' + "".join(drawn) + "</g>")
+    for s in shown:  # what the last action changed: where it took from dashed, where it put solid
+        if s in view.last:
+            out.append(f'<polygon class="last {view.last[s]}" data-space={quoteattr(s)} points="{points(lay.shapes[s])}" '
+                       f'{_last_stroke(view.last[s])}/>')
     for s in shown:  # spaces an action names: a highlight over everything, which takes the click
         if s in targets:
             out.append(f'<g class="hit target" data-space={quoteattr(s)}><title>{escape(s)}</title>'
                        f'<polygon points="{points(lay.shapes[s])}" fill="#1d6fd8" fill-opacity="0.12" '
                        f'stroke="#1d6fd8" stroke-width="3"/></g>')
     return out
+
+
+def _last_stroke(mark: str) -> str:
+    """The mark of a space or zone the last action changed: "from" dashed, "to" solid (svg_table.py too)."""
+    colour = MARK_FROM if mark == "from" else MARK_TO
+    dash = ' stroke-dasharray="7 4"' if mark == "from" else ""
+    return f'fill="none" stroke="{colour}" stroke-width="3" pointer-events="none"{dash}'
 
 
 def _space_marks(board, view, style, lay, look, s, size) -> list[str]:
@@ -256,6 +305,11 @@ def _graph(board, view, style: Style, lay: Layout, looks, targets) -> list[str]:
         if pieces or view.hidden_spaces.get(s):
             out.append(f'<g class="pieces" data-space={quoteattr(s)}>'
                        + "".join(node_pieces(view, style, x, y + r + 10, pieces, view.hidden_spaces.get(s))) + "</g>")
+    for s in board.spaces:
+        if s in view.last and s in lay.centres:
+            x, y = lay.centres[s]
+            out.append(f'<circle class="last {view.last[s]}" data-space={quoteattr(s)} cx="{num(x)}" cy="{num(y)}" '
+                       f'r="{num(r + 5)}" {_last_stroke(view.last[s])}/>')
     for s in board.spaces:
         if s in targets and s in lay.centres:
             x, y = lay.centres[s]

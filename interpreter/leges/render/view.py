@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .style import Style, style_of
+from .style import Style, rgb, style_of
 
 
 @dataclass
@@ -24,6 +24,7 @@ class Piece:
     owner: int | None
     label: str
     count: int = 1
+    props: dict = field(default_factory=dict, compare=False)  # the numbers and colours its type declares (drawn on a face)
 
 
 @dataclass
@@ -35,6 +36,7 @@ class ZoneView:
     pieces: list[Piece] | None  # None: the seat may not see what is in it
     top: str | None = None  # the top item of a zone showing only its top
     kind: str = "set"
+    top_piece: Piece | None = None  # that item as a piece (its face drawn on the table)
 
 
 @dataclass
@@ -58,6 +60,7 @@ class SeatView:
     scores: list | None = None
     ranking: list[list[int]] | None = None
     style: Style | None = None
+    last: dict[str, str] = field(default_factory=dict)  # zone or space → "from" / "to": what the last action changed
 
     @property
     def who(self) -> str:
@@ -159,6 +162,17 @@ def _shown(st, name: str, value, kind: str, show):
     return one(value, depth)
 
 
+def face_props(static: dict) -> dict:
+    """The properties of a component drawn on its face: the numbers and the colours its type declares."""
+    out = {}
+    for name, value in static.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)) or (isinstance(value, str) and rgb(value) is not None):
+            out[name] = value
+    return out
+
+
 def _pieces(st, items: list[int], keep_order: bool) -> list[Piece]:
     """Components grouped by type, owner and label, with counts (in stacking order, or sorted)."""
     setup = st.setup
@@ -168,7 +182,8 @@ def _pieces(st, items: list[int], keep_order: bool) -> list[Piece]:
         if key in groups:
             groups[key].count += 1
         else:
-            groups[key] = Piece(*key)
+            static = setup.cstatic[c] if c < len(setup.cstatic) and isinstance(setup.cstatic[c], dict) else {}
+            groups[key] = Piece(*key, props=face_props(static))
     pieces = list(groups.values())
     if not keep_order:
         pieces.sort(key=lambda p: (p.type, -1 if p.owner is None else p.owner, p.label))
@@ -181,8 +196,9 @@ def zone_name(st, key: str) -> str:
     return base if dot and base else key
 
 
-def seat_view(st, seat: int | None = None, style: Style | None = None) -> SeatView:
-    """What `seat` may see of `st` (None: what everybody may see)."""
+def seat_view(st, seat: int | None = None, style: Style | None = None, before=None) -> SeatView:
+    """What `seat` may see of `st` (None: what everybody may see). With `before`, the state before the
+    last action, `last` holds what that action changed as the seat saw it (`last_changes`)."""
     game = st.game
     setup = st.setup
     obs = observe(st, seat)
@@ -208,8 +224,11 @@ def seat_view(st, seat: int | None = None, style: Style | None = None) -> SeatVi
             pieces = _pieces(st, st.zones[key], keep_order=kind not in ("bag", "set"))
             view.zones.append(ZoneView(key, zone_name(st, key), owner, len(shown), pieces, kind=kind))
         else:
+            top_piece = None
+            if shown.get("top") is not None and st.zones.get(key):  # its top lies face up: drawn as a face
+                top_piece = _pieces(st, st.zones[key][-1:], keep_order=True)[0]
             view.zones.append(ZoneView(key, zone_name(st, key), owner, shown.get("count", 0), None,
-                                       top=shown.get("top"), kind=kind))
+                                       top=shown.get("top"), kind=kind, top_piece=top_piece))
     symbols = game.compiler.symbols if game.compiler is not None else None
     declared = {name: i for i, name in enumerate(game.variables)}  # in the order the ruleset declares them
     for name, value in sorted(obs["vars"].items(), key=lambda kv: (declared.get(kv[0], len(declared)), kv[0])):
@@ -222,4 +241,35 @@ def seat_view(st, seat: int | None = None, style: Style | None = None) -> SeatVi
     if st.is_terminal():
         view.scores = list(obs.get("scores") or st.scores())
         view.ranking = [list(g) for g in st.ranking()]
+    if before is not None:
+        view.last = last_changes(seat_view(before, seat, style), view)
     return view
+
+
+def _seen(view: SeatView) -> dict[str, tuple]:
+    """Every zone and space as the view shows it: its count and what the seat sees of it."""
+    out: dict[str, tuple] = {}
+    for z in view.zones:
+        shown = [(p.type, p.owner, p.label, p.count) for p in z.pieces] if z.pieces is not None else None
+        out[z.key] = (z.count, shown, z.top)
+    for s, pieces in view.spaces.items():
+        out[s] = (sum(p.count for p in pieces), [(p.type, p.owner, p.label, p.count) for p in pieces], None)
+    for s, n in view.hidden_spaces.items():
+        out[s] = (n, None, None)
+    return out
+
+
+def last_changes(old: SeatView, new: SeatView) -> dict[str, str]:
+    """The zones and spaces that changed between two views of one seat: "from" where fewer components
+    lie now, "to" where more do or what lies there changed. Only what the seat sees is compared (a
+    count, a visible zone's contents, a top), so the marks tell it nothing its two views do not."""
+    if old.seat != new.seat:
+        raise ValueError("the views of two different seats")
+    a, b = _seen(old), _seen(new)
+    out = {}
+    for key in list(a) + [k for k in b if k not in a]:
+        was, now = a.get(key, (0, [], None)), b.get(key, (0, [], None))
+        if was == now:
+            continue
+        out[key] = "from" if now[0] < was[0] else "to"
+    return out

@@ -88,6 +88,7 @@ class Match:
         self.memories = SeatMemories(self.players) if has_hidden_information(game) else None
         self.st = game.new_initial_state(players=self.players, seed=self.seed, budget=self.budget,
                                          run=self.memories is None)
+        self.before = None  # the state before the last action: the picture marks what it changed
         if self.memories is not None:
             self.memories.set_up(self.st)
         self.base_weight = OBJECT_BYTES * len(self.st.to_json())
@@ -134,6 +135,7 @@ class Match:
     def apply(self, action) -> None:
         """An action applied to the game, every seat's memory taking it in (the agents search worlds
         that keep what their seat has seen)."""
+        self.before = self.st.copy()
         if self.memories is None:
             self.st.apply_action(action)
             self.stamp += 1

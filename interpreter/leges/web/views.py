@@ -17,10 +17,11 @@ from ..render.view import history, seat_view, words_view
 from .seating import HOT
 
 
-def seat_payload(st, seat: int | None, style=None, with_actions: bool = True) -> dict:
+def seat_payload(st, seat: int | None, style=None, with_actions: bool = True, before=None) -> dict:
+    """`before`: the state before the last action, whose changes the picture marks (as the seat saw them)."""
     game = st.game
     style = style or style_of(game.board)
-    view = seat_view(st, seat, style)
+    view = seat_view(st, seat, style, before=before)
     actions = describe_actions(st, seat) if (with_actions and seat is not None) else []
     targets = {s for a in actions for s in a.spaces}
     payload = {
@@ -57,7 +58,7 @@ def play_view(match, ws, key: str | None = None) -> dict:
     seat = None if covered is not None or (match.keys.get(key) == HOT and st.is_terminal()) else match.seat_of(key)
     if match.keys.get(key) == HOT and seat is not None and match.deciding() != seat:
         seat = None  # a hot seat between two decisions (the agents' turn): nobody's view on the screen
-    payload = seat_payload(st, seat, with_actions=seat is not None)
+    payload = seat_payload(st, seat, with_actions=seat is not None, before=getattr(match, "before", None))
     payload.update({"mode": "play", "match": key, "news": match.take_news(seat) if seat is not None else [],
                     "note": match.note, "thinking": match.thinking, "stamp": match.stamp,
                     "agents": {names[p]: spec for p, spec in enumerate(match.specs) if spec != ""},
@@ -73,7 +74,7 @@ def play_view(match, ws, key: str | None = None) -> dict:
 def replay_view(replay, step: int, seat: int | None, ws) -> dict:
     step = max(0, min(step, replay.steps))
     st = replay.state_at(step)
-    payload = seat_payload(st, seat, with_actions=False)
+    payload = seat_payload(st, seat, with_actions=False, before=replay.state_at(step - 1) if step > 0 else None)
     seen = payload["history"]
     payload.update({"mode": "replay", "replay": replay.id, "step": step, "steps": replay.steps,
                     "total": len(replay.record["actions"]), "error": replay.error,
