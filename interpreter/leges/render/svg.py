@@ -76,10 +76,11 @@ def render_view(board, view: SeatView, style: Style, targets=(), panel: bool = T
 def _result_banner(view: SeatView, width: float) -> tuple[str, float]:
     """A banner across the picture at a terminal state: who won (the ranking) and the scores.
     Its top is left as @Y@ for the caller."""
-    first = view.ranking[0] if view.ranking else []
-    if len(first) == 1 and len(view.ranking) > 1:
+    ranking = view.ranking or []
+    first = ranking[0] if ranking else []
+    if len(first) == 1 and len(ranking) > 1:
         head = f"{view.seats[first[0]]} wins"
-    elif len(view.ranking) == 1:
+    elif len(ranking) == 1:
         head = "a draw" if len(first) > 1 else f"{view.seats[first[0]]} wins"
     else:
         head = " and ".join(view.seats[p] for p in first) + " share first place"
@@ -90,7 +91,7 @@ def _result_banner(view: SeatView, width: float) -> tuple[str, float]:
         lines.append(("scores: " + " · ".join(f"{view.seats[p]} {value_text(v)}" for p, v in enumerate(view.scores)), 12.0, "normal"))
     h = 14 + sum(size + 6 for _, size, _ in lines)
     colour = view.colours[first[0]] if len(first) == 1 and first[0] < len(view.colours) else "#5a4a32"
-    out = [f'<g class="result" transform="translate(0,@Y@)">',
+    out = ['<g class="result" transform="translate(0,@Y@)">',
            f'<rect x="{num(MARGIN)}" y="0" width="{num(width - 2 * MARGIN)}" height="{num(h)}" rx="8" fill="#fffdf7" '
            f'stroke={quoteattr(colour)} stroke-width="3"/>']
     y = 8.0

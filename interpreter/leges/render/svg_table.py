@@ -32,8 +32,9 @@ MARK_FROM, MARK_TO = "#c0392b", "#d35400"
 
 def _colour_prop(piece: Piece) -> str | None:
     for value in piece.props.values():
-        if isinstance(value, str) and rgb(value) is not None:
-            return "#%02x%02x%02x" % rgb(value)  # the palette's red, not the browser's
+        colour = rgb(value) if isinstance(value, str) else None
+        if colour is not None:
+            return "#%02x%02x%02x" % colour  # the palette's red, not the browser's
     return None
 
 
@@ -200,7 +201,7 @@ def table(view: SeatView, style: Style) -> tuple[str, float, float]:
     top_w = sum(areas[p][1] for p in others) + GAP * max(0, len(others) - 1)
     width = max(top_w, shared_w, areas[me][1] if n else 0.0, 200.0)
     out = ['<g class="table">']
-    y = MARGIN
+    y: float = MARGIN
 
     def area(p: int, x: float, y: float) -> str:
         items, w = areas[p]
