@@ -9,8 +9,8 @@ are action texts; a move is scored by UCB1 over the iterations in which it was a
 How an iteration is scored — the defaults, and why (measured: docs/balance-testing.md, section 6):
 
 - Exploration `c = 0.5`: with rewards stretched to the range seen (below), 1.4 spread the visits
-  over nearly every move and the most visited was close to chance; on the same 30 Pompeii games
-  against greedy, 0.5 won 22 where 1.4 won 18 (Tic-Tac-Toe and Alexander as before).
+  over nearly every move and the most visited was close to chance; on the same 30 games of a
+  bundled game against greedy, 0.5 won 22 where 1.4 won 18, and no worse elsewhere (agents.md).
 - With a heuristic (every bundled game has one), the new leaf is scored by it at once
   (`depth=0`): each player's lead over the best other, relative to the values in play. Random
   play-outs to the end misled the search in the games that matter most (random bidders make
