@@ -326,14 +326,20 @@ def check_folder(ruleset: str, games: dict | None = None) -> int:
     if not folder.is_dir():
         return 0
     found = find_scenarios([str(folder)])
+    check_files(found, {} if games is None else games)
+    return len(found)
+
+
+def check_files(paths, games: dict) -> None:
+    """Check every scenario file of `paths` (see `check_file`; `games` caches the games loaded), and
+    raise once with all their problems, each reported once."""
     errors = Collector()
-    for path in found:
+    for path in paths:
         try:
             check_file(path, games)
         except LegesError as exc:
             errors.extend(d for d in exc.diagnostics if d not in errors.diagnostics)
     errors.raise_if_errors()
-    return len(found)
 
 
 MAX_SCENARIOS = 10_000  # scenario files found in the folders given

@@ -48,7 +48,7 @@ def cmd_validate(args) -> int:
 def _check_other(path: str, kind: str) -> str:
     """A scenario, a folder of scenarios or a variant file, checked with its ruleset; says what was checked."""
     from pathlib import Path
-    from ..authoring.scenario import check_file, find_scenarios
+    from ..authoring.scenario import check_files, find_scenarios
     if kind == "variants":
         files = sorted(str(f) for f in Path(path).glob("*.yaml"))
         errors = Collector()
@@ -62,13 +62,7 @@ def _check_other(path: str, kind: str) -> str:
     if kind != "variant":
         found = find_scenarios([path])
         games: dict = {}  # check_file's cache of the games loaded
-        errors = Collector()
-        for file in found:
-            try:
-                check_file(file, games)
-            except LegesError as exc:
-                errors.extend(d for d in exc.diagnostics if d not in errors.diagnostics)
-        errors.raise_if_errors()
+        check_files(found, games)
         names = sorted({shown(game.title) for game in games.values()})
         return (f"{'a scenario' if kind == 'scenario' or len(found) == 1 else f'{len(found)} scenarios'} of {', '.join(names)}, "
                 "checked without being played (`leges test` plays them)")
