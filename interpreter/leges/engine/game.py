@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..lang.optimise import memo as memo_keys
 from . import rng as R
 from .budget import DEFAULT_BUDGET, GameBudget, Meter
 from .flow import Flow
@@ -167,13 +168,25 @@ class Game:
         table = self.compiler.memo
         self.memo_size = len(table.keys)
         # functions that read nothing that changes: one cache for every state of this game
-        self.constant_slots = {i for i, keys in enumerate(table.keys) if not keys - {"me"}}
+        # (fixed properties of components never change in a game: only a resampled world trades them)
+        self.constant_slots = {i for i, keys in enumerate(table.keys)
+                               if all(k == "me" or memo_keys.is_static(k) for k in keys)}
         types = set(self.place_slots) | set(self.compiler.symbols.component_types)
         self.place_slots = table.place_slots(sorted(types))
         keys = {k for ks in table.keys for k in ks if not k.startswith(("where:", "spaces:"))}
         self.key_slots = {k: table.slots_reading(k) for k in keys}
+        self.slot_reads = list(table.keys)
+        self.redeal_slots: dict[frozenset[str], frozenset[int]] = {}
         props = {k.split(":")[1][1:] for ks in table.keys for k in ks if k.startswith("near:@")}
         self.prop_near_slots = {name: table.near_slots("@" + name) for name in props}
+
+    def slots_reading(self, keys: frozenset[str]) -> frozenset[int]:
+        """The memo slots whose functions read any of `keys`: what a re-deal changing those forgets
+        (kept per set of keys: the re-deals of one search change the same things again and again)."""
+        found = self.redeal_slots.get(keys)
+        if found is None:
+            found = self.redeal_slots[keys] = frozenset(i for i, read in enumerate(self.slot_reads) if read & keys)
+        return found
 
     def compile_program(self, text, code_id: str) -> str:
         from ..text.errors import Collector

@@ -52,6 +52,7 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
             code = c.contents(ty, code)
         lines.append(f"{indent}for v_{name} in H.each(st, {code}):")
         indent += "    "
+        c.read_labels(elem)
         lines.append(f"{indent}t{i} = {text} + {(' ' + name + '=')!r} + {text_source(elem, 'v_' + name, c.const)}")
         text = f"t{i}"
         scope = scope.with_py(name, elem)

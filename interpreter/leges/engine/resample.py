@@ -38,6 +38,7 @@ import random
 from typing import Any
 
 from ..text.errors import Diagnostic, LegesError, Position
+from ..lang.optimise import memo
 from . import rng as R
 from .action import Action
 
@@ -105,10 +106,11 @@ class Resampler:
         for attempt in range(2 * ATTEMPTS + 1):
             st = self._rechoose_secrets(rng) if self.base is not None else self.state.copy()
             other = st.pending is not None and st.pending["player"] != self.player
-            _redeal(st, self.player, rng, st.pending["player"] if other and attempt >= ATTEMPTS else None, self.pins)
+            changed = _redeal(st, self.player, rng, st.pending["player"] if other and attempt >= ATTEMPTS else None,
+                              self.pins)
             if not self.pins.rng:
                 st.rng = R.seed_state(rng.getrandbits(63))
-            st.forget_cached(identities_changed=True)  # values computed before the re-deal may not hold
+            st.forget_redealt(changed)  # values computed before the re-deal may not hold
             st.seed = -1  # the real seed would let the real hidden state be replayed
             if not other or attempt == 2 * ATTEMPTS:
                 return st
@@ -192,16 +194,21 @@ def _unseen_zones(setup, player: int) -> tuple[tuple[str, bool], ...]:
     return found
 
 
-def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None, pins: Pins = NO_PINS) -> None:
+def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None,
+            pins: Pins = NO_PINS) -> frozenset[str] | None:
     """Shuffle the hidden stretches, then let the hidden components trade identities by type and owner.
 
     The zones of player `keep`, if given, are left as they are; pinned components stay as `pins` say.
+    Returns what it may have changed, as memo.py's read keys (the order within the shuffled zones,
+    the fixed properties of the traded types), or None for anything: a shuffled board space.
     """
     setup = st.setup
     places = hidden_places(st, player)
     if keep is not None:
         places = {k: v for k, v in places.items() if setup.zone_owner.get(k) != keep}
     classes: dict[tuple, list[int]] = {}
+    changed: set[str] = set()
+    on_board = False  # (the board's reads are by type and near places: not worth telling apart here)
     for key, (lo, hi) in places.items():
         items = st.writable(key)
         free = [i for i in range(lo, hi) if items[i] not in pins.fixed] if pins.fixed else range(lo, hi)
@@ -209,11 +216,18 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
         rng.shuffle(stretch)
         for i, c in zip(free, stretch):
             items[i] = c
+        if len(stretch) > 1:
+            on_board = on_board or key in setup.spaces
+            changed.update((memo.ZONES, memo.where(None), setup.zone_read.get(key, memo.ZONES)))
+            changed.update(memo.where(setup.ctype[c]) for c in stretch)
         for c in stretch:
             if c not in pins.fixed and c not in pins.known:
                 classes.setdefault((setup.ctype[c], setup.cowner[c]), []).append(c)
-    if not any(len(slots) > 1 for slots in classes.values()):
-        return
+    traded = {ctype for (ctype, _), slots in classes.items() if len(slots) > 1}
+    if traded:
+        changed.update(memo.static(t) for t in (*traded, None))
+    if not traded:
+        return None if on_board else frozenset(changed)
     cstatic, clabel = list(setup.cstatic), list(setup.clabel)
     for slots in classes.values():
         if len(slots) < 2:
@@ -223,4 +237,5 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
         for slot, c in zip(slots, drawn):
             cstatic[slot], clabel[slot] = setup.cstatic[c], setup.clabel[c]
     st.setup = dataclasses.replace(setup, cstatic=cstatic, clabel=clabel)
+    return None if on_board else frozenset(changed)
 

@@ -151,6 +151,18 @@ class State(StateAPI):
         self.memo = [shared[i] if i in shared else {} for i in range(self.game.memo_size)]
         self.private = set(range(self.game.memo_size))
 
+    def forget_redealt(self, keys: frozenset[str] | None) -> None:
+        """After a re-deal (engine/resample.py) that changed what `keys` name (memo.py's read keys;
+        None: it cannot say), forget the values of the functions reading any of it. The others are
+        the same in this world as in the one it was drawn from, and stay shared with it."""
+        if keys is None:
+            self.forget_cached(identities_changed=True)
+            return
+        memo, private = self.memo, self.private
+        for i in self.game.slots_reading(keys):
+            memo[i] = {}
+            private.add(i)
+
     def drop_out(self, player: int) -> None:
         """The player takes no more turns in the current phase (`drop out`)."""
         if player.__class__ is not int or not 0 <= player < self.n:

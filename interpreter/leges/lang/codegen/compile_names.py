@@ -110,6 +110,7 @@ class NameCompiling(CompilerParts):
             pty = found[0]
             for other in found[1:]:
                 pty = T.join(pty, other)
+            self.read_static([t for t in types if name in sym.component_types.get(t, {})])
             if name in sym.dynamic_component_props:
                 self.read(memo.cprop(name))
                 return pty, f"H.cprop(st, {obj}, {name!r})"
@@ -161,6 +162,7 @@ class NameCompiling(CompilerParts):
             return NOTHING
         if kind == "any":
             self.read(memo.cprop(name))
+            self.read_static(None)
             return T.ANY, f"H.dynamic_attr(st, {obj}, {name!r})"
         self.err(node, origin, f"{ty} has no properties (asked for '{name}')")
         return NOTHING

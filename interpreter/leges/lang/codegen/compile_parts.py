@@ -49,6 +49,12 @@ class CompilerParts:
     def read_where(self, types, on_spaces: bool = False) -> None:
         raise NotImplementedError
 
+    def read_static(self, types) -> None:
+        raise NotImplementedError
+
+    def read_labels(self, ty: T.Ty) -> None:
+        raise NotImplementedError
+
     def contents(self, ty: T.Ty, code: str, typed: str | None = None, node=None, scope: Scope | None = None) -> str:
         raise NotImplementedError
 

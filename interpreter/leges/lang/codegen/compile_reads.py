@@ -22,6 +22,24 @@ class ReadRecording(CompilerParts):
         key = memo.on_spaces if on_spaces else memo.where
         self.reads.update(key(t) for t in types) if types else self.reads.add(key(None))
 
+    def read_static(self, types) -> None:
+        """It reads fixed properties or labels of components of these types (None or empty: of any
+        type): a resampled world, which trades them among hidden components, forgets its values."""
+        self.reads.update(memo.static(t) for t in types) if types else self.reads.add(memo.static(None))
+
+    def read_labels(self, ty: T.Ty) -> None:
+        """It writes values of type `ty` as text: components among them by their labels."""
+        kind = ty.kind
+        if kind == "component":
+            self.read_static(ty.sub)
+        elif kind in ("list", "table"):
+            self.read_labels(ty.elem or T.ANY)
+        elif kind == "tuple":
+            for item in ty.items or ():
+                self.read_labels(item)
+        elif kind == "any":
+            self.read_static(None)
+
     def contents(self, ty: T.Ty, code: str, typed: str | None = None, node=None, scope: Scope | None = None) -> str:
         """Source reading the contents of the zone or space `code` (of type `ty`, written as `node`
         in `scope`), the read recorded.

@@ -109,6 +109,7 @@ class Compiler(NameCompiling, ReadRecording, LoopCompiling, OperatorCompiling):
         return local[name]
 
     def formatter(self, ty: T.Ty):
+        self.read_labels(ty)
         return formatter(ty)
 
     def expr(self, node: ast.Expr, scope: Scope, origin: TextOrigin) -> tuple[T.Ty, Fn]:

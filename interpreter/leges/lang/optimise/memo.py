@@ -13,6 +13,9 @@ built-in reads, every part of the state it depends on, as *read keys*:
     zone:NAME  the contents of the zones declared as NAME (one zone, a player's, or a row of them)
     zones      the contents of a zone not known to be a board space, of any type, nor which it is
     var:NAME   a game variable;  cprop:NAME / sprop:NAME  a component's / space's changing property
+    static:T   the fixed properties or the label of a component of type T ("static:*": any type).
+               They never change in a game; a resampled world (engine/resample.py) trades them
+               among hidden components, and forgets only the values of functions that read them
     turn       the phase, whose turn it is, the turn number
     me         the acting player (then the cache key includes it)
 
@@ -62,6 +65,14 @@ def parse_near(key: str) -> tuple[str, str, int] | None:
         return None
     _, ctype, param, radius = key.split(":")
     return ctype, param, int(radius)
+
+
+def static(ctype: str | None) -> str:
+    return f"static:{ctype or ANY_TYPE}"
+
+
+def is_static(key: str) -> bool:
+    return key.startswith("static:")
 
 
 def broad(key: str) -> bool:
