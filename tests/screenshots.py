@@ -79,6 +79,14 @@ PICTURES = (
 
 
 # ------------------------------------------------------------------ checking (fast, no browser)
+def shown(path: Path) -> str:
+    """A path as the messages give it: from the repository's top where it lies inside."""
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
 def render(picture: Picture) -> str:
     """The SVG `leges render` draws of the picture's stored record, at its step, for its seat."""
     from leges.cli import main
@@ -116,17 +124,17 @@ def referenced() -> dict[str, set[str]]:
 def check() -> list[str]:
     """What is not current: each a line saying what to do."""
     problems = []
-    for name in sorted(referenced()):
+    docs_of = referenced()
+    for name in sorted(docs_of):
         if not (IMAGES / name).is_file():
-            problems.append(f"docs/images/{name} is shown in {', '.join(sorted(referenced()[name]))} but does not exist")
-    shown = referenced()
+            problems.append(f"docs/images/{name} is shown in {', '.join(sorted(docs_of[name]))} but does not exist")
     for p in PICTURES:
         files = [p.svg] + ([p.png] if p.png else [])
         for f in files:
-            if f.name not in shown:
+            if f.name not in docs_of:
                 problems.append(f"docs/images/{f.name} is made by tests/screenshots.py but no doc shows it")
         if not p.record.is_file():
-            problems.append(f"{p.record.relative_to(ROOT)} is missing: run python tests/screenshots.py --update")
+            problems.append(f"{shown(p.record)} is missing: run python tests/screenshots.py --update")
             continue
         try:
             svg = render(p)
@@ -134,7 +142,7 @@ def check() -> list[str]:
             problems.append(f"{p.name}: {exc}")
             continue
         if not p.svg.is_file() or p.svg.read_text(encoding="utf-8") != svg:
-            problems.append(f"docs/images/{p.svg.name} is not what `leges render` draws of {p.record.relative_to(ROOT)}: "
+            problems.append(f"docs/images/{p.svg.name} is not what `leges render` draws of {shown(p.record)}: "
                             "run python tests/screenshots.py --svg (or --update)")
         if p.png is not None and (not p.png.is_file() or png_size(p.png) != (WIDTH, HEIGHT)):
             problems.append(f"docs/images/{p.png.name} is not a PNG of {WIDTH}×{HEIGHT}: run python tests/screenshots.py --update")
@@ -145,7 +153,7 @@ def check() -> list[str]:
 def write_svgs(pictures=PICTURES) -> None:
     for p in pictures:
         p.svg.write_text(render(p), encoding="utf-8")
-        print(f"wrote {p.svg.relative_to(ROOT)}")
+        print(f"wrote {shown(p.svg)}")
 
 
 def simulated_record(p: Picture) -> None:
@@ -184,7 +192,7 @@ def played_in_the_page(p: Picture, browser) -> None:
         record = make_record(game, p.ruleset, match.players, match.seed, list(match.st.history))
         record["ruleset_path"] = p.ruleset
         p.record.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote {p.png.relative_to(ROOT)} ({p.png.stat().st_size // 1024} KB) and {p.record.relative_to(ROOT)} "
+        print(f"wrote {shown(p.png)} ({p.png.stat().st_size // 1024} KB) and {shown(p.record)} "
               f"({len(record['actions'])} actions)")
     finally:
         context.close()
