@@ -26,7 +26,7 @@ SECTION_NAMES = {"actions": "action", "phases": "phase", "triggers": "trigger", 
                  "procedures": "procedure", "setup": "set-up rule", "variables": "variable",
                  "constants": "constant", "components": "component", "zones": "zone", "events": "event",
                  "readings": "reading", "invariants": "invariant", "checks": "check", "heuristics": "heuristic",
-                 "scoring": "scoring", "players": "players"}
+                 "highlights": "highlight", "scoring": "scoring", "players": "players"}
 FIELD_WORDS = {"require": "may be taken only when", "effect": "does", "condition": "applies when",
                "end_if": "ends when", "turn": "plays a turn as", "on_begin": "does as it begins",
                "on_end": "does as it ends", "body": "is", "first": "starts with the player",
@@ -34,7 +34,7 @@ FIELD_WORDS = {"require": "may be taken only when", "effect": "does", "condition
                "check": "checks", "count": "counts", "initial": "starts at", "start": "starts in",
                "instances": "comes as", "visibility": "is seen by", "kind": "is of the kind", "params": "takes"}
 # sections whose items change no game: their differences are not played
-NOT_PLAYED = ("readings", "heuristics", "checks", "invariants")
+NOT_PLAYED = ("readings", "heuristics", "checks", "invariants", "highlights")
 
 
 @dataclass

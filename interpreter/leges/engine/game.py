@@ -117,6 +117,7 @@ class Game:
         self.heuristics: dict[str, Fn] = {}  # id → fn(st, {"p": player}) — a player's estimated value
         self.statistics: list = []  # (id, per player, fn) — figures measured at the end of a game
         self.measures: list = []  # measures.Measure — statistics measured along a game
+        self.highlights: list = []  # (id, fn, shape, when, colour) — spaces the pictures mark (render/highlights.py)
         self.positions: dict = {}  # "heuristic:ID", "statistic:ID": where its value is written
         # memoised functions (lang/optimise/memo.py): how many, and which a change of the state invalidates
         self.memo_size = 0

@@ -175,6 +175,16 @@ class StatisticDecl(Decl):
 
 
 @dataclass
+class HighlightDecl(Decl):
+    """Spaces to mark on the pictures (the winning line): not a rule, so nothing in play reads it."""
+
+    spaces: Text | None = None  # a list of spaces, or a list of such lists (one mark each)
+    shape: str = "cells"  # cells: each space outlined and tinted; line: a stroke through their centres
+    when: str = "end"  # end: only once the game is over; always: at every position
+    colour: str | None = None
+
+
+@dataclass
 class ScoringDecl(Decl):
     score: Text | None = None
     tiebreak: list = field(default_factory=list)
@@ -213,6 +223,7 @@ class Ruleset:
     checks: list[CheckDecl] = field(default_factory=list)
     heuristics: list[HeuristicDecl] = field(default_factory=list)
     statistics: list[StatisticDecl] = field(default_factory=list)
+    highlights: list[HighlightDecl] = field(default_factory=list)
     scoring: ScoringDecl | None = None
     limits: dict = field(default_factory=dict)
     variants: tuple = ()

@@ -127,6 +127,9 @@ SECTIONS: tuple[Section, ...] = (
         **c, value=r.text("value"), per_player=r.get("per_player", False), when=r.get("when", "end"),
         aggregate=r.get("aggregate")),
             description="figures measured in every simulated game: at its end, or along it"),
+    Section("highlights", "highlight", lambda r, c: d.HighlightDecl(
+        **c, spaces=r.text("spaces"), shape=r.get("shape", "cells"), when=r.get("when", "end"), colour=r.get("colour")),
+            description="spaces the pictures mark: a winning line at the end"),
 )
 BY_NAME: dict[str, Section] = {s.name: s for s in SECTIONS}
 LIST_SECTIONS: tuple[str, ...] = tuple(s.name for s in SECTIONS)
@@ -138,7 +141,8 @@ EXPRESSIONS: dict[str, frozenset] = {
     "components": frozenset({"label"}), "functions": frozenset({"body"}),
     "phases": frozenset({"first", "order", "end_if"}), "actions": frozenset({"params", "require"}),
     "triggers": frozenset({"if"}), "invariants": frozenset({"check"}), "checks": frozenset({"check"}),
-    "heuristics": frozenset({"value"}), "statistics": frozenset({"value"}), "scoring": frozenset({"score", "tiebreak"}),
+    "heuristics": frozenset({"value"}), "statistics": frozenset({"value"}),
+    "highlights": frozenset({"spaces"}), "scoring": frozenset({"score", "tiebreak"}),
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from .highlights import cell_circle, cell_polygon, highlight_svg
 from .layout import Layout, hull, layout_of
 from .style import Style, css_colour, fill_template, matches, style_of
 from .svg_ink import FONT, MARGIN, PANEL_WIDTH, num, points, svg_text
@@ -179,6 +180,7 @@ def _cells(board, view, style, lay: Layout, looks, shown, ghosts, targets) -> li
         if s in view.last:
             out.append(f'<polygon class="last {view.last[s]}" data-space={quoteattr(s)} points="{points(lay.shapes[s])}" '
                        f'{_last_stroke(view.last[s])}/>')
+    out += highlight_svg(view.highlights, {s: lay.centres[s] for s in shown}, cell_polygon(lay.shapes), size)
     for s in shown:  # spaces an action names: a highlight over everything, which takes the click
         if s in targets:
             out.append(f'<g class="hit target" data-space={quoteattr(s)}><title>{escape(s)}</title>'
@@ -311,6 +313,7 @@ def _graph(board, view, style: Style, lay: Layout, looks, targets) -> list[str]:
             x, y = lay.centres[s]
             out.append(f'<circle class="last {view.last[s]}" data-space={quoteattr(s)} cx="{num(x)}" cy="{num(y)}" '
                        f'r="{num(r + 5)}" {_last_stroke(view.last[s])}/>')
+    out += highlight_svg(view.highlights, lay.centres, cell_circle(lay.centres, r + 7), r * 2)
     for s in board.spaces:
         if s in targets and s in lay.centres:
             x, y = lay.centres[s]

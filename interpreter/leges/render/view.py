@@ -61,6 +61,7 @@ class SeatView:
     ranking: list[list[int]] | None = None
     style: Style | None = None
     last: dict[str, str] = field(default_factory=dict)  # zone or space → "from" / "to": what the last action changed
+    highlights: list = field(default_factory=list)  # highlights.Mark: the spaces the ruleset's `highlights:` mark now
 
     @property
     def who(self) -> str:
@@ -241,6 +242,9 @@ def seat_view(st, seat: int | None = None, style: Style | None = None, before=No
     if st.is_terminal():
         view.scores = list(obs.get("scores") or st.scores())
         view.ranking = [list(g) for g in st.ranking()]
+    if game.highlights:
+        from .highlights import highlights
+        view.highlights = highlights(st)
     if before is not None:
         view.last = last_changes(seat_view(before, seat, style), view)
     return view

@@ -41,6 +41,7 @@ class RuleCompiling(BuilderParts):
         self._phases(phases)
         self._scoring()
         self._statistics()
+        self._highlights()
         self._check_unused()
         self._check_reachable_phases(phases)
         self._checks()
@@ -161,6 +162,22 @@ class RuleCompiling(BuilderParts):
                            f"value must be a truth value, not {ty}", "use sum, mean, max, min, last or series")
             game.measures.append(Measure(stat.id, stat.per_player, fn, stat.when, how))
 
+    def _highlights(self) -> None:
+        """Highlights: spaces the pictures mark (a winning line). Compiled and checked like any
+        expression, so a wrong one is a located error when the ruleset loads, not a broken picture."""
+        c, game = self.compiler, self.game
+        for h in self._unique(self.rs.highlights, "highlight").values():
+            if self.board is None:
+                self.error(h.at, f"highlight '{h.id}' marks spaces, and this ruleset has no map",
+                           "highlights are drawn on a map's spaces")
+                continue
+            ty, fn = c.parse_expr(h.spaces, Scope(me=False))
+            if not _gives_spaces(ty):
+                self.error(h.at.child("spaces"), f"highlight '{h.id}' must give spaces (a list of spaces, or a list of "
+                           f"lists of spaces), not {ty}", "e.g. [s for s in spaces if count(s) > 0]")
+            game.positions[f"highlight:{h.id}"] = h.at.child("spaces").position()
+            game.highlights.append((h.id, fn, h.shape, h.when, h.colour))
+
     def _check_unused(self) -> None:
         """Procedures and functions never called are still checked."""
         c, progs, sym = self.compiler, self.programs, self.sym
@@ -224,3 +241,15 @@ class RuleCompiling(BuilderParts):
             if phase.id not in reachable:
                 self.error(phase.at.child("id"), f"phase '{phase.id}' can never be reached",
                            "no phase names it as `next` and no rule does `goto " + phase.id + "`")
+
+
+def _gives_spaces(ty: T.Ty) -> bool:
+    """A highlight's type: a list of spaces, or a list of lists of spaces (`any` where not known)."""
+    if ty.kind == "any":
+        return True
+    if ty.kind != "list":
+        return False
+    elem = ty.elem
+    if elem is None or elem.kind in ("space", "any"):
+        return True
+    return elem.kind == "list" and (elem.elem is None or elem.elem.kind in ("space", "any"))
