@@ -72,3 +72,15 @@ def test_a_redeal_keeps_the_board_functions_values():
     world = st.resample(st.current_player(), rng)
     assert world.memo[board] is st.memo[board]
     assert world.memo[hands] == {}
+
+
+def test_the_redeal_shuffles_as_random_shuffle_does():
+    """Its own shuffle (for speed) gives random.shuffle's order: seeded searches play as before."""
+    from leges.engine.resample import shuffle
+    for n in (0, 1, 2, 3, 7, 45, 200):
+        a, b = list(range(n)), list(range(n))
+        ra, rb = random.Random(n), random.Random(n)
+        for _ in range(3):
+            ra.shuffle(a)
+            shuffle(rb, b)
+            assert a == b and ra.random() == rb.random()

@@ -194,6 +194,19 @@ def _unseen_zones(setup, player: int) -> tuple[tuple[str, bool], ...]:
     return found
 
 
+def shuffle(rng: random.Random, items: list) -> None:
+    """`rng.shuffle(items)`, the same order from the same generator, at half the cost: a search
+    re-deals every iteration, and the method calls inside `random.shuffle` were a third of it."""
+    bits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None,
             pins: Pins = NO_PINS) -> frozenset[str] | None:
     """Shuffle the hidden stretches, then let the hidden components trade identities by type and owner.
@@ -213,13 +226,14 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
         items = st.writable(key)
         free = [i for i in range(lo, hi) if items[i] not in pins.fixed] if pins.fixed else range(lo, hi)
         stretch = [items[i] for i in free]
-        rng.shuffle(stretch)
+        shuffle(rng, stretch)
         for i, c in zip(free, stretch):
             items[i] = c
         if len(stretch) > 1:
             on_board = on_board or key in setup.spaces
             changed.update((memo.ZONES, memo.where(None), setup.zone_read.get(key, memo.ZONES)))
-            changed.update(memo.where(setup.ctype[c]) for c in stretch)
+            ctype = setup.ctype
+            changed.update(map(memo.where, {ctype[c] for c in stretch}))
         for c in stretch:
             if c not in pins.fixed and c not in pins.known:
                 classes.setdefault((setup.ctype[c], setup.cowner[c]), []).append(c)
@@ -233,7 +247,7 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
         if len(slots) < 2:
             continue
         drawn = list(slots)
-        rng.shuffle(drawn)
+        shuffle(rng, drawn)
         for slot, c in zip(slots, drawn):
             cstatic[slot], clabel[slot] = setup.cstatic[c], setup.clabel[c]
     st.setup = dataclasses.replace(setup, cstatic=cstatic, clabel=clabel)
