@@ -118,6 +118,35 @@ def test_pickle_and_serialization_round_trip_a_mid_game_state(spiel):
     assert str(game2) == str(game) and state2.history() == state.history() and str(state2) == str(state)
 
 
+def _view(state):
+    return (state.history(), str(state), state.legal_actions(), list(state.information_state_tensor(1)))
+
+
+def test_a_clone_shares_the_state_until_either_changes(spiel):
+    """Copy on write (adapters/openspiel.py, _Inner): a clone holds what the state holds; an action
+    on either leaves the other, its seats' memories and the game's first state as they were."""
+    import numpy as np
+    from open_spiel.python.bots import uniform_random
+    game = _load(spiel, "pompeii", players=3)
+    first = _view(game.new_initial_state())
+    rng = np.random.RandomState(3)
+    state = _play(game, [uniform_random.UniformRandomBot(p, rng) for p in range(3)], rng, moves=10)
+    before = _view(state)
+    clone = state.clone()
+    assert clone._s is state._s and _view(clone) == before
+    state.apply_action(state.legal_actions()[0])
+    assert clone._s is not state._s and _view(clone) == before
+    after = _view(state)
+    again = clone.clone()
+    clone.apply_action(clone.legal_actions()[-1])
+    assert _view(state) == after and _view(again) == before and _view(clone) != before
+    assert again.child(again.legal_actions()[0]).history() == state.history()
+    assert _view(again) == before and _view(game.new_initial_state()) == first
+    fresh = game.new_initial_state()
+    fresh.apply_action(fresh.legal_actions()[0] if not fresh.is_chance_node() else fresh.chance_outcomes()[0][0])
+    assert _view(game.new_initial_state()) == first
+
+
 def test_action_ids_are_the_same_across_states_and_seeds(spiel):
     """Every id names one action text wherever it is legal, in every game played."""
     import numpy as np
