@@ -4,8 +4,8 @@
     python benchmarks/adapter_clone.py --json
 
 From a mid-game position (a few random actions in), each case is timed in CPU time, the cases
-taking turns in short batches so that load on the machine falls on all alike (the best batch of
-each is kept):
+taking turns batch by batch so that load on the machine falls on all alike (the best of 15
+batches of each is kept):
 
 - `copy`: Leges' own copy of the state (`State.copy`);
 - `clone`: OpenSpiel's `state.clone()` of the adapter's state, what MCTSBot, ISMCTSBot and
@@ -55,24 +55,27 @@ def position(name: str, params: dict, steps: int):
     return state
 
 
-def per_call(fn, rounds: int = 7, batch: float = 0.05) -> float:
-    """Microseconds a call, the best of `rounds` batches of about `batch` seconds each."""
-    n = 1
-    while True:
-        t = time.process_time()
-        for _ in range(n):
-            fn()
-        spent = time.process_time() - t
-        if spent > batch / 4:
-            break
-        n *= 4
-    best = spent / n
+def _batch(fn, n: int) -> float:
+    t = time.process_time()
+    for _ in range(n):
+        fn()
+    return time.process_time() - t
+
+
+def per_call(cases: dict, rounds: int = 15, batch: float = 0.03) -> dict:
+    """Microseconds a call of each case, the best of `rounds` batches of about `batch` seconds each,
+    the cases taking turns batch by batch."""
+    sizes = {}
+    for key, fn in cases.items():
+        n = 1
+        while _batch(fn, n) < batch / 4:
+            n *= 4
+        sizes[key] = n * 4
+    best = dict.fromkeys(cases, float("inf"))
     for _ in range(rounds):
-        t = time.process_time()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.process_time() - t) / n)
-    return best * 1e6
+        for key, fn in cases.items():
+            best[key] = min(best[key], _batch(fn, sizes[key]) / sizes[key])
+    return {key: value * 1e6 for key, value in best.items()}
 
 
 def _floor_state():
@@ -127,10 +130,7 @@ def measure(name: str, params: dict, steps: int, floor_state) -> dict:
     inner = state.leges_state
     cases = {"copy": inner.copy, "clone": state.clone,
              "clone_copy": lambda: state.clone().leges_state, "floor": floor_state.clone}
-    best = dict.fromkeys(cases, float("inf"))
-    for _ in range(3):  # taking turns
-        for key, fn in cases.items():
-            best[key] = min(best[key], per_call(fn))
+    best = per_call(cases)
     row = {"game": name, **{f"{k}_us": round(v, 2) for k, v in best.items()}}
     row["ratio"] = round(best["clone"] / best["copy"], 2)
     row["ratio_with_copy"] = round(best["clone_copy"] / best["copy"], 2)

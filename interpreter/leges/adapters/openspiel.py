@@ -29,8 +29,8 @@ other ruleset under a name of its own.
 - `resample_from_infostate(player, sampler)` is Leges' `state.resample`, keeping what the seat has
   seen (its memory): IS-MCTS (`ISMCTSBot`) works. OpenSpiel's `MCTSBot` searches the true state:
   on a game of hidden information it sees every hidden card; use `ISMCTSBot`.
-- `serialize_game_and_state`, `pickle` and `clone()` work; a clone copies the Leges state
-  (`State.copy`) and shares the seats' memories until one of them changes.
+- `serialize_game_and_state`, `pickle` and `clone()` work; a clone shares the Leges state and the
+  seats' memories with the state cloned until either changes (copy on write: `_Inner`).
 
 Needs the `openspiel` extra (`pip install 'leges[openspiel]'`).
 """
