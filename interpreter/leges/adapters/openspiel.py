@@ -272,8 +272,9 @@ def _share(inner: _Inner, memo=None) -> _Inner:
 
 # `copy.deepcopy` looks a type up in this table before it looks for `__deepcopy__`: the same result,
 # sooner (CPython's table, private; without it, `__deepcopy__` does the same)
-if isinstance(getattr(copy, "_deepcopy_dispatch", None), dict):
-    copy._deepcopy_dispatch[_Inner] = _share
+_dispatch = getattr(copy, "_deepcopy_dispatch", None)
+if isinstance(_dispatch, dict):
+    _dispatch[_Inner] = _share
 
 
 def _restore_inner(game, text, memories):
