@@ -344,18 +344,31 @@ def test_pettingzoo_observation_hides_what_an_agent_may_not_see(zoo):
     assert mine[1:].sum() == mine[0] and theirs[1:].sum() == 0
 
 
-def test_pettingzoo_renders_text_and_says_what_rgb_needs(zoo):
+def test_pettingzoo_renders_text_and_says_what_rgb_needs(zoo, monkeypatch):
     from leges.text.errors import LegesError
     e = zoo("tictactoe", render_mode="ansi")
     e.reset(seed=0)
     assert "phase" in e.render()
     e = zoo("tictactoe", render_mode="rgb_array")
     e.reset(seed=0)
-    try:
-        import cairosvg  # noqa: F401
-    except ImportError:
-        with pytest.raises(LegesError, match="cairosvg"):
-            e.render()
-    else:
-        picture = e.render()
-        assert picture.ndim == 3 and picture.shape[2] == 3
+    for module in ("resvg_py", "cairosvg"):  # neither rasteriser importable
+        monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(LegesError, match=r"pip install 'leges\[raster\]'"):
+        e.render()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_rgb_array_is_the_board_rasterised(zoo, name):
+    """With the `raster` extra (resvg-py): the SVG renderer's picture as an RGB array of its size."""
+    import re
+
+    import numpy as np
+    pytest.importorskip("resvg_py", reason="no SVG rasteriser: pip install 'leges[raster]'")
+    from leges.render import render_svg
+    e = zoo(name, render_mode="rgb_array")
+    e.reset(seed=0)
+    picture = e.render()
+    width, height = (int(float(v)) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"',
+                                                       render_svg(e.unwrapped.state)).groups())
+    assert picture.dtype == np.uint8 and picture.shape == (height, width, 3)
+    assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 10  # a picture, not a blank canvas
