@@ -118,6 +118,35 @@ def test_pickle_and_serialization_round_trip_a_mid_game_state(spiel):
     assert str(game2) == str(game) and state2.history() == state.history() and str(state2) == str(state)
 
 
+def _view(state):
+    return (state.history(), str(state), state.legal_actions(), list(state.information_state_tensor(1)))
+
+
+def test_a_clone_shares_the_state_until_either_changes(spiel):
+    """Copy on write (adapters/openspiel.py, _Inner): a clone holds what the state holds; an action
+    on either leaves the other, its seats' memories and the game's first state as they were."""
+    import numpy as np
+    from open_spiel.python.bots import uniform_random
+    game = _load(spiel, "pompeii", players=3)
+    first = _view(game.new_initial_state())
+    rng = np.random.RandomState(3)
+    state = _play(game, [uniform_random.UniformRandomBot(p, rng) for p in range(3)], rng, moves=10)
+    before = _view(state)
+    clone = state.clone()
+    assert clone._s is state._s and _view(clone) == before
+    state.apply_action(state.legal_actions()[0])
+    assert clone._s is not state._s and _view(clone) == before
+    after = _view(state)
+    again = clone.clone()
+    clone.apply_action(clone.legal_actions()[-1])
+    assert _view(state) == after and _view(again) == before and _view(clone) != before
+    assert again.child(again.legal_actions()[0]).history() == state.history()
+    assert _view(again) == before and _view(game.new_initial_state()) == first
+    fresh = game.new_initial_state()
+    fresh.apply_action(fresh.legal_actions()[0] if not fresh.is_chance_node() else fresh.chance_outcomes()[0][0])
+    assert _view(game.new_initial_state()) == first
+
+
 def test_action_ids_are_the_same_across_states_and_seeds(spiel):
     """Every id names one action text wherever it is legal, in every game played."""
     import numpy as np
@@ -315,18 +344,31 @@ def test_pettingzoo_observation_hides_what_an_agent_may_not_see(zoo):
     assert mine[1:].sum() == mine[0] and theirs[1:].sum() == 0
 
 
-def test_pettingzoo_renders_text_and_says_what_rgb_needs(zoo):
+def test_pettingzoo_renders_text_and_says_what_rgb_needs(zoo, monkeypatch):
     from leges.text.errors import LegesError
     e = zoo("tictactoe", render_mode="ansi")
     e.reset(seed=0)
     assert "phase" in e.render()
     e = zoo("tictactoe", render_mode="rgb_array")
     e.reset(seed=0)
-    try:
-        import cairosvg  # noqa: F401
-    except ImportError:
-        with pytest.raises(LegesError, match="cairosvg"):
-            e.render()
-    else:
-        picture = e.render()
-        assert picture.ndim == 3 and picture.shape[2] == 3
+    for module in ("resvg_py", "cairosvg"):  # neither rasteriser importable
+        monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(LegesError, match=r"pip install 'leges\[raster\]'"):
+        e.render()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pettingzoo_rgb_array_is_the_board_rasterised(zoo, name):
+    """With the `raster` extra (resvg-py): the SVG renderer's picture as an RGB array of its size."""
+    import re
+
+    import numpy as np
+    pytest.importorskip("resvg_py", reason="no SVG rasteriser: pip install 'leges[raster]'")
+    from leges.render import render_svg
+    e = zoo(name, render_mode="rgb_array")
+    e.reset(seed=0)
+    picture = e.render()
+    width, height = (int(float(v)) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"',
+                                                       render_svg(e.unwrapped.state)).groups())
+    assert picture.dtype == np.uint8 and picture.shape == (height, width, 3)
+    assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 10  # a picture, not a blank canvas

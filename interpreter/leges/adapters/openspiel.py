@@ -29,13 +29,14 @@ other ruleset under a name of its own.
 - `resample_from_infostate(player, sampler)` is Leges' `state.resample`, keeping what the seat has
   seen (its memory): IS-MCTS (`ISMCTSBot`) works. OpenSpiel's `MCTSBot` searches the true state:
   on a game of hidden information it sees every hidden card; use `ISMCTSBot`.
-- `serialize_game_and_state`, `pickle` and `clone()` work; a clone copies the Leges state
-  (`State.copy`) and shares the seats' memories until one of them changes.
+- `serialize_game_and_state`, `pickle` and `clone()` work; a clone shares the Leges state and the
+  seats' memories with the state cloned until either changes (copy on write: `_Inner`).
 
 Needs the `openspiel` extra (`pip install 'leges[openspiel]'`).
 """
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -190,21 +191,19 @@ class LegesGame(pyspiel.Game):
         super().__init__(game_type(registered, leges), info, self.params)
 
     def new_initial_state(self):
-        if self._initial is None:  # the first state, made once: every new one is a copy of it
+        first = self._initial
+        if first is None:  # the first state, made once: every new one shares it until it changes
             st = self.leges.new_initial_state(players=self.players, seed=0, explicit_chance=True,
                                               forced_moves=self.forced_moves, run=not self.memory)
             memories = None
             if self.memory:
                 memories = SeatMemories(self.players)
                 memories.set_up(st)
-            self._initial = (st, memories)
-        st, memories = self._initial
+            first = self._initial = _Inner(self, st, memories, owned=False)
         state = _new_state(LegesState)
         _init_state(state, self)
-        # shared until it changes (OpenSpiel's clone() makes a new state this way, then copies into it)
-        inner = state._s = _new_inner(_Inner)
-        inner.game, inner.st, inner.memories, inner.shared, inner.legal, inner.owned = \
-            self, st, memories, memories is not None, None, False
+        # OpenSpiel's clone() makes a new state this way, then replaces its `_s` (see _Inner)
+        state._s = first
         return state
 
     def observation_tensor_shape(self):
@@ -237,27 +236,45 @@ def _load_game(short: str, params: dict):
 
 
 class _Inner:
-    """What an OpenSpiel state holds (its whole `__dict__` is one of these: a clone deep-copies it)."""
+    """What an OpenSpiel state holds: its whole `__dict__` is one of these, `_s`.
+
+    Copy on write: OpenSpiel's `clone()` of a Python state makes a new state (`new_initial_state`)
+    and sets into it `copy.deepcopy` of each entry of the old one's `__dict__`. The deep copy of an
+    `_Inner` is the `_Inner` itself, marked not owned: the two states share it, and the first of them
+    to change copies the Leges state into an `_Inner` of its own (`LegesState._own`). A clone thus
+    costs OpenSpiel's fixed cost of cloning a Python state and no copy; the copy comes with the
+    first action applied to either state (benchmarks/adapter_clone.py measures both). What a shared
+    `_Inner` may still change is the same for every state sharing it: the legal-ids cache (keyed by
+    the position) and the flags `owned` and `shared`, which only ever make a later change copy."""
 
     __slots__ = ("game", "legal", "memories", "owned", "shared", "st")
     legal: tuple[tuple[int, int, bool], dict[int, str]] | None  # (history length, player, over), the ids then legal
 
     def __init__(self, game, st, memories, owned: bool = True):
-        self.game, self.st, self.memories, self.shared, self.legal = game, st, memories, False, None
-        self.owned = owned  # False: `st` is the game's first state, copied before it changes
+        self.game, self.st, self.memories, self.legal = game, st, memories, None
+        self.shared = memories is not None and not owned  # the memories are another's too: copied before a step
+        self.owned = owned  # False: `st` may be another state's too, copied before it changes
 
     def __deepcopy__(self, memo=None):
-        other = _new_inner(_Inner)
-        shared = self.memories is not None
-        other.game, other.st, other.memories, other.legal, other.shared, other.owned = \
-            self.game, self.st.copy(), self.memories, self.legal, shared, True
-        self.shared = shared
-        return other
+        self.owned = False
+        return self
 
     def __reduce__(self):
         memories = [(k.player, sorted(k.fixed), sorted(k.known)) for k in self.memories.seats] \
             if self.memories is not None else None
         return _restore_inner, (self.game, self.st.to_json(), memories)
+
+
+def _share(inner: _Inner, memo=None) -> _Inner:
+    inner.owned = False
+    return inner
+
+
+# `copy.deepcopy` looks a type up in this table before it looks for `__deepcopy__`: the same result,
+# sooner (CPython's table, private; without it, `__deepcopy__` does the same)
+_dispatch = getattr(copy, "_deepcopy_dispatch", None)
+if isinstance(_dispatch, dict):
+    _dispatch[_Inner] = _share
 
 
 def _restore_inner(game, text, memories):
@@ -283,8 +300,16 @@ class LegesState(pyspiel.State):
         the adapter, or OpenSpiel's history will not know them)."""
         inner = self._s
         if not inner.owned:
-            inner.st, inner.owned = inner.st.copy(), True
+            inner = self._own()
         return inner.st
+
+    def _own(self) -> _Inner:
+        """This state's `_Inner` made its own (see _Inner), before a change."""
+        inner = self._s
+        mine = self._s = _new_inner(_Inner)
+        mine.game, mine.st, mine.memories, mine.legal, mine.owned = inner.game, inner.st.copy(), inner.memories, None, True
+        mine.shared = inner.memories is not None
+        return mine
 
     # ------------------------------------------------------------ the game's course
     def _ids(self, player: int) -> dict:
@@ -320,10 +345,11 @@ class LegesState(pyspiel.State):
             raise LegesError(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
                                         f"action id {action} ({self._action_text(player, action)}) is not legal for "
                                         f"{st.player_name(player)} now"))
-        inner.legal = None
-        if not inner.owned:
-            inner.st = st = st.copy()
-            inner.owned = True
+        if inner.owned:
+            inner.legal = None
+        else:
+            inner = self._own()
+            st = inner.st
         taken = Action(player, text)
         if inner.memories is None:
             st.apply_action(taken)

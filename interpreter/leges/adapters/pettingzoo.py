@@ -23,7 +23,9 @@
   game stopped by `limits.max_turns`, `max_decisions` or its budget is truncated, any other end
   terminates.
 - `render_mode="ansi"` gives the state as text; `"rgb_array"` the SVG picture of the board
-  (leges.render) rasterised by cairosvg, when it is installed (else a LegesError saying so).
+  (leges.render) rasterised by resvg (`pip install 'leges[raster]'`: a wheel, no system library)
+  or else cairosvg (which needs the Cairo library), when one is installed (else a LegesError
+  saying so).
 
 Needs the `pettingzoo` extra (`pip install 'leges[pettingzoo]'`).
 """
@@ -170,23 +172,10 @@ class raw_env(AECEnv):
         return self.state.observation_string(self._index[agent])
 
     def rgb_array(self):
-        """The board as the SVG renderer draws it for nobody's view (public information), rasterised."""
-        try:
-            import cairosvg
-        except ImportError:
-            raise LegesError(Diagnostic(Position("leges.adapters.pettingzoo"),
-                                        "render_mode='rgb_array' needs an SVG rasteriser, cairosvg, which is not installed",
-                                        "pip install cairosvg (it needs the Cairo library), or use render_mode='ansi'")) from None
-        import io
-
+        """The board as the SVG renderer draws it for nobody's view (public information), rasterised:
+        an (height, width, 3) uint8 array."""
         from ..render import render_svg
-        png = cairosvg.svg2png(bytestring=render_svg(self.state).encode("utf-8"))
-        try:
-            from PIL import Image
-            return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
-        except ImportError:
-            import matplotlib.image
-            return (matplotlib.image.imread(io.BytesIO(png), format="png")[..., :3] * 255).astype(np.uint8)
+        return _rasterise(render_svg(self.state))
 
     def _ids(self, player: int) -> dict:
         st = self.state
@@ -197,3 +186,34 @@ class raw_env(AECEnv):
 
     def _set_infos(self) -> None:
         self.infos = {a: {"seat": self.seats[self._index[a]], "action_mask": self.action_mask(a)} for a in self.agents}
+
+
+def _png(svg: str) -> bytes:
+    """The SVG as PNG, by the first rasteriser installed: resvg (resvg-py), then cairosvg."""
+    try:
+        import resvg_py
+    except ImportError:
+        pass
+    else:
+        return bytes(resvg_py.svg_to_bytes(svg_string=svg))
+    try:
+        import cairosvg
+    except (ImportError, OSError):  # OSError: cairosvg installed, the Cairo library not
+        raise LegesError(Diagnostic(Position("leges.adapters.pettingzoo"),
+                                    "render_mode='rgb_array' needs an SVG rasteriser (resvg-py or cairosvg), "
+                                    "and none is installed",
+                                    "pip install 'leges[raster]' (resvg-py: a wheel, no system library), "
+                                    "or use render_mode='ansi'")) from None
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+
+
+def _rasterise(svg: str):
+    """The SVG as an (height, width, 3) uint8 array."""
+    import io
+    png = _png(svg)
+    try:
+        from PIL import Image
+    except ImportError:
+        import matplotlib.image
+        return (matplotlib.image.imread(io.BytesIO(png), format="png")[..., :3] * 255).round().astype(np.uint8)
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
