@@ -219,6 +219,7 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     places = hidden_places(st, player)
     if keep is not None:
         places = {k: v for k, v in places.items() if setup.zone_owner.get(k) != keep}
+    ctype, cowner = setup.ctype, setup.cowner
     classes: dict[tuple, list[int]] = {}
     changed: set[str] = set()
     on_board = False  # (the board's reads are by type and near places: not worth telling apart here)
@@ -232,16 +233,14 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
         if len(stretch) > 1:
             on_board = on_board or key in setup.spaces
             changed.update((memo.ZONES, memo.where(None), setup.zone_read.get(key, memo.ZONES)))
-            ctype = setup.ctype
             changed.update(map(memo.where, {ctype[c] for c in stretch}))
         for c in stretch:
             if c not in pins.fixed and c not in pins.known:
-                classes.setdefault((setup.ctype[c], setup.cowner[c]), []).append(c)
-    traded = {ctype for (ctype, _), slots in classes.items() if len(slots) > 1}
-    if traded:
-        changed.update(memo.static(t) for t in (*traded, None))
+                classes.setdefault((ctype[c], cowner[c]), []).append(c)
+    traded = {t for (t, _), slots in classes.items() if len(slots) > 1}
     if not traded:
         return None if on_board else frozenset(changed)
+    changed.update(memo.static(t) for t in (*traded, None))
     cstatic, clabel = list(setup.cstatic), list(setup.clabel)
     for slots in classes.values():
         if len(slots) < 2:
