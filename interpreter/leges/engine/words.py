@@ -1,10 +1,13 @@
 """Moves and events in words: the phrases a ruleset gives its actions, events and choices, and the
-display names of its components and zones, per language (`say:`, `asks:`, `name:`; docs/language.md).
+display names of its components, zones and seats, per language (`say:`, `asks:`, `name:`, a seat's
+`say:`; docs/language.md).
 
 The phrases are for people only: an action's text form (`move_citizen from=r3c7 to=r2c7`) is what
 the API, the records and the agents use, and it never changes. A phrase is worded from that text
 form: `{name}` is the value of the parameter `name` as the text form writes it (a component's or a
-zone's id is replaced by its display name in the language). A language the ruleset does not give
+zone's id, or a seat's name, is replaced by its display name in the language). A seat's display name
+is for people alone too: `red` stays the text form of the player in every action, record and rule,
+and the page, `leges play` and `leges doc` show `vörös` for it. A language the ruleset does not give
 falls back to English, then to the first language given; an action with no phrase has none (a front
 end then shows its text form).
 
@@ -20,6 +23,7 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import TypeVar
 
+from ..model.decl import SEAT_WORDS
 from ..text.errors import Collector, did_you_mean
 
 DEFAULT = "en"
@@ -96,10 +100,11 @@ class Phrases:
     choices: dict[str, dict[str, Template]] = field(default_factory=dict)  # choice label → {lang: Template}
     events: dict[str, dict[str, Template]] = field(default_factory=dict)  # event id → {lang: Template}
     names: dict[str, dict[str, str]] = field(default_factory=dict)  # component type or zone id → {lang: name}
+    seats: dict[str, dict[str, str]] = field(default_factory=dict)  # seat name → {lang: its display name}
     languages: list[str] = field(default_factory=list)  # every language a phrase or name is given in, in order met
 
     def __bool__(self) -> bool:
-        return bool(self.actions or self.choices or self.events or self.names)
+        return bool(self.actions or self.choices or self.events or self.names or self.seats)
 
     def name(self, ident: str, lang: str | None) -> str | None:
         """The display name of a component type or a zone (a numbered zone `pile.2`: `pile 2`), or None."""
@@ -109,9 +114,13 @@ class Phrases:
             return None
         return f"{found} {rest}" if dot else found
 
+    def seat(self, name: str, lang: str | None) -> str:
+        """A seat as people read it: its display name in `lang`, else its name (the text form)."""
+        return pick(self.seats.get(name), lang) or name
+
     def value(self, text: str, lang: str | None) -> str:
-        """A value as a phrase shows it: a component type's or a zone's display name, else as written."""
-        return self.name(text, lang) or text
+        """A value as a phrase shows it: a component type's, a zone's or a seat's display name, else as written."""
+        return self.name(text, lang) or (self.seat(text, lang) if text in self.seats else text)
 
     def say(self, text: str, lang: str | None, action_ids=()) -> str | None:
         """The action text `text` (`play card=6 square=r3c2`, `take_pile k=2`, `pass`) in words, or None
@@ -149,11 +158,19 @@ def worded(game, text: str, lang: str | None) -> str | None:
     return phrases.say(text, lang, game.actions)
 
 
+def seat_called(game, name: str, lang: str | None) -> str:
+    """A seat's name as people read it in `lang` (its display name), else the name itself."""
+    phrases = getattr(game, "words", None)
+    return phrases.seat(name, lang) if phrases else name
+
+
 def worded_entry(game, entry: str, lang: str | None) -> str | None:
-    """A history entry (`seat: text`, as `state.record_view` gives it) in words, or None."""
+    """A history entry (`seat: text`, as `state.record_view` gives it) in words, or None; the seat
+    by its display name."""
     who, sep, text = entry.partition(": ")
     if not sep:
         return None
+    who = seat_called(game, who, lang)
     if text == "(sealed)":
         return f"{who}: {pick(OWN['sealed'], lang)}"
     said = worded(game, text, lang)
@@ -169,7 +186,7 @@ def worded_log(game, line: str, lang: str | None, seats=()) -> str | None:
         return None
     phrases = getattr(game, "words", None) or Phrases()
     values = [phrases.value(v, lang) for v in rest.strip("[]").split(",")] if rest.startswith("[") else [phrases.value(rest, lang)]
-    return f"{who} {pick(OWN['shows'], lang)} {', '.join(values)}"
+    return f"{phrases.seat(who, lang)} {pick(OWN['shows'], lang)} {', '.join(values)}"
 
 
 def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
@@ -242,6 +259,11 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
         if isinstance(decl.name, dict):
             note(decl.name)
             out.names[decl.id] = {k: str(v) for k, v in decl.name.items()}
+    for seat in rs.seats:
+        said = seat.get(SEAT_WORDS) if isinstance(seat, dict) else None
+        if isinstance(said, dict) and said:  # the schema checked it: a text per language
+            note(said)
+            out.seats[str(seat["name"])] = {k: str(v) for k, v in said.items()}
     out.languages = seen_langs
     return out
 

@@ -113,7 +113,8 @@ def words_view(st, seat: int | None) -> dict:
     """What the page needs to show the game in words (engine/words.py), for the seat `history` is for:
     `languages` (those the ruleset gives, in order; English first where given), `history` (each entry of
     `history(st, seat)` as {"text": entry, "words": {language: entry in words}}) and `names` (each
-    component type's and zone's display name: {id: {language: name}}) and `log` (each log line the seat
+    component type's and zone's display name: {id: {language: name}}), `seats` (each seat's display name:
+    {seat: {language: name}}; the page shows it for the seat's name) and `log` (each log line the seat
     sees, `view.log`, as {"text": line, "words": {language: line in words}} where the engine wrote it)."""
     from ..engine.words import worded_log
     from .actions import words_in
@@ -126,6 +127,7 @@ def words_view(st, seat: int | None) -> dict:
     return {"languages": languages,
             "history": [{"text": entry, "words": words_in(st.game, entry)} for entry in history(st, seat)],
             "names": dict(phrases.names) if phrases else {},
+            "seats": {name: dict(phrases.seats.get(name, {})) for name in seats} if phrases else {},
             "log": [{"text": line, "words": {lang: said for lang in languages
                                              if (said := worded_log(st.game, line, lang, seats)) is not None}}
                     for line in log]}

@@ -53,7 +53,7 @@ function notice(message) { const n = $("notice"); n.hidden = !message; text(n, m
 function refusal(why) {
   const n = $("notice");
   n.replaceChildren();
-  n.appendChild(make("div", "refused", "'" + why.action + "' is not legal for " + why.seat));
+  n.appendChild(make("div", "refused", "'" + why.action + "' is not legal for " + seatName(why.seat)));
   n.appendChild(make("div", "why", why.message));
   if (why.values && why.values.length) {
     const list = make("ul", "values");
@@ -86,14 +86,14 @@ function render(view) {
   const svg = $("board").querySelector("svg");
   if (svg) svg.addEventListener("click", onBoardClick);
   fitBoard();
-  text($("status"), (view.seat ? view.seat + " — " : "") + view.status);
+  text($("status"), (view.seat ? seatName(view.seat) + " — " : "") + statusWords(view));
   showTable(view);
   showCurtain(view);
   const result = $("result");
   result.hidden = !view.result;
   if (view.result) {
-    const scores = Object.entries(view.result.scores).map(([k, v]) => k + " " + v).join(", ");
-    text(result, "Game over: " + view.result.ranking + " (scores: " + scores + ")");
+    const scores = Object.entries(view.result.scores).map(([k, v]) => seatName(k) + " " + v).join(", ");
+    text(result, "Game over: " + seatsIn(view.result.ranking) + " (scores: " + scores + ")");
   }
   const news = $("news");
   news.replaceChildren();
@@ -143,7 +143,7 @@ function showTable(view) {
   const line = $("table-line");
   line.hidden = view.mode !== "play";
   if (view.mode === "play") {
-    const seats = (view.seats || []).map((s) => s + " (" + (view.people.includes(s) ? "person" : (view.agents[s] || "agent")) + ")");
+    const seats = (view.seats || []).map((s) => seatName(s) + " (" + (view.people.includes(s) ? "person" : (view.agents[s] || "agent")) + ")");
     const variants = view.variants && view.variants.length ? variantWords(view.variants) : "none (the rules as written)";
     line.replaceChildren(make("div", "", "Seats: " + seats.join(", ") + (view.hotseat ? " — hot seat" : "")),
                          make("div", "variants-on", "Variants: " + variants));
@@ -154,7 +154,7 @@ function showTable(view) {
   links.hidden = view.mode !== "play" || !entries.length;
   for (const [seat, key] of entries) {
     const url = location.origin + location.pathname + "#seat=" + key;
-    const li = make("li", "", seat + ": ");
+    const li = make("li", "", seatName(seat) + ": ");
     const a = make("a", "seat-link", url);
     a.href = url; a.target = "_blank"; a.dataset.seat = seat;
     li.appendChild(a);
@@ -182,15 +182,29 @@ function showCurtain(view) {
   const curtain = $("curtain");
   curtain.hidden = !(view.mode === "play" && view.curtain);
   if (view.mode === "play" && view.curtain) {
-    text($("curtain-text"), "Pass the screen to " + view.curtain + ". The others look away.");
-    text($("reveal"), "I am " + view.curtain + ": show my view");
+    text($("curtain-text"), "Pass the screen to " + seatName(view.curtain) + ". The others look away.");
+    text($("reveal"), "I am " + seatName(view.curtain) + ": show my view");
     $("reveal").dataset.seat = view.curtain;
   }
 }
 
+// what a click may choose towards an action: its spaces; on a table, the zones it names, the zones
+// its cards lie in and the cards themselves ("card:ZONE/LABEL")
+function cardTarget(zone, label) { return "card:" + zone + "/" + label; }
+
+function targetsOf(a) {
+  const out = a.spaces.slice();
+  for (const z of a.zones || []) if (!out.includes(z)) out.push(z);
+  for (const c of a.cards || []) {
+    if (!out.includes(c.zone)) out.push(c.zone);
+    out.push(cardTarget(c.zone, c.label));
+  }
+  return out;
+}
+
 function candidates() {
   const actions = state.view ? state.view.actions : [];
-  return actions.filter((a) => state.chosen.every((s) => a.spaces.includes(s)));
+  return actions.filter((a) => { const t = targetsOf(a); return state.chosen.every((s) => t.includes(s)); });
 }
 
 function showActions() {
@@ -240,20 +254,31 @@ function showActions() {
   more.hidden = left === 0;
   text(more, "show " + left + " more");
   const waiting = view.terminal ? "The game is over." :
-    view.actions.length ? (view.actions.some((a) => a.spaces.length) ? "Click a highlighted space, or an action:" : "Choose an action:") :
-    "Waiting for " + view.to_move + ".";
+    view.actions.length ? (view.actions.some((a) => a.spaces.length) ? "Click a highlighted space, or an action:" :
+      view.actions.some((a) => targetsOf(a).length) ? "Click a highlighted zone or card, or an action:" : "Choose an action:") :
+    "Waiting for " + seatName(view.to_move) + ".";
   text($("waiting"), waiting);
   $("carry-on").hidden = !(view.actions.length && view.to_move !== view.seat && !view.terminal);
   // the board: spaces an action still fitting the clicks names
   const targets = new Set();
-  for (const a of candidates()) for (const s of a.spaces) if (!state.chosen.includes(s)) targets.add(s);
+  for (const a of candidates()) for (const s of targetsOf(a)) if (!state.chosen.includes(s)) targets.add(s);
   for (const g of $("board").querySelectorAll(".hit[data-space]")) {
     const s = g.dataset.space;
     g.classList.toggle("target", targets.has(s));
     g.classList.toggle("chosen", state.chosen.includes(s));
   }
+  for (const g of $("board").querySelectorAll(".zone[data-zone]")) {   // the table of a game without a map
+    const z = g.dataset.zone;
+    g.classList.toggle("target", targets.has(z));
+    g.classList.toggle("chosen", state.chosen.includes(z));
+    for (const card of g.querySelectorAll(".card.face[data-label]")) {
+      const c = cardTarget(z, card.dataset.label);
+      card.classList.toggle("target", targets.has(c));
+      card.classList.toggle("chosen", state.chosen.includes(c));
+    }
+  }
   $("selection").hidden = state.chosen.length === 0;
-  text($("selection-text"), "chosen: " + state.chosen.join(", "));
+  text($("selection-text"), "chosen: " + state.chosen.map((s) => s.startsWith("card:") ? s.slice(s.lastIndexOf("/") + 1) : s).join(", "));
 }
 
 // a decision whose options are every combination of a few numbers (a share-out): a form of
@@ -341,7 +366,7 @@ function illegalClick(space) {
   if (view.terminal) { notice("The game is over."); return; }
   const fitting = candidates().filter((a) => a.spaces.length);
   const pool = fitting.length ? fitting : view.actions.filter((a) => a.spaces.length);
-  if (!view.actions.length) { notice("It is not your decision: " + view.to_move + " is to decide."); return; }
+  if (!view.actions.length) { notice("It is not your decision: " + seatName(view.to_move) + " is to decide."); return; }
   if (!pool.length) { notice("No action of yours now names a space: choose one in the list."); return; }
   const action = pool[0];
   const target = action.spaces[Math.min(state.chosen.length, action.spaces.length - 1)];
@@ -355,9 +380,67 @@ function illegalClick(space) {
   whyNot(swapped.join(" "));
 }
 
+// a zone or a card of the table no action (still) names: the first action naming a zone (a card)
+// that fits the clicks, with this zone (this card) instead — asked why it is not legal
+function illegalTableClick(zone, label) {
+  const view = state.view;
+  if (view.terminal) { notice("The game is over."); return; }
+  if (!view.actions.length) { notice("It is not your decision: " + seatName(view.to_move) + " is to decide."); return; }
+  const naming = (a) => label != null ? (a.cards || []).length : (a.zones || []).length;
+  const fitting = candidates().filter(naming);
+  const pool = fitting.length ? fitting : view.actions.filter(naming);
+  if (!pool.length) {
+    notice(label != null ? "No action of yours now names a card: choose one in the list." :
+      "No action of yours now names a zone" + (view.actions.some((a) => (a.cards || []).length) ? ": click a card." : ": choose one in the list."));
+    return;
+  }
+  const action = pool[0];
+  const was = label != null ? action.cards[0].label : action.zones[0];
+  const now = label != null ? label : zone;
+  let done = false;
+  const swapped = action.text.split(" ").map((w) => {
+    const [k, v] = w.split("=");
+    if (!done && v === was) { done = true; return k + "=" + now; }
+    return w;
+  });
+  whyNot(swapped.join(" "));
+}
+
+// a click on the table: a card (with the zone it lies in) or a zone; the clicks so far kept where they still fit
+function onTableClick(g, event) {
+  const zone = g.dataset.zone;
+  const face = event.target.closest(".card.face[data-label]");
+  const label = face ? face.dataset.label : null;
+  const card = label != null ? cardTarget(zone, label) : null;
+  const before = state.chosen;
+  const fresh = [zone, card].filter((t) => t && !before.includes(t));
+  if (!fresh.length) return;                      // clicked again: nothing new chosen
+  const add = (ts) => before.concat(ts.filter((t) => !before.includes(t)));
+  const tries = card ? [add([zone, card]), [zone, card], add([zone]), [zone]] : [add([zone]), [zone]];
+  for (const chosen of tries) {
+    state.chosen = chosen;
+    if (candidates().length) { chosenNow(); return; }
+  }
+  state.chosen = before;
+  illegalTableClick(zone, label);
+}
+
+// the clicks chose one action: it is taken; else what still fits is shown, highlighted
+function chosenNow() {
+  const fitting = candidates();
+  const distinct = new Set(fitting.map((a) => a.text));
+  if (distinct.size === 1) { act(fitting[0].text); return; }
+  const more = fitting.some((a) => targetsOf(a).some((s) => !state.chosen.includes(s)));
+  if (!more) notice("More than one action fits: choose it in the list.");
+  showActions();
+}
+
 function onBoardClick(event) {
+  if (!state.view || state.view.mode !== "play") return;
+  const zone = event.target.closest("[data-zone]");
+  if (zone) { onTableClick(zone, event); return; }
   const g = event.target.closest("[data-space]");
-  if (!g || !state.view || state.view.mode !== "play") return;
+  if (!g) return;
   const space = g.dataset.space;
   if (state.chosen.includes(space)) return;
   const before = state.chosen;
@@ -369,7 +452,7 @@ function onBoardClick(event) {
   }
   if (!fitting.length) { state.chosen = before; illegalClick(space); return; }
   const distinct = new Set(fitting.map((a) => a.text));
-  const more = fitting.some((a) => a.spaces.some((s) => !state.chosen.includes(s)));
+  const more = fitting.some((a) => targetsOf(a).some((s) => !state.chosen.includes(s)));
   if (distinct.size === 1) { act(fitting[0].text); return; }
   if (!more) notice("More than one action fits: choose it in the list.");
   showActions();
@@ -640,7 +723,7 @@ function fillSeats() {
   const select = $("seat");
   const keep = select.value;
   select.replaceChildren();
-  for (const s of seats) { const o = make("option", "", s); o.value = s; select.appendChild(o); }
+  for (const s of seats) { const o = make("option", "", seatName(s)); o.value = s; select.appendChild(o); }
   if (seats.includes(keep)) select.value = keep;
   fillSeatRows();
 }
@@ -653,7 +736,7 @@ function fillSeatRows() {
   const n = Number($("players").value);
   for (const s of (state.info.seats || []).slice(0, n)) {
     if (s === $("seat").value) continue;
-    const label = make("label", "seat-row", s + " ");
+    const label = make("label", "seat-row", seatName(s) + " ");
     const who = make("select", "who");
     who.dataset.seat = s;
     for (const [value, words] of [["agent", "an agent"], ["person", "a person (a link)"]]) {
@@ -670,7 +753,7 @@ function fillReplaySeats(seats) {
   const keep = select.value;
   select.replaceChildren();
   const pub = make("option", "", "everybody (public)"); pub.value = "public"; select.appendChild(pub);
-  for (const s of seats) { const o = make("option", "", s); o.value = s; select.appendChild(o); }
+  for (const s of seats) { const o = make("option", "", seatName(s)); o.value = s; select.appendChild(o); }
   if ([...select.options].some((o) => o.value === keep)) select.value = keep;
 }
 
@@ -723,7 +806,11 @@ function wire() {
   $("tab-play").addEventListener("click", () => setMode("play"));
   $("tab-replay").addEventListener("click", () => setMode("replay"));
   $("players").addEventListener("change", fillSeats);
-  $("lang").addEventListener("change", (e) => { localStorage.setItem("leges-lang", e.target.value); if (state.view) render(state.view); });
+  $("lang").addEventListener("change", (e) => {
+    localStorage.setItem("leges-lang", e.target.value);
+    if (state.info && state.info.title) { fillSeats(); fillReplaySeats(state.view && state.view.mode === "replay" ? state.view.seats : [...$("replay-seat").options].slice(1).map((o) => o.value)); }
+    if (state.view) render(state.view);
+  });
   $("seat").addEventListener("change", fillSeatRows);
   $("undo").addEventListener("click", undo);
   $("tables").addEventListener("change", (e) => goToTable(e.target.value));
@@ -754,27 +841,3 @@ function wire() {
 
 wire();
 start().catch((err) => notice(err.message));
-
-// ------------------------------------------------------------------ words (the ruleset's phrases)
-function language() {
-  const pick = $("lang");
-  return pick && pick.value ? pick.value : (localStorage.getItem("leges-lang") || "en");
-}
-
-function inWords(entry, fallback) {
-  const words = entry && entry.words;
-  if (!words) return fallback;
-  return words[language()] || words.en || Object.values(words)[0] || fallback;
-}
-
-function showLanguages(view) {
-  const langs = (view.words && view.words.languages) || [];
-  const pick = $("lang");
-  $("lang-box").hidden = langs.length < 2;
-  const want = language();
-  if ([...pick.options].map((o) => o.value).join() !== langs.join()) {
-    pick.replaceChildren();
-    for (const l of langs) { const o = make("option", "", l); o.value = l; pick.appendChild(o); }
-  }
-  pick.value = langs.includes(want) ? want : (langs[0] || "");
-}
