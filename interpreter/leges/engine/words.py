@@ -99,6 +99,7 @@ class Phrases:
     actions: dict[str, dict[str, Template]] = field(default_factory=dict)  # action id → {lang: Template}
     choices: dict[str, dict[str, Template]] = field(default_factory=dict)  # choice label → {lang: Template}
     events: dict[str, dict[str, Template]] = field(default_factory=dict)  # event id → {lang: Template}
+    event_params: dict[str, list[str]] = field(default_factory=dict)  # event id → its parameters, in order
     names: dict[str, dict[str, str]] = field(default_factory=dict)  # component type or zone id → {lang: name}
     seats: dict[str, dict[str, str]] = field(default_factory=dict)  # seat name → {lang: its display name}
     languages: list[str] = field(default_factory=list)  # every language a phrase or name is given in, in order met
@@ -112,7 +113,7 @@ class Phrases:
         found = pick(self.names.get(head), lang)
         if found is None:
             return None
-        return f"{found} {rest}" if dot else found
+        return f"{found} {' '.join(self.seat(x, lang) for x in rest.split('.'))}" if dot else found
 
     def seat(self, name: str, lang: str | None) -> str:
         """A seat as people read it: its display name in `lang`, else its name (the text form)."""
@@ -144,6 +145,26 @@ class Phrases:
         template = pick(self.events.get(event), lang)
         return None if template is None else template.fill(values, lambda v: self.value(str(v), lang))
 
+    def told(self, line: str) -> tuple[str, dict] | None:
+        """A log line an emit of a phrased event wrote (`laid player=x card=red3`, engine/program/
+        signals.py) as (event, {parameter: value}), or None for any other line. The parameters are
+        read in their declared order, so a value may hold a space."""
+        head, _, rest = line.partition(" ")
+        names = self.event_params.get(head)
+        if names is None:
+            return None
+        values: dict[str, str] = {}
+        for i, name in enumerate(names):
+            if not rest.startswith(name + "="):
+                return None
+            rest = rest[len(name) + 1:]
+            following = f" {names[i + 1]}=" if i + 1 < len(names) else None
+            cut = rest.find(following) if following else len(rest)
+            if cut < 0:
+                return None
+            values[name], rest = rest[:cut], rest[cut + 1:]
+        return head, values
+
 
 def as_written(template: Template | None) -> str | None:
     """A template as its phrase was written (`Move a piece from {from} to {to}`), for documents."""
@@ -170,21 +191,27 @@ def worded_entry(game, entry: str, lang: str | None) -> str | None:
     who, sep, text = entry.partition(": ")
     if not sep:
         return None
-    who = seat_called(game, who, lang)
+    called = seat_called(game, who, lang)
     if text == "(sealed)":
-        return f"{who}: {pick(OWN['sealed'], lang)}"
+        return f"{called}: {pick(OWN['sealed'], lang)}"
     said = worded(game, text, lang)
-    return None if said is None else f"{who}: {said}"
+    if said is None:  # no phrase: the text form, its seat by its display name (if it has one)
+        return None if called == who else f"{called}: {text}"
+    return f"{called}: {said}"
 
 
 def worded_log(game, line: str, lang: str | None, seats=()) -> str | None:
-    """A log line in words where the engine wrote it (`red shows card7`, a `reveal` by a seat: the seat,
-    the engine's word for "shows", the values by their display names), else None: a `log` statement's
+    """A log line in words where the engine wrote it: an event the ruleset gives a phrase (`laid
+    player=x card=red3`: its phrase, filled), a `reveal` by a seat (`red shows card7`: the seat, the
+    engine's word for "shows", the values by their display names); else None: a `log` statement's
     text is the ruleset's own."""
+    phrases = getattr(game, "words", None) or Phrases()
+    told = phrases.told(line) if phrases.event_params else None
+    if told is not None:
+        return phrases.event(told[0], told[1], lang)
     who, sep, rest = line.partition(" shows ")
     if not sep or who not in seats:
         return None
-    phrases = getattr(game, "words", None) or Phrases()
     values = [phrases.value(v, lang) for v in rest.strip("[]").split(",")] if rest.startswith("[") else [phrases.value(rest, lang)]
     return f"{phrases.seat(who, lang)} {pick(OWN['shows'], lang)} {', '.join(values)}"
 
@@ -234,6 +261,7 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
         if event.say is not None:
             out.events[event.id] = templates(event.say, event.at.child("say"), list(events.get(event.id, {})),
                                              f"event '{event.id}'")
+            out.event_params[event.id] = list(events.get(event.id, {}))
     # the code ids of a declaration's programs: a phase's parts and a procedure's typings by prefix, the others exactly
     prefixes = {"phases": "phase:{}:", "setup": "setup:{}", "procedures": "procedure:{}(", "triggers": "trigger:{}",
                 "actions": "action:{}"}

@@ -89,7 +89,9 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
         def names(label):
             said = phrases.name(label, lang)
             return shown(said, NAME) if said else None
-    lines = [f"-- {view.title} · {status_line(view)} · you are {view.seats[player]}"]
+    called = seats_called(st.game, view.seats, lang)  # the seats' display names (the view keeps their names)
+    said = replace(view, turn=_called(view, called, view.turn), to_move=_called(view, called, view.to_move))
+    lines = [f"-- {view.title} · {status_line(said)} · you are {called[player]}"]
     board = board_lines(st.game.board, view, style, colour)
     for line in board:  # a graph's nodes may be long; the rows of squares and hexes are as wide as the map
         lines += [line] if "\x1b" in line else _wrapped(line, width)
@@ -103,7 +105,7 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
     for p in order:
         items = zone_texts(player_zones(view, p, hide), view.seats, names)
         items += [f"{name} {value_text(value)}" for name, value in player_vars(view, p)]
-        name = view.seats[p] + (" (you)" if p == player else "") + (" *" if view.seats[p] == view.to_move and p != player else "")
+        name = called[p] + (" (you)" if p == player else "") + (" *" if view.seats[p] == view.to_move and p != player else "")
         text = f"   {name}: " + (" · ".join(items) if items else "-")
         if colour:  # wrapped first, then the seat's name painted (a chip: readable on any background)
             parts = _wrapped(text, width)
@@ -124,6 +126,17 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
         labels = option_labels(st, player, lang, texts)
         lines += option_lines(labels, height - len(lines) - 2, width, page)
     return lines
+
+
+def seats_called(game, seats: list[str], lang: str | None) -> list[str]:
+    """Each seat as people read it in `lang` (its display name, engine/words.py), each `shown`; no
+    `lang`: the names themselves (as `leges check-leaks` compares screens)."""
+    from ..engine.words import seat_called
+    return [shown(seat_called(game, s, lang), NAME) if lang is not None else s for s in seats]
+
+
+def _called(view: SeatView, called: list[str], name: str) -> str:
+    return called[view.seats.index(name)] if name in view.seats else name
 
 
 def safe_view(view: SeatView) -> SeatView:

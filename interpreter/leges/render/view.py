@@ -133,6 +133,36 @@ def words_view(st, seat: int | None) -> dict:
                     for line in log]}
 
 
+def new_lines(before: list[str], after: list[str]) -> list[str]:
+    """The log lines `after` holds that `before` did not: its tail past their overlap (a log keeps its
+    last lines only, so the overlap may have lost lines at its front)."""
+    if len(after) >= len(before) and after[:len(before)] == before:
+        return after[len(before):]
+    for k in range(1, len(after) + 1):  # the first lines were dropped: the longest tail of before they continue
+        keep = after[:len(after) - k]
+        if keep == before[len(before) - len(keep):]:
+            return after[len(after) - k:]
+    return list(after)
+
+
+def told_view(game, told: dict[int, list[str]], upto: int, seats: list[str]) -> list[dict]:
+    """The log lines front ends tell as events (an event's phrase, a card shown: those the engine
+    words, engine/words.worded_log), each after the history entry it came with: {"after": number of
+    entries before it, "text": the line, "words": {language: the line in words}}, for entries up to `upto`.
+    `told`: number of entries → the lines written then (a Match's or a Replay's). The log is public:
+    every seat is told the same."""
+    from ..engine.words import worded_log
+    phrases = getattr(game, "words", None)
+    languages = list(phrases.languages) if phrases else []
+    out = []
+    for after in sorted(k for k in told if k <= upto):
+        for line in told[after]:
+            words = {lang: said for lang in languages if (said := worded_log(game, line, lang, seats)) is not None}
+            if words:
+                out.append({"after": after, "text": line, "words": words})
+    return out
+
+
 def labelled(st, name: str, value):
     """A variable's value as a player reads it: components by their labels, not their ids."""
     return _shown(st, name, value, "component", lambda v: st.setup.clabel[v] if 0 <= v < len(st.setup.clabel) else v)

@@ -110,6 +110,8 @@ class Declaring(BuilderParts):
             if event.id in BUILTIN_EVENTS:
                 self.error(event.at.child("id"), f"'{event.id}' is a built-in event and cannot be redeclared")
             sym.events[event.id] = params
+            if event.say is not None:
+                sym.told.add(event.id)
         sym.events.update(BUILTIN_EVENTS)
 
     def _board(self) -> None:

@@ -97,16 +97,22 @@ function render(view) {
   }
   const news = $("news");
   news.replaceChildren();
-  for (const line of (view.news || [])) news.appendChild(make("li", "", line));
+  const newsSaid = view.news_words || [];
+  (view.news || []).forEach((line, i) => news.appendChild(make("li", "", inWords(newsSaid[i], line))));
+  for (const t of (view.news_told || [])) news.appendChild(told(t));
   if (view.note) notice(view.note);
   const history = $("history");
   history.replaceChildren();
   const said = (view.words && view.words.history) || [];
+  const events = view.told || [];   // the events told (their phrases), each after the entry it came with
+  const eventsAfter = (n) => { for (const t of events) if (t.after === n) history.appendChild(told(t)); };
+  eventsAfter(0);
   view.history.forEach((line, i) => {
     const li = make("li", "", inWords(said[i], line));
     li.dataset.text = line;  // the text form, as records and the API write it
     if (li.textContent !== line) li.title = line;
     history.appendChild(li);
+    eventsAfter(i + 1);
   });
   showLanguages(view);
   history.scrollTop = history.scrollHeight;
@@ -120,6 +126,14 @@ function render(view) {
   if (view.mode === "play" && view.thinking && view.match === state.match) {   // the server stopped its agents at its time limit: ask for the rest
     setTimeout(carryOn, 50);
   }
+}
+
+// an event told (a log line the engine words: an event's phrase, a card shown), in the language picked
+function told(t) {
+  const li = make("li", "event", inWords(t, t.text));
+  li.dataset.log = t.text;   // the log line, as the API's observation writes it
+  li.title = t.text;
+  return li;
 }
 
 // the board scaled to what the window leaves it: the whole board and hand in sight, never cut
