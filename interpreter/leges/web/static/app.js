@@ -109,6 +109,7 @@ function render(view) {
   eventsAfter(0);
   view.history.forEach((line, i) => {
     const li = make("li", "", inWords(said[i], line));
+    li.value = i + 1;        // numbered as entries: the events between them count not
     li.dataset.text = line;  // the text form, as records and the API write it
     if (li.textContent !== line) li.title = line;
     history.appendChild(li);
