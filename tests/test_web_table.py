@@ -96,6 +96,7 @@ def test_seat_names_and_events_in_the_language_picked(serving, page):
     assert page.locator("#status").inner_text().startswith("Észak — ")
     assert "Észak (person)" in page.locator("#table-line").inner_text()
     assert page.locator("#seat option[value='north']").inner_text() == "Észak"
+    assert page.locator("#board g.area.player[data-player='north'] text").first.text_content().startswith("Észak  (you")  # the picture's too
     label = page.locator("#board .zone[data-zone='hand.north'] .card.face").first.get_attribute("data-label")
     page.locator(f"#board .zone[data-zone='hand.north'] .card.face[data-label='{label}']").click()
     with page.expect_response(lambda r: r.url.endswith("/act")):

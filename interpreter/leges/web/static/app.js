@@ -85,6 +85,8 @@ function render(view) {
   $("board").innerHTML = view.svg;   // made by the server: every text in it is escaped
   const svg = $("board").querySelector("svg");
   if (svg) svg.addEventListener("click", onBoardClick);
+  showLanguages(view);
+  seatsInPicture($("board"));
   fitBoard();
   text($("status"), (view.seat ? seatName(view.seat) + " — " : "") + statusWords(view));
   showTable(view);
@@ -115,7 +117,6 @@ function render(view) {
     history.appendChild(li);
     eventsAfter(i + 1);
   });
-  showLanguages(view);
   history.scrollTop = history.scrollHeight;
   const lastBox = $("last-box");
   lastBox.hidden = view.mode !== "replay";

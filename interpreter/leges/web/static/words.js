@@ -48,6 +48,16 @@ function logWords(view) {
   return ((view.words && view.words.log) || []).map((l) => inWords(l, l.text));
 }
 
+// the picture's seat areas (render/svg_table.py: `<g class="area player" data-player=NAME>`, its
+// first text the seat's name and its marks) with the seats' display names: the server draws names,
+// the language is the page's
+function seatsInPicture(board) {
+  for (const g of board.querySelectorAll("g.area.player[data-player]")) {
+    const name = g.dataset.player, label = g.querySelector("text");
+    if (label && label.textContent.startsWith(name)) label.textContent = seatName(name) + label.textContent.slice(name.length);
+  }
+}
+
 function showLanguages(view) {
   const langs = (view.words && view.words.languages) || [];
   const pick = $("lang");
