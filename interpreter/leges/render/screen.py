@@ -90,8 +90,8 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
             said = phrases.name(label, lang)
             return shown(said, NAME) if said else None
     called = seats_called(st.game, view.seats, lang)  # the seats' display names (the view keeps their names)
-    said = replace(view, turn=_called(view, called, view.turn), to_move=_called(view, called, view.to_move))
-    lines = [f"-- {view.title} · {status_line(said)} · you are {called[player]}"]
+    worded = replace(view, turn=_called(view, called, view.turn), to_move=_called(view, called, view.to_move))
+    lines = [f"-- {view.title} · {status_line(worded)} · you are {called[player]}"]
     board = board_lines(st.game.board, view, style, colour)
     for line in board:  # a graph's nodes may be long; the rows of squares and hexes are as wide as the map
         lines += [line] if "\x1b" in line else _wrapped(line, width)

@@ -137,7 +137,7 @@ class Match:
     def apply(self, action) -> None:
         """An action applied to the game, every seat's memory taking it in (the agents search worlds
         that keep what their seat has seen)."""
-        self.before = self.st.copy()
+        before = self.before = self.st.copy()
         if self.memories is None:
             self.st.apply_action(action)
         else:
@@ -148,7 +148,7 @@ class Match:
                 act = Action(self.st.player_index(who), text)
             self.memories.step(self.st, lambda: self.st.apply_action(action), act)
         self.stamp += 1
-        self._note_log(self.before.log)
+        self._note_log(before.log)
 
     def _note_log(self, before: list[str]) -> None:
         """The log lines the last action wrote, kept with the history's length (the page tells them
