@@ -204,20 +204,6 @@ function showCurtain(view) {
   }
 }
 
-// what a click may choose towards an action: its spaces; on a table, the zones it names, the zones
-// its cards lie in and the cards themselves ("card:ZONE/LABEL")
-function cardTarget(zone, label) { return "card:" + zone + "/" + label; }
-
-function targetsOf(a) {
-  const out = a.spaces.slice();
-  for (const z of a.zones || []) if (!out.includes(z)) out.push(z);
-  for (const c of a.cards || []) {
-    if (!out.includes(c.zone)) out.push(c.zone);
-    out.push(cardTarget(c.zone, c.label));
-  }
-  return out;
-}
-
 function candidates() {
   const actions = state.view ? state.view.actions : [];
   return actions.filter((a) => { const t = targetsOf(a); return state.chosen.every((s) => t.includes(s)); });
@@ -283,16 +269,7 @@ function showActions() {
     g.classList.toggle("target", targets.has(s));
     g.classList.toggle("chosen", state.chosen.includes(s));
   }
-  for (const g of $("board").querySelectorAll(".zone[data-zone]")) {   // the table of a game without a map
-    const z = g.dataset.zone;
-    g.classList.toggle("target", targets.has(z));
-    g.classList.toggle("chosen", state.chosen.includes(z));
-    for (const card of g.querySelectorAll(".card.face[data-label]")) {
-      const c = cardTarget(z, card.dataset.label);
-      card.classList.toggle("target", targets.has(c));
-      card.classList.toggle("chosen", state.chosen.includes(c));
-    }
-  }
+  markTable($("board"), targets);
   $("selection").hidden = state.chosen.length === 0;
   text($("selection-text"), "chosen: " + state.chosen.map((s) => s.startsWith("card:") ? s.slice(s.lastIndexOf("/") + 1) : s).join(", "));
 }
@@ -394,51 +371,6 @@ function illegalClick(space) {
     return w;
   });
   whyNot(swapped.join(" "));
-}
-
-// a zone or a card of the table no action (still) names: the first action naming a zone (a card)
-// that fits the clicks, with this zone (this card) instead — asked why it is not legal
-function illegalTableClick(zone, label) {
-  const view = state.view;
-  if (view.terminal) { notice("The game is over."); return; }
-  if (!view.actions.length) { notice("It is not your decision: " + seatName(view.to_move) + " is to decide."); return; }
-  const naming = (a) => label != null ? (a.cards || []).length : (a.zones || []).length;
-  const fitting = candidates().filter(naming);
-  const pool = fitting.length ? fitting : view.actions.filter(naming);
-  if (!pool.length) {
-    notice(label != null ? "No action of yours now names a card: choose one in the list." :
-      "No action of yours now names a zone" + (view.actions.some((a) => (a.cards || []).length) ? ": click a card." : ": choose one in the list."));
-    return;
-  }
-  const action = pool[0];
-  const was = label != null ? action.cards[0].label : action.zones[0];
-  const now = label != null ? label : zone;
-  let done = false;
-  const swapped = action.text.split(" ").map((w) => {
-    const [k, v] = w.split("=");
-    if (!done && v === was) { done = true; return k + "=" + now; }
-    return w;
-  });
-  whyNot(swapped.join(" "));
-}
-
-// a click on the table: a card (with the zone it lies in) or a zone; the clicks so far kept where they still fit
-function onTableClick(g, event) {
-  const zone = g.dataset.zone;
-  const face = event.target.closest(".card.face[data-label]");
-  const label = face ? face.dataset.label : null;
-  const card = label != null ? cardTarget(zone, label) : null;
-  const before = state.chosen;
-  const fresh = [zone, card].filter((t) => t && !before.includes(t));
-  if (!fresh.length) return;                      // clicked again: nothing new chosen
-  const add = (ts) => before.concat(ts.filter((t) => !before.includes(t)));
-  const tries = card ? [add([zone, card]), [zone, card], add([zone]), [zone]] : [add([zone]), [zone]];
-  for (const chosen of tries) {
-    state.chosen = chosen;
-    if (candidates().length) { chosenNow(); return; }
-  }
-  state.chosen = before;
-  illegalTableClick(zone, label);
 }
 
 // the clicks chose one action: it is taken; else what still fits is shown, highlighted
