@@ -69,6 +69,7 @@ def test_the_bundled_seats_in_their_rulebooks_words():
     lines = screen(st, 0, lang="hu")
     assert "turn of vörös" in lines[0] and "you are vörös" in lines[0]
     assert any(line.startswith("   fekete: ") for line in lines)
+    assert any("dealer fekete" in line for line in lines)  # a variable holding a seat, by its display name
     assert "you are red" in screen(st, 0)[0]  # no language: the names (as check-leaks compares screens)
 
 
