@@ -138,7 +138,7 @@ def seats_called(game, seats: list[str], lang: str | None) -> list[str]:
 
 def _seats_in(st, name: str, value: Any, called: dict[str, str]) -> Any:
     """A variable's value as the view shows it (seats by name), its seats by their display names
-    where its declared type holds players (`dealer black` → `dealer fekete`); other values as they are."""
+    where its declared type holds players (`leader x` → `leader Cross`); other values as they are."""
     symbols = st.game.compiler.symbols if st.game.compiler is not None else None
     info = symbols.variables.get(name) if symbols is not None else None
     ty = info.type if info is not None else None
