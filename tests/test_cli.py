@@ -66,4 +66,4 @@ def test_play_at_the_terminal(monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     assert main(["play", TICTACTOE, "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert "you are x" in out and "game over" in out and "not one of the" in out
+    assert "you are X" in out and "game over" in out and "not one of the" in out

@@ -163,7 +163,7 @@ def test_a_game_at_the_terminal_prints_the_news_and_the_scores(monkeypatch, caps
     out = capsys.readouterr().out
     assert "→ place square=r1c1" in out and "did you mean" in out
     assert "  place square=r1c1: not legal: square=r1c1 is not among the options of 'square'" in out
-    assert re.search(r"^  o: Put a mark on r\dc\d$", out, re.M)  # the opponent's moves, in words
+    assert re.search(r"^  O: Put a mark on r\dc\d$", out, re.M)  # the opponent's moves, in words (the seat by its display name)
     assert re.search(r"^  changed: supply\.o 5→4 · r\dc\d -→o$", out, re.M)  # what changed since
     assert "game over:" in out and re.search(r"^\s+place\s+seat\s+score", out, re.M)
     assert "(score: if winner == p then 1 else 0)" in out
@@ -255,7 +255,7 @@ def test_a_forced_decision_is_announced_with_what_it_did(games):
     assert st.is_terminal() and st.history[-1] == "o: place square=r2c0"  # x's last mark went by itself
     lines = news.lines(st)
     assert "  you, at once (the only choice): Put a mark on r2c2" in lines
-    assert "  o: Put a mark on r2c0" in lines
+    assert "  O: Put a mark on r2c0" in lines
     assert news.lines(st) == []  # each told once
 
 

@@ -90,7 +90,7 @@ def test_a_whole_tictactoe_game_by_clicks(serving, page):
         assert history_texts(page).count(f"x: place square={square}") == 1
         assert clicks <= 5
     shot(page, "tictactoe-game-over")
-    assert re.match(r"Game over: (x > o|o > x|x = o)", page.locator("#result").inner_text())
+    assert re.match(r"Game over: (X > O|O > X|X = O)", page.locator("#result").inner_text())  # the seats' display names
     assert page.locator("#board .hit.target").count() == 0
     assert history_length(page) >= 2 * clicks - 1
 
@@ -217,7 +217,7 @@ def test_a_refused_action_says_why(serving, page):
     with page.expect_response(lambda r: r.url.endswith("/act") and r.status == 400):
         page.locator("#actions button.act[data-action='place square=r1c1']").click()
     page.wait_for_selector("#notice .why")
-    assert page.locator("#notice .refused").inner_text() == "'place square=r1c1' is not legal for x"
+    assert page.locator("#notice .refused").inner_text() == "'place square=r1c1' is not legal for X"
     assert page.locator("#notice .why").inner_text().startswith("square=r1c1 is not among the options of 'square'")
     assert re.match(r"folk § Play: «.+»", page.locator("#notice .cite").inner_text())
     page.wait_for_function("() => document.querySelectorAll('#history li').length === 2")  # the page caught up
@@ -322,7 +322,7 @@ def test_stepping_through_a_short_record(serving, page, tmp_path, name, players,
     with page.expect_response(lambda r: "/api/replay/" in r.url):
         page.select_option("#replay-seat", seat)
     page.wait_for_function("s => state.view && state.view.seat === s", arg=seat)
-    assert page.locator("#status").inner_text().startswith(f"{seat} — ")
+    assert page.locator("#status").inner_text().startswith(f"{game.words.seat(seat, 'en')} — ")  # its display name
     mine = [i for i, entry in enumerate(st.history) if entry.startswith(seat + ": ")]
     step = mine[0] + 1  # the seat's own first action, as it saw it
     with page.expect_response(lambda r: "/api/replay/" in r.url):
@@ -389,7 +389,7 @@ def test_two_people_in_two_pages_play_tictactoe_to_its_end(serving, pages):
     assert "#seat=" in link and view["links"]["o"] not in (view["match"], "")
     join(o, link, "o")
     assert o.locator("#links").is_hidden()  # the links are the page's that set the table up
-    assert o.locator("#board .hit.target").count() == 0 and "Waiting for x" in o.locator("#waiting").inner_text()
+    assert o.locator("#board .hit.target").count() == 0 and "Waiting for X" in o.locator("#waiting").inner_text()
     turn, moves = x, 0
     while True:
         other = o if turn is x else x
@@ -406,7 +406,7 @@ def test_two_people_in_two_pages_play_tictactoe_to_its_end(serving, pages):
         assert moves <= 9
     for pg in pages:
         pg.wait_for_selector("#result:not([hidden])")
-        assert re.match(r"Game over: (x > o|o > x|x = o)", pg.locator("#result").inner_text())
+        assert re.match(r"Game over: (X > O|O > X|X = O)", pg.locator("#result").inner_text())
     assert history_texts(x) == history_texts(o)
     assert len(history_texts(x)) == moves
     shot(x, "table-tictactoe-x")
@@ -520,7 +520,7 @@ def test_an_illegal_click_on_the_board_says_why(serving, page):
     with page.expect_response(lambda r: r.url.endswith("/why")):
         page.locator("#board .space[data-space='r1c1']").click(force=True)  # taken: no action names it
     page.wait_for_selector("#notice .why")
-    assert page.locator("#notice .refused").inner_text() == "'place square=r1c1' is not legal for x"
+    assert page.locator("#notice .refused").inner_text() == "'place square=r1c1' is not legal for X"
     assert page.locator("#notice .why").inner_text().startswith("square=r1c1 is not among the options of 'square'")
     assert page.evaluate("() => state.view.history.length") == 2  # nothing was played
     shot(page, "tictactoe-illegal-click")
@@ -547,7 +547,7 @@ def test_a_hot_seat_covers_each_view_until_its_player_looks(serving, page):
     set_up_table(page, 2, "x", ["o"], hotseat=True)
     for seat in ("x", "o", "x"):
         page.wait_for_selector("#curtain:not([hidden])")
-        assert page.locator("#curtain-text").inner_text().startswith(f"Pass the screen to {seat}.")
+        assert page.locator("#curtain-text").inner_text().startswith(f"Pass the screen to {seat.upper()}.")  # its display name
         assert page.evaluate("() => state.view.actions.length") == 0 and 'data-view="public"' in page.evaluate("() => state.view.svg")
         with page.expect_response(lambda r: r.url.endswith("/reveal")):
             page.click("#reveal")

@@ -193,7 +193,8 @@ def test_the_terminal_shows_words_in_the_language_asked(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert re.search(r"^\s+1\. A\(z\) \d\. négylapos paklit választja", out, re.MULTILINE)  # the options in words
     assert "készlet 36" in out and "húzópakli" in out  # zones by their names
-    assert re.search(r"^  black: Kijátssza a\(z\) \d+ kártyát", out, re.MULTILINE) or "black: A(z)" in out  # others' moves in words
+    assert re.search(r"^  fekete: Kijátssza a\(z\) \d+ kártyát", out, re.MULTILINE) or "fekete: A(z)" in out  # others' moves in words
+    assert "you are vörös" in out and "turn of vörös" in out  # the seats by the rulebook's names (seats[].say)
 
 
 def test_leges_doc_and_replay_in_a_language(tmp_path, capsys):
@@ -213,20 +214,21 @@ def test_leges_doc_and_replay_in_a_language(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(record), "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^\s+1\. x: Put a mark on r0c0$", out, re.MULTILINE)
+    assert re.search(r"^\s+1\. X: Put a mark on r0c0$", out, re.MULTILINE)  # the seat by its display name
 
 
 def test_the_log_lines_the_engine_writes_in_words(games):
     from leges.engine.words import worded_log
     game = games["pompeii"]
     seats = ["red", "black"]
-    assert worded_log(game, "red shows ad79", "hu", seats) == "red megmutatja: i. u. 79-kártya"
-    assert worded_log(game, "red shows ad79", "ru", seats) == "red показывает: карта «79 год н.э.»"
+    assert worded_log(game, "red shows ad79", "hu", seats) == "vörös megmutatja: i. u. 79-kártya"
+    assert worded_log(game, "red shows ad79", "ru", seats) == "красный показывает: карта «79 год н.э.»"
     assert worded_log(game, "someone shows ad79", "hu", seats) is None  # not a seat's reveal: the ruleset's own text
     assert worded_log(game, "red made 1", "hu", seats) is None
     st = play_random(game, 3, 1, until=lambda s: any(" shows " in line for line in s.log))
     view = words_view(st, 0)
-    assert any(entry["words"].get("hu", "").startswith(tuple(st.setup.seat_names)) for entry in view["log"])
+    called = tuple(game.words.seat(s, "hu") for s in st.setup.seat_names)
+    assert any(entry["words"].get("hu", "").startswith(called) for entry in view["log"])
 
 
 def test_a_phrase_may_not_hold_control_characters(tmp_path):

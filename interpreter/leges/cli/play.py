@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from difflib import get_close_matches
 
+from ..engine.words import seat_called
 from ..render.screen import safe_view, screen
 from ..text.terminal import WIDE, coloured, shown
 from .common import EXIT_OK, load_ruleset, seat_index
@@ -65,7 +66,7 @@ class News:
         for entry in st.at_once:
             who, _, text = entry.partition(": ")
             said = self.said(st, entry).partition(": ")[2] or text
-            whom = "you" if who == st.player_name(self.player) else who
+            whom = "you" if who == st.player_name(self.player) else seat_called(st.game, who, self.lang)
             self.waiting.append(f"  {shown(whom, 60)}, at once (the only choice): {shown(said, WIDE)}")
 
     def lines(self, st) -> list[str]:
@@ -232,9 +233,10 @@ def _fits(word: str, text: str) -> bool:
     return any(word == t or word == t.partition("=")[2] or word == t.partition("=")[0] for t in tokens)
 
 
-def score_lines(st) -> list[str]:
-    """The end: the ranking, then each seat's score and tie-breaks, with what they count."""
-    seats = [shown(s) for s in st.setup.seat_names]
+def score_lines(st, lang: str | None = None) -> list[str]:
+    """The end: the ranking, then each seat's score and tie-breaks, with what they count (the seats
+    by their display names in `lang`)."""
+    seats = [shown(seat_called(st.game, s, lang)) for s in st.setup.seat_names]
     lines = ["game over: " + " > ".join(" = ".join(seats[p] for p in g) for g in st.ranking())
              + f"; scores {st.scores()}"]
     scoring = st.game.ruleset.scoring if st.game.ruleset is not None else None
@@ -375,7 +377,8 @@ def cmd_play(args) -> int:
             painted.write(line + "\n")
         painted.flush()
 
-    print(f"{shown(game.title)}: you are {shown(seats[me])}; the others play at random. Type a number, an action's text "
+    called = [shown(seat_called(game, s, lang)) for s in seats]  # the seats' display names; `seats` their names
+    print(f"{shown(game.title)}: you are {called[me]}; the others play at random. Type a number, an action's text "
           f"(or words that pick out one, such as a square), help (or ?) for the commands, or q.")
     news.note(st)
     while not st.is_terminal():
@@ -390,7 +393,7 @@ def cmd_play(args) -> int:
         show(told + screen(st, me, colour, lang, texts, page, height, width))
         while True:
             try:
-                answer = input(f"{shown(seats[me])}> ").strip()
+                answer = input(f"{called[me]}> ").strip()
             except EOFError:
                 print()
                 return EXIT_OK
@@ -427,7 +430,7 @@ def cmd_play(args) -> int:
             break
     for line in news.lines(st) + changes.lines(st):
         print(line)
-    for line in score_lines(st):
+    for line in score_lines(st, lang):
         print(line)
     if args.record:
         # the record of this seat's game: what this seat saw (a choice still sealed stays sealed)

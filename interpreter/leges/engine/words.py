@@ -1,10 +1,13 @@
 """Moves and events in words: the phrases a ruleset gives its actions, events and choices, and the
-display names of its components and zones, per language (`say:`, `asks:`, `name:`; docs/language.md).
+display names of its components, zones and seats, per language (`say:`, `asks:`, `name:`, a seat's
+`say:`; docs/language.md).
 
 The phrases are for people only: an action's text form (`move_citizen from=r3c7 to=r2c7`) is what
 the API, the records and the agents use, and it never changes. A phrase is worded from that text
 form: `{name}` is the value of the parameter `name` as the text form writes it (a component's or a
-zone's id is replaced by its display name in the language). A language the ruleset does not give
+zone's id, or a seat's name, is replaced by its display name in the language). A seat's display name
+is for people alone too: `red` stays the text form of the player in every action, record and rule,
+and the page, `leges play` and `leges doc` show `vörös` for it. A language the ruleset does not give
 falls back to English, then to the first language given; an action with no phrase has none (a front
 end then shows its text form).
 
@@ -20,6 +23,7 @@ from dataclasses import dataclass, field
 from collections.abc import Mapping
 from typing import TypeVar
 
+from ..model.decl import SEAT_WORDS
 from ..text.errors import Collector, did_you_mean
 
 DEFAULT = "en"
@@ -95,11 +99,13 @@ class Phrases:
     actions: dict[str, dict[str, Template]] = field(default_factory=dict)  # action id → {lang: Template}
     choices: dict[str, dict[str, Template]] = field(default_factory=dict)  # choice label → {lang: Template}
     events: dict[str, dict[str, Template]] = field(default_factory=dict)  # event id → {lang: Template}
+    event_params: dict[str, list[str]] = field(default_factory=dict)  # event id → its parameters, in order
     names: dict[str, dict[str, str]] = field(default_factory=dict)  # component type or zone id → {lang: name}
+    seats: dict[str, dict[str, str]] = field(default_factory=dict)  # seat name → {lang: its display name}
     languages: list[str] = field(default_factory=list)  # every language a phrase or name is given in, in order met
 
     def __bool__(self) -> bool:
-        return bool(self.actions or self.choices or self.events or self.names)
+        return bool(self.actions or self.choices or self.events or self.names or self.seats)
 
     def name(self, ident: str, lang: str | None) -> str | None:
         """The display name of a component type or a zone (a numbered zone `pile.2`: `pile 2`), or None."""
@@ -107,11 +113,15 @@ class Phrases:
         found = pick(self.names.get(head), lang)
         if found is None:
             return None
-        return f"{found} {rest}" if dot else found
+        return f"{found} {' '.join(self.seat(x, lang) for x in rest.split('.'))}" if dot else found
+
+    def seat(self, name: str, lang: str | None) -> str:
+        """A seat as people read it: its display name in `lang`, else its name (the text form)."""
+        return pick(self.seats.get(name), lang) or name
 
     def value(self, text: str, lang: str | None) -> str:
-        """A value as a phrase shows it: a component type's or a zone's display name, else as written."""
-        return self.name(text, lang) or text
+        """A value as a phrase shows it: a component type's, a zone's or a seat's display name, else as written."""
+        return self.name(text, lang) or (self.seat(text, lang) if text in self.seats else text)
 
     def say(self, text: str, lang: str | None, action_ids=()) -> str | None:
         """The action text `text` (`play card=6 square=r3c2`, `take_pile k=2`, `pass`) in words, or None
@@ -135,6 +145,26 @@ class Phrases:
         template = pick(self.events.get(event), lang)
         return None if template is None else template.fill(values, lambda v: self.value(str(v), lang))
 
+    def told(self, line: str) -> tuple[str, dict] | None:
+        """A log line an emit of a phrased event wrote (`laid player=x card=red3`, engine/program/
+        signals.py) as (event, {parameter: value}), or None for any other line. The parameters are
+        read in their declared order, so a value may hold a space."""
+        head, _, rest = line.partition(" ")
+        names = self.event_params.get(head)
+        if names is None:
+            return None
+        values: dict[str, str] = {}
+        for i, name in enumerate(names):
+            if not rest.startswith(name + "="):
+                return None
+            rest = rest[len(name) + 1:]
+            following = f" {names[i + 1]}=" if i + 1 < len(names) else None
+            cut = rest.find(following) if following else len(rest)
+            if cut < 0:
+                return None
+            values[name], rest = rest[:cut], rest[cut + 1:]
+        return head, values
+
 
 def as_written(template: Template | None) -> str | None:
     """A template as its phrase was written (`Move a piece from {from} to {to}`), for documents."""
@@ -149,27 +179,41 @@ def worded(game, text: str, lang: str | None) -> str | None:
     return phrases.say(text, lang, game.actions)
 
 
+def seat_called(game, name: str, lang: str | None) -> str:
+    """A seat's name as people read it in `lang` (its display name), else the name itself."""
+    phrases = getattr(game, "words", None)
+    return phrases.seat(name, lang) if phrases else name
+
+
 def worded_entry(game, entry: str, lang: str | None) -> str | None:
-    """A history entry (`seat: text`, as `state.record_view` gives it) in words, or None."""
+    """A history entry (`seat: text`, as `state.record_view` gives it) in words, or None; the seat
+    by its display name."""
     who, sep, text = entry.partition(": ")
     if not sep:
         return None
+    called = seat_called(game, who, lang)
     if text == "(sealed)":
-        return f"{who}: {pick(OWN['sealed'], lang)}"
+        return f"{called}: {pick(OWN['sealed'], lang)}"
     said = worded(game, text, lang)
-    return None if said is None else f"{who}: {said}"
+    if said is None:  # no phrase: the text form, its seat by its display name (if it has one)
+        return None if called == who else f"{called}: {text}"
+    return f"{called}: {said}"
 
 
 def worded_log(game, line: str, lang: str | None, seats=()) -> str | None:
-    """A log line in words where the engine wrote it (`red shows card7`, a `reveal` by a seat: the seat,
-    the engine's word for "shows", the values by their display names), else None: a `log` statement's
+    """A log line in words where the engine wrote it: an event the ruleset gives a phrase (`laid
+    player=x card=red3`: its phrase, filled), a `reveal` by a seat (`red shows card7`: the seat, the
+    engine's word for "shows", the values by their display names); else None: a `log` statement's
     text is the ruleset's own."""
+    phrases = getattr(game, "words", None) or Phrases()
+    told = phrases.told(line) if phrases.event_params else None
+    if told is not None:
+        return phrases.event(told[0], told[1], lang)
     who, sep, rest = line.partition(" shows ")
     if not sep or who not in seats:
         return None
-    phrases = getattr(game, "words", None) or Phrases()
     values = [phrases.value(v, lang) for v in rest.strip("[]").split(",")] if rest.startswith("[") else [phrases.value(rest, lang)]
-    return f"{who} {pick(OWN['shows'], lang)} {', '.join(values)}"
+    return f"{phrases.seat(who, lang)} {pick(OWN['shows'], lang)} {', '.join(values)}"
 
 
 def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
@@ -217,6 +261,7 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
         if event.say is not None:
             out.events[event.id] = templates(event.say, event.at.child("say"), list(events.get(event.id, {})),
                                              f"event '{event.id}'")
+            out.event_params[event.id] = list(events.get(event.id, {}))
     # the code ids of a declaration's programs: a phase's parts and a procedure's typings by prefix, the others exactly
     prefixes = {"phases": "phase:{}:", "setup": "setup:{}", "procedures": "procedure:{}(", "triggers": "trigger:{}",
                 "actions": "action:{}"}
@@ -242,6 +287,11 @@ def check_phrases(rs, asked: list, events: dict, errors: Collector) -> Phrases:
         if isinstance(decl.name, dict):
             note(decl.name)
             out.names[decl.id] = {k: str(v) for k, v in decl.name.items()}
+    for seat in rs.seats:
+        said = seat.get(SEAT_WORDS) if isinstance(seat, dict) else None
+        if isinstance(said, dict) and said:  # the schema checked it: a text per language
+            note(said)
+            out.seats[str(seat["name"])] = {k: str(v) for k, v in said.items()}
     out.languages = seen_langs
     return out
 

@@ -12,6 +12,8 @@ from ..text.errors import Position
 from ..text.origin import TextOrigin
 from ..text.yaml_source import YamlDoc
 
+SEAT_WORDS = "say"  # a seat's display names per language: words for people, not a property rules read
+
 
 @dataclass(frozen=True)
 class At:
@@ -204,7 +206,7 @@ class Ruleset:
     rulebooks: list = field(default_factory=list)
     min_players: int = 1
     max_players: int = 1
-    seats: list = field(default_factory=list)
+    seats: list = field(default_factory=list)  # {name, say (SEAT_WORDS), other properties} per seat
     map: str | None = None
     map_at: At | None = None
     constants: list[ConstantDecl] = field(default_factory=list)

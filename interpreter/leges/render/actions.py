@@ -1,7 +1,11 @@
-"""A seat's legal actions as a front end shows them: the spaces each names, and the rule it cites.
+"""A seat's legal actions as a front end shows them: the spaces, zones and cards each names, and the
+rule it cites.
 
 An action's text (`play card=6 building=6a square=r3c2`) names its choices; those that are board
-spaces make the action clickable there (an area names its spaces). Its citation is the `source`
+spaces make the action clickable there (an area names its spaces). On a table without a map the
+zones and components it names make it clickable there instead: a parameter that is a zone names
+that zone, one that is a component names the card and the zone it lies in — where the seat sees it
+lie (a card in a hidden zone is not pointed at: that would tell where it is). Its citation is the `source`
 of the declaration it comes from: the action, or — for a `choose` inside a rule — the phase,
 procedure, trigger or set-up step that asks.
 """
@@ -42,10 +46,13 @@ class ActionInfo:
     spaces: list[str] = field(default_factory=list)
     citation: Citation | None = None
     words: dict = field(default_factory=dict)  # language → the action in words (engine/words.py); empty: none given
+    zones: list[str] = field(default_factory=list)  # the zones (not spaces) it names, by key
+    cards: list[dict] = field(default_factory=list)  # the components it names: {"zone": key, "label": label}
 
     def to_json(self) -> dict:
         return {"text": self.text, "player": self.player, "spaces": self.spaces,
-                "cite": self.citation.to_json() if self.citation else None, "words": self.words}
+                "cite": self.citation.to_json() if self.citation else None, "words": self.words,
+                "zones": self.zones, "cards": self.cards}
 
 
 def decl_for_code(rs, code_id: str):
@@ -95,6 +102,47 @@ def spaces_named(game, text: str, params: dict | None = None) -> list[str]:
     return spaces
 
 
+def seen_zones(st, seat: int) -> dict[str, list[int]]:
+    """The components of each zone (not space) as far as `seat` sees them: a zone it sees into, all;
+    a zone showing its top, the top; else none."""
+    obs = st.observation(seat)
+    out: dict[str, list[int]] = {}
+    for key, shown in obs["zones"].items():
+        if key in st.setup.spaces:
+            continue
+        items = st.zones.get(key, [])
+        out[key] = list(items) if isinstance(shown, list) else (items[-1:] if shown.get("top") is not None else [])
+    return out
+
+
+def table_targets(st, text: str, aid: str, params: dict | None, seen: dict[str, list[int]]) -> tuple[list[str], list[dict]]:
+    """The zones an action names and the cards it names with the zone each lies in (only where `seen`,
+    the zones as the seat sees them, shows it). `params`: its chosen values when known (a component
+    by its id), else its text's `key=value` choices are read (a component by its label)."""
+    action = st.game.actions.get(aid)
+    types = action.param_types if action is not None else {}
+    values = dict(token.split("=", 1) for token in text.split()[1:] if "=" in token)
+    zones: list[str] = []
+    cards: list[dict] = []
+    labels = st.setup.clabel
+    for name, ty in types.items():
+        kind = getattr(ty, "kind", None)
+        raw = params.get(name) if params is not None else None
+        if kind == "zone":
+            key = raw if isinstance(raw, str) else values.get(name)
+            if key in seen and key not in zones:
+                zones.append(key)
+        elif kind == "component":
+            label = values.get(name)
+            for key, items in seen.items():
+                hit = raw in items if isinstance(raw, int) and not isinstance(raw, bool) else \
+                    any(labels[c] == label for c in items)
+                if hit and label is not None:
+                    cards.append({"zone": key, "label": label})
+                    break
+    return zones, cards
+
+
 def words_in(game, text: str) -> dict:
     """`text` (an action's text form, or a history entry `seat: text`) in words in every language the
     ruleset gives phrases in ({} when it gives none for it; a language without a phrase of its own
@@ -127,6 +175,7 @@ def describe_actions(st, seat: int) -> list[ActionInfo]:
     if frames:
         asking = frames[-1][0]
     out = []
+    seen = seen_zones(st, seat) if actions else {}
     for action in actions:
         text = action.text
         aid = ids.get(text) or text.split(" ", 1)[0]
@@ -138,6 +187,7 @@ def describe_actions(st, seat: int) -> list[ActionInfo]:
                 decl = decl_for_code(rs, asking)
                 if decl is not None:
                     citation = citation_of(game, decl, f"{asking.split(':', 1)[0]} {decl.id}")
+        zones, cards = table_targets(st, text, aid, params.get(text), seen)
         out.append(ActionInfo(text, action.player, spaces_named(game, text, params.get(text)), citation,
-                              words_in(game, text)))
+                              words_in(game, text), zones, cards))
     return out

@@ -89,7 +89,10 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
         def names(label):
             said = phrases.name(label, lang)
             return shown(said, NAME) if said else None
-    lines = [f"-- {view.title} · {status_line(view)} · you are {view.seats[player]}"]
+    called = seats_called(st.game, view.seats, lang)  # the seats' display names (the view keeps their names)
+    worded = replace(view, turn=_called(view, called, view.turn), to_move=_called(view, called, view.to_move))
+    lines = [f"-- {view.title} · {status_line(worded)} · you are {called[player]}"]
+    by_name = dict(zip(view.seats, called))
     board = board_lines(st.game.board, view, style, colour)
     for line in board:  # a graph's nodes may be long; the rows of squares and hexes are as wide as the map
         lines += [line] if "\x1b" in line else _wrapped(line, width)
@@ -102,8 +105,8 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
     order = [player] + [p for p in range(len(view.seats)) if p != player]
     for p in order:
         items = zone_texts(player_zones(view, p, hide), view.seats, names)
-        items += [f"{name} {value_text(value)}" for name, value in player_vars(view, p)]
-        name = view.seats[p] + (" (you)" if p == player else "") + (" *" if view.seats[p] == view.to_move and p != player else "")
+        items += [f"{name} {value_text(_seats_in(st, name, value, by_name))}" for name, value in player_vars(view, p)]
+        name = called[p] + (" (you)" if p == player else "") + (" *" if view.seats[p] == view.to_move and p != player else "")
         text = f"   {name}: " + (" · ".join(items) if items else "-")
         if colour:  # wrapped first, then the seat's name painted (a chip: readable on any background)
             parts = _wrapped(text, width)
@@ -113,7 +116,7 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
     table = zone_texts(shared_zones(view, hide), view.seats, names)
     if table:
         lines += _wrapped("   table: " + " · ".join(table), width)
-    values = [f"{name} {value_text(value)}" for name, value in global_vars(view)]
+    values = [f"{name} {value_text(_seats_in(st, name, value, by_name))}" for name, value in global_vars(view)]
     if values:
         lines += _wrapped("   variables: " + " · ".join(values), width)
     from ..engine.words import worded_log
@@ -124,6 +127,33 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
         labels = option_labels(st, player, lang, texts)
         lines += option_lines(labels, height - len(lines) - 2, width, page)
     return lines
+
+
+def seats_called(game, seats: list[str], lang: str | None) -> list[str]:
+    """Each seat as people read it in `lang` (its display name, engine/words.py), each `shown`; no
+    `lang`: the names themselves (as `leges check-leaks` compares screens)."""
+    from ..engine.words import seat_called
+    return [shown(seat_called(game, s, lang), NAME) if lang is not None else s for s in seats]
+
+
+def _seats_in(st, name: str, value: Any, called: dict[str, str]) -> Any:
+    """A variable's value as the view shows it (seats by name), its seats by their display names
+    where its declared type holds players (`leader x` → `leader Cross`); other values as they are."""
+    symbols = st.game.compiler.symbols if st.game.compiler is not None else None
+    info = symbols.variables.get(name) if symbols is not None else None
+    ty = info.type if info is not None else None
+    while ty is not None and ty.kind == "list":
+        ty = ty.elem
+    if ty is None or ty.kind != "player":
+        return value
+
+    def one(v: Any) -> Any:
+        return [one(x) for x in v] if isinstance(v, list) else called.get(v, v) if isinstance(v, str) else v
+    return one(value)
+
+
+def _called(view: SeatView, called: list[str], name: str) -> str:
+    return called[view.seats.index(name)] if name in view.seats else name
 
 
 def safe_view(view: SeatView) -> SeatView:

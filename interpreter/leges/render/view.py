@@ -114,7 +114,8 @@ def words_view(st, seat: int | None) -> dict:
     """What the page needs to show the game in words (engine/words.py), for the seat `history` is for:
     `languages` (those the ruleset gives, in order; English first where given), `history` (each entry of
     `history(st, seat)` as {"text": entry, "words": {language: entry in words}}) and `names` (each
-    component type's and zone's display name: {id: {language: name}}) and `log` (each log line the seat
+    component type's and zone's display name: {id: {language: name}}), `seats` (each seat's display name:
+    {seat: {language: name}}; the page shows it for the seat's name) and `log` (each log line the seat
     sees, `view.log`, as {"text": line, "words": {language: line in words}} where the engine wrote it)."""
     from ..engine.words import worded_log
     from .actions import words_in
@@ -127,9 +128,40 @@ def words_view(st, seat: int | None) -> dict:
     return {"languages": languages,
             "history": [{"text": entry, "words": words_in(st.game, entry)} for entry in history(st, seat)],
             "names": dict(phrases.names) if phrases else {},
+            "seats": {name: dict(phrases.seats.get(name, {})) for name in seats} if phrases else {},
             "log": [{"text": line, "words": {lang: said for lang in languages
                                              if (said := worded_log(st.game, line, lang, seats)) is not None}}
                     for line in log]}
+
+
+def new_lines(before: list[str], after: list[str]) -> list[str]:
+    """The log lines `after` holds that `before` did not: its tail past their overlap (a log keeps its
+    last lines only, so the overlap may have lost lines at its front)."""
+    if len(after) >= len(before) and after[:len(before)] == before:
+        return after[len(before):]
+    for k in range(1, len(after) + 1):  # the first lines were dropped: the longest tail of before they continue
+        keep = after[:len(after) - k]
+        if keep == before[len(before) - len(keep):]:
+            return after[len(after) - k:]
+    return list(after)
+
+
+def told_view(game, told: dict[int, list[str]], upto: int, seats: list[str]) -> list[dict]:
+    """The log lines front ends tell as events (an event's phrase, a card shown: those the engine
+    words, engine/words.worded_log), each after the history entry it came with: {"after": number of
+    entries before it, "text": the line, "words": {language: the line in words}}, for entries up to `upto`.
+    `told`: number of entries → the lines written then (a Match's or a Replay's). The log is public:
+    every seat is told the same."""
+    from ..engine.words import worded_log
+    phrases = getattr(game, "words", None)
+    languages = list(phrases.languages) if phrases else []
+    out = []
+    for after in sorted(k for k in told if k <= upto):
+        for line in told[after]:
+            words = {lang: said for lang in languages if (said := worded_log(game, line, lang, seats)) is not None}
+            if words:
+                out.append({"after": after, "text": line, "words": words})
+    return out
 
 
 def labelled(st, name: str, value):

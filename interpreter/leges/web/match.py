@@ -57,6 +57,7 @@ class Match:
     memories: Any = None  # what each seat has seen (engine/knowledge.SeatMemories), for the agents' worlds
     keys: dict = field(default_factory=dict)  # key → seat (HOT at a hot-seat table)
     seen: dict = field(default_factory=dict)  # seat → entries of its record already told as news
+    told: dict = field(default_factory=dict)  # entries of the history → the log lines written with the last of them
     shown: int | None = None  # hot seat: the seat uncovered
     note: str | None = None
     thinking: bool = False  # the agents were stopped by the time limit, with moves still to make
@@ -89,6 +90,7 @@ class Match:
         self.st = game.new_initial_state(players=self.players, seed=self.seed, budget=self.budget,
                                          run=self.memories is None)
         self.before = None  # the state before the last action: the picture marks what it changed
+        self.told = {0: list(self.st.log)} if self.st.log else {}  # the set-up's: before any entry
         if self.memories is not None:
             self.memories.set_up(self.st)
         self.base_weight = OBJECT_BYTES * len(self.st.to_json())
@@ -135,18 +137,26 @@ class Match:
     def apply(self, action) -> None:
         """An action applied to the game, every seat's memory taking it in (the agents search worlds
         that keep what their seat has seen)."""
-        self.before = self.st.copy()
+        before = self.before = self.st.copy()
         if self.memories is None:
             self.st.apply_action(action)
-            self.stamp += 1
-            return
-        from ..engine.api import Action
-        act = action if isinstance(action, Action) else None
-        if act is None and isinstance(action, str) and ": " in action:
-            who, text = action.split(": ", 1)
-            act = Action(self.st.player_index(who), text)
-        self.memories.step(self.st, lambda: self.st.apply_action(action), act)
+        else:
+            from ..engine.api import Action
+            act = action if isinstance(action, Action) else None
+            if act is None and isinstance(action, str) and ": " in action:
+                who, text = action.split(": ", 1)
+                act = Action(self.st.player_index(who), text)
+            self.memories.step(self.st, lambda: self.st.apply_action(action), act)
         self.stamp += 1
+        self._note_log(before.log)
+
+    def _note_log(self, before: list[str]) -> None:
+        """The log lines the last action wrote, kept with the history's length (the page tells them
+        as events after that entry: render/view.told_view)."""
+        from ..render.view import new_lines
+        lines = new_lines(before, self.st.log)
+        if lines:
+            self.told.setdefault(len(self.st.history), []).extend(lines)
 
     def knowledge(self, seat: int):
         return self.memories.seats[seat] if self.memories is not None else None

@@ -20,6 +20,7 @@ class Replay:
     error: str | None = None
     game: Any = None  # the workspace's: played on under Workspace.engine
     base_weight: int = 0
+    told: dict = field(default_factory=dict)  # steps → the log lines written by the last of them (render/view.told_view)
 
     def weight(self) -> int:
         return self.base_weight * len(self.checkpoints) + 64 * len(self.record["actions"])
@@ -40,16 +41,22 @@ class Replay:
         st = game.new_initial_state(players=record["players"], seed=record["seed"],
                                     explicit_chance=bool(record.get("explicit_chance", False)))
         self.checkpoints = {0: st.copy()}
+        from ..render.view import new_lines
+        self.told = {0: list(st.log)} if st.log else {}
         self.base_weight = OBJECT_BYTES * len(st.to_json())
         self.error = None
         actions = record["actions"]
         for i, text in enumerate(actions):
+            before = list(st.log)
             try:
                 st.apply_action(text)
             except LegesError as exc:
                 self.error = f"action {i + 1} of the record cannot be replayed: {exc.diagnostics[0].message}"
                 self.steps = i
                 return
+            lines = new_lines(before, st.log)
+            if lines:
+                self.told[i + 1] = lines
             if (i + 1) % CHECKPOINT == 0:
                 self.checkpoints[i + 1] = st.copy()
         self.steps = len(actions)

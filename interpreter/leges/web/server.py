@@ -157,7 +157,8 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         if game is not None:
             out.update({"title": game.title, "ruleset": game.id, "min_players": game.min_players,
                         "max_players": game.max_players,
-                        "seats": [s.get("name") for s in game.ruleset.seats] if game.ruleset else []})
+                        "seats": [s.get("name") for s in game.ruleset.seats] if game.ruleset else [],
+                        "seat_words": dict(game.words.seats) if game.words else {}})  # display names, per language
         return out
 
     def watch(request, data, client):

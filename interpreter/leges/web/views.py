@@ -13,7 +13,8 @@ from ..render.actions import describe_actions
 from ..render.style import style_of
 from ..render.svg import render_view
 from ..render.text import ranking_text, status_line, value_text
-from ..render.view import history, seat_view, words_view
+from ..render.actions import words_in
+from ..render.view import history, seat_view, told_view, words_view
 from .seating import HOT
 
 
@@ -59,7 +60,12 @@ def play_view(match, ws, key: str | None = None) -> dict:
     if match.keys.get(key) == HOT and seat is not None and match.deciding() != seat:
         seat = None  # a hot seat between two decisions (the agents' turn): nobody's view on the screen
     payload = seat_payload(st, seat, with_actions=seat is not None, before=getattr(match, "before", None))
-    payload.update({"mode": "play", "match": key, "news": match.take_news(seat) if seat is not None else [],
+    looked = match.seen.get(seat, -1) if seat is not None else None  # the entries it had seen: the news is what came after
+    news = match.take_news(seat) if seat is not None else []
+    told = told_view(st.game, match.told, len(st.history), names)
+    payload.update({"told": told, "news_words": [{"text": line, "words": words_in(st.game, line)} for line in news],
+                    "news_told": [t for t in told if looked is not None and t["after"] > looked]})
+    payload.update({"mode": "play", "match": key, "news": news,
                     "note": match.note, "thinking": match.thinking, "stamp": match.stamp,
                     "agents": {names[p]: spec for p, spec in enumerate(match.specs) if spec != ""},
                     "people": [names[p] for p in match.people], "hotseat": match.hotseat,
@@ -76,6 +82,7 @@ def replay_view(replay, step: int, seat: int | None, ws) -> dict:
     st = replay.state_at(step)
     payload = seat_payload(st, seat, with_actions=False, before=replay.state_at(step - 1) if step > 0 else None)
     seen = payload["history"]
+    payload["told"] = told_view(st.game, replay.told, step, st.setup.seat_names)
     payload.update({"mode": "replay", "replay": replay.id, "step": step, "steps": replay.steps,
                     "total": len(replay.record["actions"]), "error": replay.error,
                     "last": seen[-1] if seen and step > 0 else None, "version": ws.version,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...lang.check import types as T
 from ...lang.codegen.compiler import BUILTIN_EVENTS
 from ...lang.check.symbols import VarInfo, ZoneInfo, parse_type, type_of_value
+from ...model.decl import SEAT_WORDS
 from ...model.sections import citations, declarations
 from ...text.errors import did_you_mean
 from .parts import BuilderParts, count_for
@@ -38,7 +39,7 @@ class Declaring(BuilderParts):
         sym.seat_props = {"name": T.STR}
         for seat in self.rs.seats:
             for k, v in seat.items():
-                if k != "name":
+                if k not in ("name", SEAT_WORDS):  # its display names are words for people, not a property
                     sym.seat_props[k] = T.join(sym.seat_props.get(k, T.NONE), type_of_value(v))
 
     def _components(self) -> None:
@@ -109,6 +110,8 @@ class Declaring(BuilderParts):
             if event.id in BUILTIN_EVENTS:
                 self.error(event.at.child("id"), f"'{event.id}' is a built-in event and cannot be redeclared")
             sym.events[event.id] = params
+            if event.say is not None:
+                sym.told.add(event.id)
         sym.events.update(BUILTIN_EVENTS)
 
     def _board(self) -> None:

@@ -9,6 +9,7 @@ from ...lang.optimise import memo
 from ...lang.check import types as T
 from ...lang.check.scope import Scope
 from ...lang.check.symbols import Symbols
+from ...model.decl import SEAT_WORDS
 from ...model import decl as d
 from ...text.errors import Diagnostic, LegesError, did_you_mean
 from ..game import Setup
@@ -90,7 +91,7 @@ class SetupBuilding(BuilderParts):
 
 def make_setup(n: int, seats: list, zones: list, comps: list, sym: Symbols, board, label_fns: dict) -> Setup:
     """The set-up for `n` players: zones, spaces, components in their start zones, labels."""
-    setup = Setup(n, [str(s["name"]) for s in seats[:n]], [{k: v for k, v in s.items()} for s in seats[:n]])
+    setup = Setup(n, [str(s["name"]) for s in seats[:n]], [{k: v for k, v in s.items() if k != SEAT_WORDS} for s in seats[:n]])
     for zone in zones:
         _zone_keys(setup, zone, sym, n)
     if board is not None:

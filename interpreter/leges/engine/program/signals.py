@@ -56,6 +56,9 @@ class Signals(StatementBase):
             if k not in node.kwargs:
                 self.error(node, f"event '{node.event}' needs parameter '{k}'")
         event = node.event
+        if event in self.sym.told:  # an event with a phrase: news, a log line in its text form (engine/words.py)
+            self.emit(self._told(event, args, params), node)
+            return
 
         def emit(st, fr, pc):
             env = fr[2]
@@ -65,6 +68,23 @@ class Signals(StatementBase):
                 return PUSHED
             return pc + 1
         self.emit(emit, node)
+
+    def _told(self, event: str, args: list, params: dict) -> Callable:
+        """An emit of an event the ruleset gives a phrase: before its triggers run, every player is
+        told it as a log line, `event name=value ...` (its parameters in declared order, each value
+        as an action text writes it), which front ends word by the phrase (engine/words.worded_log).
+        A log line is seen by every seat, as a `log` statement's is: the leak check reads it too."""
+        formats = {k: self.c.formatter(params[k]) for k in params}
+
+        def emit(st, fr, pc):
+            env = fr[2]
+            values = {k: f(st, env) for k, f in args}
+            st.log_line(" ".join([event] + [f"{k}={formats[k](st, values[k])}" for k in params if k in values]))
+            if st.fire(event, values, env.get("me")):
+                fr[1] = pc + 1
+                return PUSHED
+            return pc + 1
+        return emit
 
     def _s_Goto(self, node: ast.Goto, scope: Scope):
         if node.phase not in self.sym.phases:

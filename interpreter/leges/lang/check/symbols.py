@@ -34,6 +34,7 @@ class Symbols:
     procedures: dict[str, Any] = field(default_factory=dict)  # id → ProcedureDecl
     actions: dict[str, Any] = field(default_factory=dict)  # id → ActionDecl
     events: dict[str, dict[str, T.Ty]] = field(default_factory=dict)
+    told: set[str] = field(default_factory=set)  # events with a phrase (`say:`): news for people, each a log line
     phases: set[str] = field(default_factory=set)
     seats: list[str] = field(default_factory=list)
     seat_props: dict[str, T.Ty] = field(default_factory=dict)

@@ -53,7 +53,7 @@ function notice(message) { const n = $("notice"); n.hidden = !message; text(n, m
 function refusal(why) {
   const n = $("notice");
   n.replaceChildren();
-  n.appendChild(make("div", "refused", "'" + why.action + "' is not legal for " + why.seat));
+  n.appendChild(make("div", "refused", "'" + why.action + "' is not legal for " + seatName(why.seat)));
   n.appendChild(make("div", "why", why.message));
   if (why.values && why.values.length) {
     const list = make("ul", "values");
@@ -85,30 +85,38 @@ function render(view) {
   $("board").innerHTML = view.svg;   // made by the server: every text in it is escaped
   const svg = $("board").querySelector("svg");
   if (svg) svg.addEventListener("click", onBoardClick);
+  showLanguages(view);
+  seatsInPicture($("board"));
   fitBoard();
-  text($("status"), (view.seat ? view.seat + " — " : "") + view.status);
+  text($("status"), (view.seat ? seatName(view.seat) + " — " : "") + statusWords(view));
   showTable(view);
   showCurtain(view);
   const result = $("result");
   result.hidden = !view.result;
   if (view.result) {
-    const scores = Object.entries(view.result.scores).map(([k, v]) => k + " " + v).join(", ");
-    text(result, "Game over: " + view.result.ranking + " (scores: " + scores + ")");
+    const scores = Object.entries(view.result.scores).map(([k, v]) => seatName(k) + " " + v).join(", ");
+    text(result, "Game over: " + seatsIn(view.result.ranking) + " (scores: " + scores + ")");
   }
   const news = $("news");
   news.replaceChildren();
-  for (const line of (view.news || [])) news.appendChild(make("li", "", line));
+  const newsSaid = view.news_words || [];
+  (view.news || []).forEach((line, i) => news.appendChild(make("li", "", inWords(newsSaid[i], line))));
+  for (const t of (view.news_told || [])) news.appendChild(told(t));
   if (view.note) notice(view.note);
   const history = $("history");
   history.replaceChildren();
   const said = (view.words && view.words.history) || [];
+  const events = view.told || [];   // the events told (their phrases), each after the entry it came with
+  const eventsAfter = (n) => { for (const t of events) if (t.after === n) history.appendChild(told(t)); };
+  eventsAfter(0);
   view.history.forEach((line, i) => {
     const li = make("li", "", inWords(said[i], line));
+    li.value = i + 1;        // numbered as entries: the events between them count not
     li.dataset.text = line;  // the text form, as records and the API write it
     if (li.textContent !== line) li.title = line;
     history.appendChild(li);
+    eventsAfter(i + 1);
   });
-  showLanguages(view);
   history.scrollTop = history.scrollHeight;
   const lastBox = $("last-box");
   lastBox.hidden = view.mode !== "replay";
@@ -120,6 +128,14 @@ function render(view) {
   if (view.mode === "play" && view.thinking && view.match === state.match) {   // the server stopped its agents at its time limit: ask for the rest
     setTimeout(carryOn, 50);
   }
+}
+
+// an event told (a log line the engine words: an event's phrase, a card shown), in the language picked
+function told(t) {
+  const li = make("li", "event", inWords(t, t.text));
+  li.dataset.log = t.text;   // the log line, as the API's observation writes it
+  li.title = t.text;
+  return li;
 }
 
 // the board scaled to what the window leaves it: the whole board and hand in sight, never cut
@@ -143,7 +159,7 @@ function showTable(view) {
   const line = $("table-line");
   line.hidden = view.mode !== "play";
   if (view.mode === "play") {
-    const seats = (view.seats || []).map((s) => s + " (" + (view.people.includes(s) ? "person" : (view.agents[s] || "agent")) + ")");
+    const seats = (view.seats || []).map((s) => seatName(s) + " (" + (view.people.includes(s) ? "person" : (view.agents[s] || "agent")) + ")");
     const variants = view.variants && view.variants.length ? variantWords(view.variants) : "none (the rules as written)";
     line.replaceChildren(make("div", "", "Seats: " + seats.join(", ") + (view.hotseat ? " — hot seat" : "")),
                          make("div", "variants-on", "Variants: " + variants));
@@ -154,7 +170,7 @@ function showTable(view) {
   links.hidden = view.mode !== "play" || !entries.length;
   for (const [seat, key] of entries) {
     const url = location.origin + location.pathname + "#seat=" + key;
-    const li = make("li", "", seat + ": ");
+    const li = make("li", "", seatName(seat) + ": ");
     const a = make("a", "seat-link", url);
     a.href = url; a.target = "_blank"; a.dataset.seat = seat;
     li.appendChild(a);
@@ -182,15 +198,15 @@ function showCurtain(view) {
   const curtain = $("curtain");
   curtain.hidden = !(view.mode === "play" && view.curtain);
   if (view.mode === "play" && view.curtain) {
-    text($("curtain-text"), "Pass the screen to " + view.curtain + ". The others look away.");
-    text($("reveal"), "I am " + view.curtain + ": show my view");
+    text($("curtain-text"), "Pass the screen to " + seatName(view.curtain) + ". The others look away.");
+    text($("reveal"), "I am " + seatName(view.curtain) + ": show my view");
     $("reveal").dataset.seat = view.curtain;
   }
 }
 
 function candidates() {
   const actions = state.view ? state.view.actions : [];
-  return actions.filter((a) => state.chosen.every((s) => a.spaces.includes(s)));
+  return actions.filter((a) => { const t = targetsOf(a); return state.chosen.every((s) => t.includes(s)); });
 }
 
 function showActions() {
@@ -240,20 +256,22 @@ function showActions() {
   more.hidden = left === 0;
   text(more, "show " + left + " more");
   const waiting = view.terminal ? "The game is over." :
-    view.actions.length ? (view.actions.some((a) => a.spaces.length) ? "Click a highlighted space, or an action:" : "Choose an action:") :
-    "Waiting for " + view.to_move + ".";
+    view.actions.length ? (view.actions.some((a) => a.spaces.length) ? "Click a highlighted space, or an action:" :
+      view.actions.some((a) => targetsOf(a).length) ? "Click a highlighted zone or card, or an action:" : "Choose an action:") :
+    "Waiting for " + seatName(view.to_move) + ".";
   text($("waiting"), waiting);
   $("carry-on").hidden = !(view.actions.length && view.to_move !== view.seat && !view.terminal);
   // the board: spaces an action still fitting the clicks names
   const targets = new Set();
-  for (const a of candidates()) for (const s of a.spaces) if (!state.chosen.includes(s)) targets.add(s);
+  for (const a of candidates()) for (const s of targetsOf(a)) if (!state.chosen.includes(s)) targets.add(s);
   for (const g of $("board").querySelectorAll(".hit[data-space]")) {
     const s = g.dataset.space;
     g.classList.toggle("target", targets.has(s));
     g.classList.toggle("chosen", state.chosen.includes(s));
   }
+  markTable($("board"), targets);
   $("selection").hidden = state.chosen.length === 0;
-  text($("selection-text"), "chosen: " + state.chosen.join(", "));
+  text($("selection-text"), "chosen: " + state.chosen.map((s) => s.startsWith("card:") ? s.slice(s.lastIndexOf("/") + 1) : s).join(", "));
 }
 
 // a decision whose options are every combination of a few numbers (a share-out): a form of
@@ -341,7 +359,7 @@ function illegalClick(space) {
   if (view.terminal) { notice("The game is over."); return; }
   const fitting = candidates().filter((a) => a.spaces.length);
   const pool = fitting.length ? fitting : view.actions.filter((a) => a.spaces.length);
-  if (!view.actions.length) { notice("It is not your decision: " + view.to_move + " is to decide."); return; }
+  if (!view.actions.length) { notice("It is not your decision: " + seatName(view.to_move) + " is to decide."); return; }
   if (!pool.length) { notice("No action of yours now names a space: choose one in the list."); return; }
   const action = pool[0];
   const target = action.spaces[Math.min(state.chosen.length, action.spaces.length - 1)];
@@ -355,9 +373,22 @@ function illegalClick(space) {
   whyNot(swapped.join(" "));
 }
 
+// the clicks chose one action: it is taken; else what still fits is shown, highlighted
+function chosenNow() {
+  const fitting = candidates();
+  const distinct = new Set(fitting.map((a) => a.text));
+  if (distinct.size === 1) { act(fitting[0].text); return; }
+  const more = fitting.some((a) => targetsOf(a).some((s) => !state.chosen.includes(s)));
+  if (!more) notice("More than one action fits: choose it in the list.");
+  showActions();
+}
+
 function onBoardClick(event) {
+  if (!state.view || state.view.mode !== "play") return;
+  const zone = event.target.closest("[data-zone]");
+  if (zone) { onTableClick(zone, event); return; }
   const g = event.target.closest("[data-space]");
-  if (!g || !state.view || state.view.mode !== "play") return;
+  if (!g) return;
   const space = g.dataset.space;
   if (state.chosen.includes(space)) return;
   const before = state.chosen;
@@ -369,7 +400,7 @@ function onBoardClick(event) {
   }
   if (!fitting.length) { state.chosen = before; illegalClick(space); return; }
   const distinct = new Set(fitting.map((a) => a.text));
-  const more = fitting.some((a) => a.spaces.some((s) => !state.chosen.includes(s)));
+  const more = fitting.some((a) => targetsOf(a).some((s) => !state.chosen.includes(s)));
   if (distinct.size === 1) { act(fitting[0].text); return; }
   if (!more) notice("More than one action fits: choose it in the list.");
   showActions();
@@ -640,7 +671,7 @@ function fillSeats() {
   const select = $("seat");
   const keep = select.value;
   select.replaceChildren();
-  for (const s of seats) { const o = make("option", "", s); o.value = s; select.appendChild(o); }
+  for (const s of seats) { const o = make("option", "", seatName(s)); o.value = s; select.appendChild(o); }
   if (seats.includes(keep)) select.value = keep;
   fillSeatRows();
 }
@@ -653,7 +684,7 @@ function fillSeatRows() {
   const n = Number($("players").value);
   for (const s of (state.info.seats || []).slice(0, n)) {
     if (s === $("seat").value) continue;
-    const label = make("label", "seat-row", s + " ");
+    const label = make("label", "seat-row", seatName(s) + " ");
     const who = make("select", "who");
     who.dataset.seat = s;
     for (const [value, words] of [["agent", "an agent"], ["person", "a person (a link)"]]) {
@@ -670,7 +701,7 @@ function fillReplaySeats(seats) {
   const keep = select.value;
   select.replaceChildren();
   const pub = make("option", "", "everybody (public)"); pub.value = "public"; select.appendChild(pub);
-  for (const s of seats) { const o = make("option", "", s); o.value = s; select.appendChild(o); }
+  for (const s of seats) { const o = make("option", "", seatName(s)); o.value = s; select.appendChild(o); }
   if ([...select.options].some((o) => o.value === keep)) select.value = keep;
 }
 
@@ -723,7 +754,11 @@ function wire() {
   $("tab-play").addEventListener("click", () => setMode("play"));
   $("tab-replay").addEventListener("click", () => setMode("replay"));
   $("players").addEventListener("change", fillSeats);
-  $("lang").addEventListener("change", (e) => { localStorage.setItem("leges-lang", e.target.value); if (state.view) render(state.view); });
+  $("lang").addEventListener("change", (e) => {
+    localStorage.setItem("leges-lang", e.target.value);
+    if (state.info && state.info.title) { fillSeats(); fillReplaySeats(state.view && state.view.mode === "replay" ? state.view.seats : [...$("replay-seat").options].slice(1).map((o) => o.value)); }
+    if (state.view) render(state.view);
+  });
   $("seat").addEventListener("change", fillSeatRows);
   $("undo").addEventListener("click", undo);
   $("tables").addEventListener("change", (e) => goToTable(e.target.value));
@@ -754,27 +789,3 @@ function wire() {
 
 wire();
 start().catch((err) => notice(err.message));
-
-// ------------------------------------------------------------------ words (the ruleset's phrases)
-function language() {
-  const pick = $("lang");
-  return pick && pick.value ? pick.value : (localStorage.getItem("leges-lang") || "en");
-}
-
-function inWords(entry, fallback) {
-  const words = entry && entry.words;
-  if (!words) return fallback;
-  return words[language()] || words.en || Object.values(words)[0] || fallback;
-}
-
-function showLanguages(view) {
-  const langs = (view.words && view.words.languages) || [];
-  const pick = $("lang");
-  $("lang-box").hidden = langs.length < 2;
-  const want = language();
-  if ([...pick.options].map((o) => o.value).join() !== langs.join()) {
-    pick.replaceChildren();
-    for (const l of langs) { const o = make("option", "", l); o.value = l; pick.appendChild(o); }
-  }
-  pick.value = langs.includes(want) ? want : (langs[0] || "");
-}
