@@ -114,7 +114,8 @@ def test_bundled_games_are_far_from_the_default_budget(name, players):
     from helpers import ruleset_dir
     st = leges_api.load(str(ruleset_dir(name))).new_initial_state(players=players, seed=3)
     play_out(st)
-    assert not st.unfinished and st.spent[0] < DEFAULT_GAME_WORK / 100 and st.spent[1] < DEFAULT_GAME_SECONDS / 20
+    # (the seconds are the wall clock's: a machine busy with other work stretches them several times)
+    assert not st.unfinished and st.spent[0] < DEFAULT_GAME_WORK / 100 and st.spent[1] < DEFAULT_GAME_SECONDS / 4
 
 
 # ------------------------------------------------------------------ payments
