@@ -132,6 +132,14 @@ def test_a_study_under_several_sets_of_agents_says_what_holds_under_all(ruleset,
     assert main(["replay", str(next((tmp_path / "random-random" / "b").glob("*seed7.json")))]) == 0
 
 
+def test_several_sets_of_agents_finding_no_difference_say_so(ruleset, capsys):
+    """(The robustness table of no row used to stop the report with an internal error.)"""
+    assert main(["compare", ruleset, "--b", "noop", "-g", "10", "--agents", "random", "--agents", "greedy",
+                 "-j", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "none: no difference is significant under any set of agents" in out
+
+
 def test_until_interval_plays_pairs_until_the_differences_are_narrow(ruleset, capsys):
     out = compare(capsys, ruleset, "--b", "o_first", "-g", "1000", "--until-interval", "0.3")
     assert out["games"] < 1000 and out["games"] % 100 == 0

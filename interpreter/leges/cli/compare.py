@@ -161,6 +161,9 @@ def robustness(studies: list[Study]) -> dict[str, bool]:
 def print_robustness(studies: list[Study]) -> None:
     print("\nDo the players change the answer? Each difference significant under some agents, under each set:")
     held = robustness(studies)
+    if not held:
+        print("  none: no difference is significant under any set of agents")
+        return
     width = max((len(k) for k in held), default=6)
     rows = {k: ["-" if s.diffs.get(k) is None else
                 f"{interval_text(s.diffs[k], is_rate(k))}{' *' if s.diffs[k].significant else ''}" for s in studies]
