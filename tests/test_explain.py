@@ -40,7 +40,7 @@ def test_a_value_outside_a_parameters_options(sample):
     assert "square=r1c1 is not among the options of 'square'" in e.message
     assert "free_squares()" in e.message and "The squares nothing stands on." in e.message  # the function's own words
     assert e.source == {"book": "docs", "section": "Actions"} and str(e).endswith("— docs § Actions")
-    e = st.explain(f"place card=purple9 square=r0c0")
+    e = st.explain("place card=purple9 square=r0c0")
     assert e.reason == "domain" and "card=purple9" in e.message and ("me", "x") in e.values
 
 
