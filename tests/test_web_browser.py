@@ -68,11 +68,11 @@ def shot(page, name: str) -> None:
 
 def history_texts(page) -> list[str]:
     """The history as text forms (the page shows it in words, each entry keeping its text form)."""
-    return page.eval_on_selector_all("#history li", "ls => ls.map(l => l.dataset.text)")
+    return page.eval_on_selector_all("#history li:not(.event)", "ls => ls.map(l => l.dataset.text)")
 
 
 def history_length(page) -> int:
-    return page.locator("#history li").count()
+    return page.locator("#history li:not(.event)").count()
 
 
 def test_a_whole_tictactoe_game_by_clicks(serving, page):
@@ -152,7 +152,7 @@ def step_forward(page, step: int) -> None:
     """One step on the timeline; `step` entries are then in the history."""
     with page.expect_response(lambda r: "/api/replay/" in r.url):
         page.click("#step-next")
-    page.wait_for_function("n => document.querySelectorAll('#history li').length === n", arg=step)
+    page.wait_for_function("n => document.querySelectorAll('#history li:not(.event)').length === n", arg=step)
 
 
 def test_stepping_through_a_record(serving, page, tmp_path):
@@ -178,7 +178,7 @@ def test_stepping_through_a_record(serving, page, tmp_path):
         page.set_input_files("#record-file", str(record))
     with page.expect_response(lambda r: "/api/replay/" in r.url):
         page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => document.querySelectorAll('#history li').length === 1")
+    page.wait_for_function("() => document.querySelectorAll('#history li:not(.event)').length === 1")
 
 
 def test_a_broken_ruleset_shows_its_located_error(serving, page, tmp_path):
@@ -220,7 +220,7 @@ def test_a_refused_action_says_why(serving, page):
     assert page.locator("#notice .refused").inner_text() == "'place square=r1c1' is not legal for X"
     assert page.locator("#notice .why").inner_text().startswith("square=r1c1 is not among the options of 'square'")
     assert re.match(r"folk § Play: «.+»", page.locator("#notice .cite").inner_text())
-    page.wait_for_function("() => document.querySelectorAll('#history li').length === 2")  # the page caught up
+    page.wait_for_function("() => document.querySelectorAll('#history li:not(.event)').length === 2")  # the page caught up
     assert page.locator("#actions button.act[data-action='place square=r1c1']").count() == 0
     shot(page, "tictactoe-refused")
 
@@ -268,7 +268,7 @@ def play_moves(page, seat: str, rng: random.Random, moves: int) -> int:
             text = rng.choice(shown)
             with page.expect_response(lambda r: r.url.endswith("/act")):
                 page.locator("#actions button.act").nth(shown.index(text)).click()
-        page.wait_for_function("n => document.querySelectorAll('#history li').length > n", arg=before)
+        page.wait_for_function("n => document.querySelectorAll('#history li:not(.event)').length > n", arg=before)
         assert f"{seat}: {text}" in history_texts(page)[before:]
     return on_board
 
@@ -327,12 +327,12 @@ def test_stepping_through_a_short_record(serving, page, tmp_path, name, players,
     step = mine[0] + 1  # the seat's own first action, as it saw it
     with page.expect_response(lambda r: "/api/replay/" in r.url):
         page.locator("#timeline").fill(str(step))
-    page.wait_for_function("n => document.querySelectorAll('#history li').length === n", arg=step)
+    page.wait_for_function("n => document.querySelectorAll('#history li:not(.event)').length === n", arg=step)
     assert page.locator("#last").inner_text() == st.history[step - 1]
     shot(page, f"{name}-replay-step-{step}")
     with page.expect_response(lambda r: "/api/replay/" in r.url):
         page.click("#step-last")
-    page.wait_for_function("() => document.querySelectorAll('#history li').length === 30")
+    page.wait_for_function("() => document.querySelectorAll('#history li:not(.event)').length === 30")
     assert page.locator("#step-label").inner_text() == "step 30 of 30" and page.locator("#result").is_hidden()
 
 
@@ -399,7 +399,7 @@ def test_two_people_in_two_pages_play_tictactoe_to_its_end(serving, pages):
         with turn.expect_response(lambda r: r.url.endswith("/act")):
             turn.locator("#board .hit.target").first.click()
         moves += 1
-        other.wait_for_function("n => document.querySelectorAll('#history li').length > n", arg=before)  # it polled
+        other.wait_for_function("n => document.querySelectorAll('#history li:not(.event)').length > n", arg=before)  # it polled
         if turn.evaluate("() => state.view.terminal"):
             break
         turn = other
