@@ -146,10 +146,14 @@ class Knowledge:
     known: set[int] = field(default_factory=set)
     forgets: bool = False
 
-    def pins(self, also: frozenset[int] | set[int] = frozenset(), secrets: bool = False, rng: bool = True) -> Pins:
+    def pins(self, also: frozenset[int] | set[int] = frozenset(), secrets: bool = False, rng: bool = True,
+             read: bool = True) -> Pins:
         """The pins of a world this seat cannot tell from the real one, where it will also see `also`
-        (`rng`: the random generator kept — the leak check's worlds — or drawn afresh — an agent's)."""
-        return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=rng)
+        (`rng`: the random generator kept — the leak check's worlds — or drawn afresh — an agent's;
+        `read`: the components named by variables the seat sees kept too — an agent's worlds, not the
+        leak check's, which tests whether a variable may name them)."""
+        return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=rng,
+                    read=read)
 
     def learn(self, st: State, events: list[Event], action: Action | None = None, option: list | None = None) -> None:
         """Take in a step of the real game (`st` the state after it)."""
