@@ -145,3 +145,22 @@ def test_a_players_observation_is_unchanged_by_resampling_at_every_step(name, pl
                 assert [a.text for a in det.legal_actions(p)] == [a.text for a in st.legal_actions(p)]
             st.apply_option(moves.randrange(len(st.pending["options"])))
             step += 1
+
+
+def test_a_card_a_visible_variable_names_keeps_its_identity_where_it_is():
+    """Every seat watched x take the card `last_taken` names into its hand: in every world drawn for
+    them it is that card, in that hand. The leak check's worlds (`read=False`) let it go, since
+    whether a variable may name a card is what that check tests."""
+    from leges.engine.readable import read_components
+    from leges.engine.resample import Pins, resample
+    game = leges.load(str(ROOT / "tests" / "rulesets" / "open_draw"))
+    st = game.new_initial_state(players=3, seed=1)
+    st.apply_action("take")
+    card = st.vars["last_taken"]
+    label = st.setup.clabel[card]
+    assert st.where[card] == "hand.x" and read_components(st, 1) == {card}
+    for p in (1, 2):
+        worlds = [st.resample(p, random.Random(i)) for i in range(30)]
+        assert all(w.setup.clabel[card] == label and w.where[card] == "hand.x" for w in worlds)
+    loose = {resample(st, 1, random.Random(i), Pins(read=False)).setup.clabel[card] for i in range(30)}
+    assert len(loose) > 1

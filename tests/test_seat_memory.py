@@ -21,6 +21,11 @@ def shown_kept(real, world, memory) -> list[str]:
     out = []
     if world.observation(p) != real.observation(p):
         out.append("its observation")
+    from leges.render.view import labelled  # the variables as the seat reads them: components by label
+    ours = world.observation(p)["vars"]
+    for name, value in real.observation(p)["vars"].items():
+        if labelled(world, name, ours.get(name)) != labelled(real, name, value):
+            out.append(f"the variable {name}")
     for c in memory.fixed:
         if world.where[c] != real.where[c] or world.zones[world.where[c]].index(c) != real.zones[real.where[c]].index(c):
             out.append(f"the place of {real.setup.clabel[c]}")
