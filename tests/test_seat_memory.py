@@ -11,6 +11,7 @@ from helpers import ROOT, ruleset_dir
 from leges.agents.moves import moves, play
 from leges.engine.knowledge import SeatMemories
 from leges.engine.resample import resample
+from leges.render.view import labelled
 
 OPEN_DRAW = ROOT / "tests" / "rulesets" / "open_draw"
 
@@ -21,10 +22,9 @@ def shown_kept(real, world, memory) -> list[str]:
     out = []
     if world.observation(p) != real.observation(p):
         out.append("its observation")
-    from leges.render.view import labelled  # the variables as the seat reads them: components by label
     ours = world.observation(p)["vars"]
     for name, value in real.observation(p)["vars"].items():
-        if labelled(world, name, ours.get(name)) != labelled(real, name, value):
+        if labelled(world, name, ours.get(name)) != labelled(real, name, value):  # components by label
             out.append(f"the variable {name}")
     for c in memory.fixed:
         if world.where[c] != real.where[c] or world.zones[world.where[c]].index(c) != real.zones[real.where[c]].index(c):

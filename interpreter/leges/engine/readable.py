@@ -24,7 +24,7 @@ import weakref
 from typing import Any
 
 # per game: (variable, per player, type) of the variables whose values can hold components
-_TYPED: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
+_TYPED: weakref.WeakKeyDictionary[Any, tuple] = weakref.WeakKeyDictionary()
 
 
 def read_components(st: Any, player: int) -> frozenset[int]:
