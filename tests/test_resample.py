@@ -117,11 +117,20 @@ def test_the_future_chance_is_drawn_afresh(tiny):
     assert len({st.resample(0, random.Random(i)).rng for i in range(10)}) == 10
 
 
+def read(st, player: int) -> dict:
+    """The variables `player` sees, as it reads them: a component by what it is, not by its id
+    (a world keeps the ids and trades identities, so equal ids may name other cards)."""
+    from leges.render.view import labelled
+    return {name: labelled(st, name, value) for name, value in st.observation(player)["vars"].items()}
+
+
 @pytest.mark.parametrize("name,players,seeds", [("pompeii", 3, [0]), ("attika", 2, [0]), ("alexander", 3, [1]),
-                                                ("tictactoe", 2, [0, 1])])
+                                                ("tictactoe", 2, [0, 1]), ("open_draw", 3, [0, 1, 2, 3])])
 def test_a_players_observation_is_unchanged_by_resampling_at_every_step(name, players, seeds):
+    """Also what it reads in the variables it sees: open_draw's `last_taken` names the card a seat
+    watched go into an opponent's hidden hand; every world must keep that card there."""
     from leges.agents.seeding import agent_rng
-    game = leges.load(str(ROOT / "rulesets" / name))
+    game = leges.load(str(ROOT / "tests" / "rulesets" / name if name == "open_draw" else ROOT / "rulesets" / name))
     rng = random.Random(7)
     for seed in seeds:
         st = game.new_initial_state(players=players, seed=seed)
@@ -131,7 +140,27 @@ def test_a_players_observation_is_unchanged_by_resampling_at_every_step(name, pl
             for p in range(players):
                 det = st.resample(p, rng)
                 assert det.observation(p) == st.observation(p), (name, seed, step, p)
+                assert read(det, p) == read(st, p), (name, seed, step, p)
                 assert det.record_view(p) == st.record_view(p)
                 assert [a.text for a in det.legal_actions(p)] == [a.text for a in st.legal_actions(p)]
             st.apply_option(moves.randrange(len(st.pending["options"])))
             step += 1
+
+
+def test_a_card_a_visible_variable_names_keeps_its_identity_where_it_is():
+    """Every seat watched x take the card `last_taken` names into its hand: in every world drawn for
+    them it is that card, in that hand. The leak check's worlds (`read=False`) let it go, since
+    whether a variable may name a card is what that check tests."""
+    from leges.engine.readable import read_components
+    from leges.engine.resample import Pins, resample
+    game = leges.load(str(ROOT / "tests" / "rulesets" / "open_draw"))
+    st = game.new_initial_state(players=3, seed=1)
+    st.apply_action("take")
+    card = st.vars["last_taken"]
+    label = st.setup.clabel[card]
+    assert st.where[card] == "hand.x" and read_components(st, 1) == {card}
+    for p in (1, 2):
+        worlds = [st.resample(p, random.Random(i)) for i in range(30)]
+        assert all(w.setup.clabel[card] == label and w.where[card] == "hand.x" for w in worlds)
+    loose = {resample(st, 1, random.Random(i), Pins(read=False)).setup.clabel[card] for i in range(30)}
+    assert len(loose) > 1

@@ -11,6 +11,7 @@ from helpers import ROOT, ruleset_dir
 from leges.agents.moves import moves, play
 from leges.engine.knowledge import SeatMemories
 from leges.engine.resample import resample
+from leges.render.view import labelled
 
 OPEN_DRAW = ROOT / "tests" / "rulesets" / "open_draw"
 
@@ -21,6 +22,10 @@ def shown_kept(real, world, memory) -> list[str]:
     out = []
     if world.observation(p) != real.observation(p):
         out.append("its observation")
+    ours = world.observation(p)["vars"]
+    for name, value in real.observation(p)["vars"].items():
+        if labelled(world, name, ours.get(name)) != labelled(real, name, value):  # components by label
+            out.append(f"the variable {name}")
     for c in memory.fixed:
         if world.where[c] != real.where[c] or world.zones[world.where[c]].index(c) != real.zones[real.where[c]].index(c):
             out.append(f"the place of {real.setup.clabel[c]}")
@@ -90,7 +95,7 @@ def test_a_card_moved_out_of_sight_is_forgotten_where_it_was():
     card = st.zones["deck"][0]
     memory.fixed.add(card)
     memory.learn(st, [("to", card, "hand.o", "deck", False)])  # from a hidden deck into o's hidden hand
-    assert card not in memory.fixed and card in memory.known
+    assert card not in memory.fixed and card not in memory.known  # kept known, it would stay in o's hand
     keeping = Knowledge(0)  # the leak check's memory keeps it
     keeping.fixed.add(card)
     keeping.learn(st, [("to", card, "hand.o", "deck", False)])
@@ -124,3 +129,53 @@ def test_the_pages_agents_keep_their_seats_memory_too():
     for entry in match.st.history:
         fresh.apply_action(entry)
     assert fresh.to_json() == match.st.to_json()  # played through the memories, the same game
+
+
+def test_a_card_a_variable_once_named_stays_known_after_it_names_another(tmp_path):
+    """`last_taken` names the card x drew unseen into its hand; once o has drawn and the variable
+    names o's card, o's memory still knows what x's card is (its worlds keep it), where a world
+    drawn from the state alone has forgotten it."""
+    import shutil
+    shutil.copytree(OPEN_DRAW, tmp_path / "d")
+    path = tmp_path / "d" / "ruleset.yaml"
+    text = path.read_text()
+    old = ("      draw 1 from deck to table\n      log text(top(table))\n      last_taken = top(table)\n"
+           "      move top(table) to hand(me)\n")
+    assert old in text
+    path.write_text(text.replace(old, "      draw 1 from deck to hand(me)\n      last_taken = top(hand(me))\n"))
+    game = leges.load(str(tmp_path / "d"))
+    st = game.new_initial_state(players=2, seed=1, run=False)
+    memories = SeatMemories(2)
+    memories.set_up(st)
+    memories.step(st, lambda: st.apply_action("take"))  # x
+    card = st.vars["last_taken"]
+    memories.step(st, lambda: st.apply_action("take"))  # o: the variable names o's card now
+    assert st.vars["last_taken"] != card and st.where[card] == "hand.x"
+    memory = memories.seats[1]
+    assert card in memory.known
+    label = st.setup.clabel[card]
+    rng = random.Random(0)
+    assert all(resample(st, 1, rng, memory.pins(rng=False)).setup.clabel[card] == label for _ in range(30))
+    assert len({st.resample(1, rng).setup.clabel[card] for _ in range(30)}) > 1
+
+
+@pytest.mark.parametrize("folder", [OPEN_DRAW, ruleset_dir("attika")])
+def test_what_others_were_dealt_face_down_is_not_known(folder):
+    """A card dealt unseen into another seat's hand is not in the seat's memory, and the worlds it
+    searches re-deal those hands: a component that moved where the seat saw neither whence nor
+    whither used to become `known`, so every world kept the opponents' real hands."""
+    game = leges.load(str(folder))
+    st = game.new_initial_state(players=2, seed=1, run=False)
+    memories = SeatMemories(2)
+    memories.set_up(st)
+    rng = random.Random(0)
+    for memory in memories.seats:
+        p = memory.player
+        theirs = [k for k in st.setup.zone_order if st.setup.zone_visibility.get(k) == "owner"
+                  and st.setup.zone_owner.get(k) not in (None, p) and st.zones[k]]
+        assert theirs
+        dealt = {c for k in theirs for c in st.zones[k]}
+        assert not dealt & (memory.fixed | memory.known)
+        hands = {tuple(sorted(w.setup.clabel[c] for c in dealt))
+                 for w in (resample(st, p, rng, memory.pins(rng=False)) for _ in range(10))}
+        assert len(hands) > 1

@@ -150,7 +150,7 @@ def check_step(step: Step, seat: K.Knowledge, rng: random.Random, report: Report
     name = before.player_name(player)
     real_learned = K.learned(before, after, step.events, player)
     also = K.seen(before, step.events, player) | (K.named(before, action, step.option) if action else set())
-    pins = seat.pins(also, secrets=real_learned[2] != ())
+    pins = seat.pins(also, secrets=real_learned[2] != (), read=False)  # a variable naming a card is tested
     real_before = step.shown(player, after=False) if action is not None else None
     forward = not after.is_terminal()
     for _ in range(samples):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..text.errors import LegesError
 from .api import Action
+from .readable import read_components
 from .resample import Pins
 from .state import State
 
@@ -137,19 +138,23 @@ def learned(before: State, after: State, events: list[Event], player: int) -> tu
 class Knowledge:
     """The components one seat has seen: `fixed` where they are, `known` what they are.
 
-    `forgets`: a component moved where the seat sees neither whence nor whither is no longer
-    where it was seen — an agent's memory (`SeatMemories`) must forget its place, or the worlds it
-    searches would put it where it really went. The leak check keeps it (`forgets=False`): a
+    `forgets`: a component moved where the seat sees neither whence nor whither is forgotten
+    (`_lose_sight`) — an agent's memory (`SeatMemories`) must, or the worlds it searches would put
+    it where it really went. The leak check keeps it (`forgets=False`): a
     memory that errs on the side of keeping raises no false alarm there."""
     player: int
     fixed: set[int] = field(default_factory=set)
     known: set[int] = field(default_factory=set)
     forgets: bool = False
 
-    def pins(self, also: frozenset[int] | set[int] = frozenset(), secrets: bool = False, rng: bool = True) -> Pins:
+    def pins(self, also: frozenset[int] | set[int] = frozenset(), secrets: bool = False, rng: bool = True,
+             read: bool = True) -> Pins:
         """The pins of a world this seat cannot tell from the real one, where it will also see `also`
-        (`rng`: the random generator kept — the leak check's worlds — or drawn afresh — an agent's)."""
-        return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=rng)
+        (`rng`: the random generator kept — the leak check's worlds — or drawn afresh — an agent's;
+        `read`: the components named by variables the seat sees kept too — an agent's worlds, not the
+        leak check's, which tests whether a variable may name them)."""
+        return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=rng,
+                    read=read)
 
     def learn(self, st: State, events: list[Event], action: Action | None = None, option: list | None = None) -> None:
         """Take in a step of the real game (`st` the state after it)."""
@@ -161,11 +166,26 @@ class Knowledge:
             elif _shows(st, event, self.player):
                 self.fixed.update(_components(event))
             elif self.forgets and event[0] == "to":
-                self.fixed.discard(event[1])
-                self.known.add(event[1])
+                self._lose_sight(st, event[1], event[3], event[4])
         if action is not None:
             self.fixed |= named(st, action, option)
         self.known -= self.fixed
+
+    def _lose_sight(self, st: State, c: int, source: str, top: bool) -> None:
+        """`c` went from `source` to a place, neither of which the seat sees: it no longer knows
+        where `c` is, nor — unless `c` came off the top of a stack (a deck or pile, drawn from the
+        top) — which of the components it had placed in `source` left, so all of them are forgotten.
+
+        Why not keep what they are: a world keeps a known component in the zone it really lies in
+        (only its hidden stretch is reordered), so the worlds would show where it really went; and
+        a component never seen that became known by moving unseen would keep its identity in every
+        world — every card dealt face down to an opponent, every hidden pile dealt from a deck.
+        Forgetting errs towards worlds the seat might rule out, never towards showing it the truth."""
+        gone = {c}
+        if not (top and st.setup.zone_kind.get(source) in ("deck", "pile")):
+            gone |= (self.fixed | self.known).intersection(st.zones[source])
+        self.fixed -= gone
+        self.known -= gone
 
 
 def traced(st: State, apply) -> list[Event]:
@@ -203,3 +223,6 @@ class SeatMemories:
     def _learn(self, st: State, events: list[Event], action=None, option=None) -> None:
         for memory in self.seats:
             memory.learn(st, events, action, option)
+            # a component a variable it sees names is one it knows, even once the variable names
+            # another (readable.py); not in the leak check's memory, which tests those variables
+            memory.known |= read_components(st, memory.player) - memory.fixed

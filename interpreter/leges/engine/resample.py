@@ -21,12 +21,15 @@ draws them, for any ruleset, from the visibility the ruleset declares — it kno
   could show that player's hidden hand).
 
 A per-player variable declared `owner` or `hidden` that no sealed action sets is kept: the rules
-say nothing of how it would be re-drawn.
+say nothing of how it would be re-drawn. A component whose id the player reads in a variable it
+sees (`last_taken`, a card it saw go into an opponent's hand) keeps its identity where it is, so
+the variable names the same card in every world (readable.py says why it is kept, not remapped).
 
 What the player remembers can be kept too (`Pins`: the leak check, leaks.py, draws only worlds
 that agree with everything its seat has seen): components `fixed` keep their place and identity,
 components `known` their identity (they may move within their hidden stretch), the sealed
-choices and the random generator may be kept as they are.
+choices and the random generator may be kept as they are. The leak check asks for the components
+read in variables not to be kept (`read=False`): whether a variable may show them is what it tests.
 
 A resampled state carries its re-drawn identities in its own copy of the components' table (`state.setup`), so it is for searching, not for saving:
 `to_json()` does not keep them.
@@ -41,6 +44,7 @@ from ..text.errors import Diagnostic, LegesError, Position
 from ..lang.optimise import memo
 from . import rng as R
 from .action import Action
+from .readable import read_components
 
 # A game state (engine/state.py), named but not imported: the state calls into this module
 # (`state.resample`), so importing it back, even for typing, would close a cycle.
@@ -56,6 +60,7 @@ class Pins:
     known: frozenset = frozenset()  # components that keep their identity (not their place in a hidden stretch)
     secrets: bool = False  # other players' sealed choices are kept, not drawn again
     rng: bool = False  # the random generator is kept, not re-seeded
+    read: bool = True  # components named by variables the player sees keep their identity (readable.py)
 
 
 NO_PINS = Pins()
@@ -86,6 +91,10 @@ class Resampler:
     def __init__(self, state: "State", player: int, pins: Pins = NO_PINS):
         self.state = state
         self.player = player
+        if pins.read:
+            read = read_components(state, player) - pins.fixed - pins.known
+            if read:
+                pins = dataclasses.replace(pins, known=pins.known | read)
         self.pins = pins
         name = state.player_name(player)
         self.sealed = [] if pins.secrets else sorted(
