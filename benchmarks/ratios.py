@@ -21,6 +21,8 @@ alike. Reported:
   `python_tic_tac_toe` when installed (`pip install -e '.[bench]'`), else of the hand-written
   reference (benchmarks/reference/tictactoe.py); the table says which. Leges takes a forced
   last move by itself, OpenSpiel counts it as a step, so play-outs per second are shown too.
+  With OpenSpiel installed, also ÷ its C++ `tic_tac_toe` through pyspiel (the fastest honest
+  yardstick: compiled rules, a Python loop choosing the moves, as Leges' own loop does).
 - Attika and Alexander: Leges' actions per second ÷ Leges' Pompeii 3-player actions per second
   in the same run (how much dearer a step of those rules is), all counted ten actions at a time
   of a running game, so that Attika's slow games still take turns quickly.
@@ -265,7 +267,8 @@ def build() -> tuple[list[Runner], dict]:
     add("hand-written tictactoe", reference_playouts(ttt_ref, 2))
     spiel = _openspiel_tictactoe()
     if spiel is not None:
-        add("openspiel tictactoe", openspiel_playouts(spiel))
+        add("openspiel tictactoe", openspiel_playouts(spiel[0]))
+        add("openspiel c++ tictactoe", openspiel_playouts(spiel[1]))
     add("leges pompeii 3p actions", leges_actions(games["pompeii"], 3, fast))
     for name, n in (("attika", 2), ("attika", 4), ("alexander", 3), ("alexander", 5)):
         add(f"leges {name} {n}p", leges_actions(games[name], n, fast))
@@ -279,14 +282,15 @@ def build() -> tuple[list[Runner], dict]:
     return list(runners.values()), plan
 
 
-def _openspiel_tictactoe():
-    """OpenSpiel's pure-Python Tic-Tac-Toe, or None when OpenSpiel is not installed."""
+def _openspiel_tictactoe() -> tuple | None:
+    """OpenSpiel's Tic-Tac-Toe in pure Python and its C++ one through pyspiel, or None when
+    OpenSpiel is not installed."""
     try:
         import open_spiel.python.games  # noqa: F401  (registers the pure-Python games)
         import pyspiel
     except ImportError:
         return None
-    return pyspiel.load_game("python_tic_tac_toe")
+    return pyspiel.load_game("python_tic_tac_toe"), pyspiel.load_game("tic_tac_toe")
 
 
 def measure(runners: list[Runner], rounds: int, batch_seconds: float) -> None:
@@ -330,6 +334,8 @@ def report(runners: list[Runner], plan: dict) -> dict:
     }
     if ttt_other != "hand-written tictactoe":
         result["tictactoe"]["hand_written_steps_per_second"] = ratio("leges tictactoe", "hand-written tictactoe", steps=True)
+    if "openspiel c++ tictactoe" in by:
+        result["tictactoe"]["cpp_playouts_per_second"] = ratio("leges tictactoe", "openspiel c++ tictactoe")
     for name in ("attika 2p", "attika 4p", "alexander 3p", "alexander 5p"):
         result["relative_to_pompeii_3p"][name] = ratio(f"leges {name}", "leges pompeii 3p actions", steps=True)
     for runner in plan["mcts"]:
@@ -369,6 +375,8 @@ def print_table(result: dict, rounds: int, cpu: int | None) -> None:
     row("play-outs/s", ttt["playouts_per_second"])
     if "hand_written_steps_per_second" in ttt:
         row("steps/s, Leges / hand-written", ttt["hand_written_steps_per_second"])
+    if "cpp_playouts_per_second" in ttt:
+        row("play-outs/s, Leges / OpenSpiel C++ tic_tac_toe", ttt["cpp_playouts_per_second"])
     head("Actions/s of Leges, game / Pompeii 3 players", "game", "Pompeii")
     for name, r in result["relative_to_pompeii_3p"].items():
         game, players = name.split()
