@@ -91,13 +91,13 @@ def test_a_call_whose_value_depends_on_the_whole_board_joins_the_key(attika_scan
 
 
 def test_a_component_read_only_for_fixed_properties_is_keyed_by_them(attika_scanning):
-    """founds(b, s) reads only whose b is: every building of a player shares its values; a
-    function comparing or moving the component itself is keyed by the component."""
+    """founds(b, s) reads only whose b is: every building of a player shares its values; need(b, s)
+    passes b on to functions that read only fixed properties of it, so it is keyed by all of those."""
     attika = attika_scanning
     slot = _slot(attika, "founds")
     assert attika.compiler.memo.projected[slot] == {"b": ("owner",)}
     assert attika.compiler.memo.projected[_slot(attika, "arrow_free")] == {"b": ("after", "name", "owner")}
-    assert attika.compiler.memo.projected[_slot(attika, "need")] == {}  # passes b on to other functions
+    assert attika.compiler.memo.projected[_slot(attika, "need")] == {"b": ("after", "cost", "name", "owner")}
     st = attika.new_initial_state(players=2, seed=0)
     founds = attika.compiler.namespace[attika.compiler.memo.names[slot]]
     first, second = st.zones["board.athens"][-2:]
@@ -117,6 +117,32 @@ def test_which_properties_of_a_component_a_body_reads(text, uses):
     from leges.lang.syntax.parser import parse_expression
     from leges.text.yaml_source import TextOrigin
     assert component_uses(parse_expression(text, TextOrigin("<test>", 1, 1)), "b") == uses
+
+
+@pytest.mark.parametrize("text, uses", [
+    ("f(b) and b.owner == 0", {"cost", "owner"}),  # f reads b.cost of its first parameter
+    ("g(1, b)", {"name"}),
+    ("g(b, b)", None),  # g compares its first parameter
+    ("f(b) == b", None), ("count(b)", None)])  # a built-in may do anything with it
+def test_what_a_function_reads_of_a_component_it_passes_on(text, uses):
+    from leges.lang.codegen.functions import component_uses
+    from leges.lang.syntax.parser import parse_expression
+    from leges.text.yaml_source import TextOrigin
+    callees = {("f", 0): {"cost"}, ("g", 1): {"name"}, ("g", 0): None}
+    through = lambda name, i: callees.get((name, i))  # noqa: E731
+    assert component_uses(parse_expression(text, TextOrigin("<test>", 1, 1)), "b", through) == uses
+
+
+def test_what_a_key_holds_a_resampled_world_does_not_forget(attika):
+    """A projected parameter's fixed properties are in the function's key, and those of components
+    on board spaces are the same in every world: neither is among what the slot forgets at a
+    re-deal (`static:building`), though callers passing any other building still depend on them."""
+    keys = attika.compiler.memo.keys
+    assert "static:building" in _reads(attika, "arrow_free") and "static:building" in _reads(attika, "base_need")  # (for callers)
+    assert attika.compiler.memo.projected[_slot(attika, "base_need")] == {"b": ("after", "cost", "name", "owner")}
+    for name in ("base_need", "built_around"):  # built_around: the names of buildings on the map
+        assert not any(k.startswith("static:") for k in keys[_slot(attika, name)]), name
+    assert "static:building" in keys[_slot(attika, "group_done")]  # a player's buildings wherever they are
 
 
 def test_a_move_forgets_near_values_only_around_it(attika):

@@ -58,6 +58,9 @@ class Setup:
     cowner: list = field(default_factory=list)
     cstatic: list[dict] = field(default_factory=list)
     clabel: list[str] = field(default_factory=list)
+    # each component's kind: one number for the components alike in type, owner and fixed properties
+    # (the cache key of a function reading only fixed properties of it; traded with them by a re-deal)
+    ckind: list[int] = field(default_factory=list)
     zkeys: dict[str, list[str]] = field(default_factory=dict)
     zrow: dict[str, int] = field(default_factory=dict)  # a row of zones for each player: its length
     zone_owner: dict[str, int] = field(default_factory=dict)

@@ -250,14 +250,14 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     if not traded:
         return None if on_board else frozenset(changed)
     changed.update(memo.static(t) for t in (*traded, None))
-    cstatic, clabel = list(setup.cstatic), list(setup.clabel)
+    cstatic, clabel, ckind = list(setup.cstatic), list(setup.clabel), list(setup.ckind)
     for slots in classes.values():
         if len(slots) < 2:
             continue
         drawn = list(slots)
         shuffle(rng, drawn)
         for slot, c in zip(slots, drawn):
-            cstatic[slot], clabel[slot] = setup.cstatic[c], setup.clabel[c]
-    st.setup = dataclasses.replace(setup, cstatic=cstatic, clabel=clabel)
+            cstatic[slot], clabel[slot], ckind[slot] = setup.cstatic[c], setup.clabel[c], setup.ckind[c]
+    st.setup = dataclasses.replace(setup, cstatic=cstatic, clabel=clabel, ckind=ckind)
     return None if on_board else frozenset(changed)
 

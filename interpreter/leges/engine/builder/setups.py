@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...lang.optimise import memo
+from ...lang.codegen.runtime import freeze
 from ...lang.check import types as T
 from ...lang.check.scope import Scope
 from ...lang.check.symbols import Symbols
@@ -102,6 +103,8 @@ def make_setup(n: int, seats: list, zones: list, comps: list, sym: Symbols, boar
     for comp in comps:
         _make_components(setup, comp, sym, n)
     _label(setup, comps, label_fns, n)
+    kinds: dict[tuple, int] = {}
+    setup.ckind = [kinds.setdefault((t, o, freeze(p)), len(kinds)) for t, o, p in zip(setup.ctype, setup.cowner, setup.cstatic)]
     return setup
 
 

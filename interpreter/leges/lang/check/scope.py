@@ -25,8 +25,13 @@ class Scope:
         # spaces near a function's space parameter: local → (parameter, greatest distance); what is
         # read of them changes only when a piece moves that near (see memo.py, "near" reads)
         self.anchors: dict[str, tuple[str, int]] = {}
+        # components taken from a board space: a resampled world trades the identities of hidden
+        # components only (and forgets everything if it shuffles a board space), so their fixed
+        # properties are the same in every world (see memo.py, static:T)
+        self.on_board: frozenset[str] = frozenset()
 
-    def with_py(self, name: str, ty: T.Ty, anchor: tuple[str, int] | None = None, python: str | None = None) -> "Scope":
+    def with_py(self, name: str, ty: T.Ty, anchor: tuple[str, int] | None = None, python: str | None = None,
+                on_board: bool = False) -> "Scope":
         s = Scope(self.locals, self.me, self.me_code)
         s.py = dict(self.py)
         s.py[name] = python or f"v_{name}"
@@ -34,6 +39,7 @@ class Scope:
         s.anchors = {k: v for k, v in self.anchors.items() if k != name}
         if anchor is not None:
             s.anchors[name] = anchor
+        s.on_board = self.on_board | {name} if on_board else self.on_board - {name}
         return s
 
     def ref(self, name: str) -> str:

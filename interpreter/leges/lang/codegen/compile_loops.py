@@ -33,7 +33,12 @@ class LoopCompiling(CompilerParts):
         `typed`: the caller keeps only components of this type, so what it reads of the zone
         changes only when such components move (see `contents`).
         """
-        ty, code = self.code(node, scope, origin)
+        return self.iterable_of(self.code(node, scope, origin), node, scope, origin, typed, charged)
+
+    def iterable_of(self, compiled: tuple[T.Ty, str], node, scope, origin, typed: str | None = None,
+                    charged: bool = True) -> tuple[T.Ty, str]:
+        """`iterable`, of `node` compiled already (its type and source)."""
+        ty, code = compiled
         elem = T.iter_elem(ty)
         if elem is None:
             self.err(node, origin, f"cannot go through {ty}: a list or a zone is needed")
@@ -87,11 +92,12 @@ class LoopCompiling(CompilerParts):
                      "a tuple is written (a, b)")
         return list(items) if elem.kind == "tuple" and len(items) == len(names) else [T.ANY] * len(names)
 
-    def bind(self, names: list, elem: T.Ty, scope: Scope, node, origin, anchor=None) -> tuple[Scope, str]:
+    def bind(self, names: list, elem: T.Ty, scope: Scope, node, origin, anchor=None,
+             on_board: bool = False) -> tuple[Scope, str]:
         """The scope with a loop's names bound to the items of a list of `elem` (several names unpack
-        tuples), and the Python target of the loop."""
+        tuples; `on_board`: the components on a board space), and the Python target of the loop."""
         if len(names) == 1:
-            return scope.with_py(names[0], elem, anchor), f"v_{names[0]}"
+            return scope.with_py(names[0], elem, anchor, on_board=on_board), f"v_{names[0]}"
         for name, ty in zip(names, self.unpack_types(names, elem, node, origin)):
             scope = scope.with_py(name, ty)
         return scope, ", ".join(f"v_{n}" for n in names)
@@ -122,11 +128,12 @@ class LoopCompiling(CompilerParts):
         for clause in node.clauses:
             var = clause.names[0] if len(clause.names) == 1 else None
             typed = self.type_filter(clause.condition, var) if clause.condition is not None and var else None
-            elem, items = self.iterable(clause.iterable, inner, origin, typed)
+            compiled = self.code(clause.iterable, inner, origin)
+            elem, items = self.iterable_of(compiled, clause.iterable, inner, origin, typed)
             self.zone_loops += 1
             anchor = self.element_anchor(clause.iterable, inner) if var else None
             before = inner
-            inner, target = self.bind(clause.names, elem, inner, clause, origin, anchor)
+            inner, target = self.bind(clause.names, elem, inner, clause, origin, anchor, compiled[0].kind == "space")
             self.hoist = hoisting
             part = f"for {target} in {self.iter_safe(items, before)}"
             if clause.condition is not None:

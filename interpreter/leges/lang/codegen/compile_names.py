@@ -110,7 +110,12 @@ class NameCompiling(CompilerParts):
             pty = found[0]
             for other in found[1:]:
                 pty = T.join(pty, other)
-            self.read_static([t for t in types if name in sym.component_types.get(t, {})])
+            having = [t for t in types if name in sym.component_types.get(t, {})]
+            named = node.obj.id if isinstance(node.obj, ast.Name) and name not in sym.dynamic_component_props else None
+            # a projected parameter's are in its function's key; a component's on a board space are
+            # the same in every world: neither is among what the value depends on
+            if named is None or not (named in scope.on_board or self.functions.absorb(named, [memo.static(t) for t in having])):
+                self.read_static(having)
             if name in sym.dynamic_component_props:
                 self.read(memo.cprop(name))
                 return pty, f"H.cprop(st, {obj}, {name!r})"

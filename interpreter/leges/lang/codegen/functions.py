@@ -10,9 +10,11 @@ values alive where a per-type dependency would forget them all:
   on the whole board (a count of a player's groups on the board, say) takes that value into its cache
   key instead of its reads — the change of a far space then matters only if it changes that value;
 - *projected components*: a component parameter the body reads only fixed properties of (its
-  owner, its type, declared properties no rule sets) is keyed by those values, so every component
-  alike in them shares one value (a test of the pieces around a space that asks only whose the
-  piece is holds for all of that player's pieces).
+  owner, its type, declared properties no rule sets), itself or through the functions it is passed
+  to, is keyed by those values, so every component alike in them shares one value (a test of the
+  pieces around a space that asks only whose the piece is holds for all of that player's pieces).
+  Its fixed properties are then part of the key, not of what the cached values depend on (*absorbed*
+  reads): a resampled world, where hidden components trade identities, keeps them.
 """
 from __future__ import annotations
 
@@ -39,6 +41,11 @@ class Compiled:
     memoised: bool
     filed: tuple[int, str] | None = None  # (memo slot, space parameter) of values filed by space under plain keys
     flat: int | None = None  # memo slot of values kept under their arguments alone (one, or a tuple of them)
+    # fixed properties read of a projected parameter (memo.py's static:T keys), per parameter; a
+    # caller passing its own projected parameter there absorbs them too (else they are plain reads)
+    absorbed: dict[str, frozenset] = field(default_factory=dict)
+    plain: frozenset = frozenset()  # `reads` without what is read only through projected parameters
+    keyed: dict[str, str] = field(default_factory=dict)  # projected parameter → its key's source, "{}" the argument
 
 
 @dataclass
@@ -48,6 +55,7 @@ class Body:
     params: list[str]
     hoisted: dict[str, None] = field(default_factory=dict)  # call source → None (an ordered set)
     hoisted_reads: set[str] = field(default_factory=set)
+    absorbed: dict[str, set[str]] = field(default_factory=dict)  # projected parameter → static:T keys read of it
 
 
 class Functions:
@@ -55,10 +63,15 @@ class Functions:
         self.c = compiler
         self.compiled: dict[tuple, Compiled] = {}  # (id, argument types, a player acts) → function
         self.busy: set = set()
+        self.props_cache: dict[tuple[str, int], set[str] | None] = {}  # param_props, per (function, parameter)
         self.trees: dict[str, ast.Expr] = {}  # function → its body's syntax tree, for inlining
         self.unit: str | None = None  # the generated function being compiled
         self.inlined: dict[str, set[str]] = {}  # generated function → the functions compiled inline in it
         self.body: Body | None = None
+        # the function whose projected parameters' fixed properties are being absorbed, and the
+        # names standing for them in the code being compiled (its own, or an inlined body's)
+        self.absorber: Body | None = None
+        self.aliases: dict[str, str] = {}
         self.counter = 0
 
     def call(self, node: ast.Call, scope: Scope, origin) -> tuple[T.Ty, str]:
@@ -88,8 +101,8 @@ class Functions:
             if inline is not None:
                 return fn.type, inline
         source = f"{fn.name}(st, {scope.me_code if scope.me else 'None'}{''.join(f', {a}' for _, a in args)})"
-        reads = self._reads_at_call(fn, node.args, scope)
         body = self.body
+        reads = self._reads_at_call(fn, self._absorb(fn, node.args), node.args, scope)
         if body is not None and self._hoistable(fn, node.args, scope, reads):  # (never hoistable without a body)
             body.hoisted[source] = None
             body.hoisted_reads |= reads
@@ -140,18 +153,33 @@ class Functions:
         tree = copy.deepcopy(tree)  # its nodes' ids mark what every item reaches: one copy per call
         inner = Scope(me=scope.me, me_code=scope.me_code)
         for p, a, (t, code) in zip(decl.params, node.args, args):
-            inner = inner.with_py(p, t, self.c.anchor_of(a, scope), code)
+            named = a.id if isinstance(a, ast.Name) else None
+            inner = inner.with_py(p, t, self.c.anchor_of(a, scope), code, on_board=named in scope.on_board)
             if isinstance(a, ast.Literal):
                 self.c.hoist.outer.add(code)  # a constant: the same for every item
         if id(node) in self.c.hoist.reached:
             self.c.hoist.reach(tree)
         self.inlined.setdefault(self.unit, set()).add(decl.id)
-        outer, self.body = self.body, None  # the caller's key takes no call hoisted from a body not its own
+        # the caller's key takes no call hoisted from a body not its own; what the body reads of
+        # the caller's projected parameters it is given is the caller's to absorb
+        aliases = {p: self.aliases[a.id] for p, a in zip(decl.params, node.args)
+                   if isinstance(a, ast.Name) and a.id in self.aliases}
+        outer, self.body, outer_aliases, self.aliases = self.body, None, self.aliases, aliases
         try:
             _, code = self.c.code(tree, inner, decl.body.at.origin())
         finally:
-            self.body = outer
+            self.body, self.aliases = outer, outer_aliases
         return f"({code})"
+
+    def absorb(self, name: str, keys) -> bool:
+        """Record that the code being compiled reads fixed properties (`keys`, static:T) of the
+        component named `name`, if that is a projected parameter of the function being compiled
+        (then they are in its key, not among its reads); whether it was."""
+        param = self.aliases.get(name)
+        if param is None or self.absorber is None:
+            return False
+        self.absorber.absorbed.setdefault(param, set()).update(keys)
+        return True
 
     # ------------------------------------------------------------ compiling
     def _compile(self, decl, arg_types: list[T.Ty], me: bool, key: tuple) -> Compiled:
@@ -162,15 +190,25 @@ class Functions:
         scope = Scope(me=me, me_code="me")
         for p, t in zip(decl.params, arg_types):
             scope = scope.with_py(p, t, (p, 0) if t.kind == "space" else None)
-        outer = c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist
+        projected = self._projections(decl, arg_types)
+        outer = c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist, self.absorber, self.aliases
         # (compiled where a caller's comprehension is being compiled: none of its hoisting applies here)
-        c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist = set(), 0, 0, Body(list(decl.params)), name, None
-        ty, body = c.parse_code(decl.body, scope)
-        own, searches, loops, frame = frozenset(c.reads), c.searches, c.zone_loops, self.body
-        c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist = outer
+        frame = Body(list(decl.params))
+        aliases = {p: p for p in projected} if c.optimise else {}
+        c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist, self.absorber, self.aliases = \
+            set(), 0, 0, frame, name, None, frame, aliases
+        try:
+            ty, body = c.parse_code(decl.body, scope)
+        finally:
+            own, searches, loops = frozenset(c.reads), c.searches, c.zone_loops
+            c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist, self.absorber, self.aliases = outer
         hoisted = list(frame.hoisted) if any(memo.parse_near(k) for k in own) else []
+        # the slot forgets what its values depend on; the fixed properties of projected parameters
+        # are in its key instead (absorbed), unless the body reads them otherwise too
         slot_reads = own if hoisted else own | frame.hoisted_reads
-        reads = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
+        plain = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
+        absorbed = {p: frozenset(keys) for p, keys in frame.absorbed.items() if keys}
+        reads = plain.union(*absorbed.values())
         c.function_reads[name] = reads
         memoised = c.optimise and (searches > 0 or loops > 0 or len(body) >= CHEAP_SOURCE)
         filed = flat = None
@@ -178,13 +216,13 @@ class Functions:
             uses_me = memo.ME in reads
             layout = memo.key_layout(decl.params, uses_me, hoisted)
             by_space = memo.nesting_space(slot_reads, layout)
-            projected = self._projections(decl, arg_types)
             slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me, by_space,
                               {p: props for p, (props, _) in projected.items()})
             frozen = {p for p, t in zip(decl.params, arg_types) if t.kind in ("list", "table")}
+            keyed = {p: template for p, (_, template) in projected.items()}
             source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen, by_space,
-                                         {p: code for p, (_, code) in projected.items()})
-            plain_key = not (uses_me or hoisted or frozen or projected)
+                                         {p: template.replace("{}", f"v_{p}") for p, template in keyed.items()})
+            plain_key = not (uses_me or hoisted or frozen)
             if by_space is not None and plain_key and len(decl.params) > 1:
                 filed = (slot, by_space)  # memo[slot][space][the other arguments]: looked up in place (hoist.py)
             elif by_space is None and plain_key and decl.params:
@@ -193,41 +231,79 @@ class Functions:
             source = memo.plain_source(name, decl.params, body)
         c.define(source, decl.id)
         self.busy.discard(key)
-        return Compiled(name, ty, list(decl.params), reads, memoised, filed, flat)
+        return Compiled(name, ty, list(decl.params), reads, memoised, filed, flat, absorbed, plain,
+                        keyed if memoised else {})
 
     def _projections(self, decl, arg_types: list[T.Ty]) -> dict[str, tuple[tuple[str, ...], str]]:
-        """Component parameters the body reads only fixed properties of: parameter → (those
-        properties, Python source of the key standing for the component)."""
-        c = self.c
-        sym = c.symbols
+        """Component parameters the body reads only fixed properties of, itself or through the
+        functions it passes them to: parameter → (those properties, Python source of the key
+        standing for the component, "{}" where the component goes). None is rebound in the body, so
+        that every `p.prop` there is the parameter's (compile_names absorbs those reads)."""
+        node = self._tree(decl)
+        if node is None:
+            return {}
+        bound = bound_names(node)
         out = {}
-        for p, t in zip(decl.params, arg_types):
-            if t.kind != "component":
+        for i, (p, t) in enumerate(zip(decl.params, arg_types)):
+            if t.kind != "component" or p in bound:
                 continue
-            node = self._tree(decl)
-            if node is None:
-                return {}
-            props = component_uses(node, p)
-            if not props or not all(x in ("owner", "type") or x not in sym.dynamic_component_props for x in props):
-                continue  # (a declared property some types lack reads as none, in the body and in the key alike)
+            props = self.param_props(decl, i)
+            if not props:
+                continue
             parts = []
             for x in sorted(props):
                 if x == "owner":
-                    parts.append(f"st.setup.cowner[v_{p}]")
+                    parts.append("st.setup.cowner[{}]")
                 elif x == "type":
-                    parts.append(f"st.setup.ctype[v_{p}]")
-                else:  # a declared property: lists frozen, so that they can be part of a key
-                    parts.append(f"H.freeze(st.setup.cstatic[v_{p}].get({x!r}))")
+                    parts.append("st.setup.ctype[{}]")
+                else:  # a declared property: the component's kind stands for all of them (one lookup)
+                    parts = ["st.setup.ckind[{}]"]
+                    break
             code = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
             out[p] = (tuple(sorted(props)), code)
         return out
 
+    def param_props(self, decl, index: int) -> set[str] | None:
+        """The fixed properties a function reads of its parameter number `index`, itself or through
+        the functions it passes it to; None if it uses the parameter otherwise (compares it, reads
+        where it is or a property rules set, passes it to a built-in ...)."""
+        key = (decl.id, index)
+        if key in self.props_cache:
+            return self.props_cache[key]
+        self.props_cache[key] = None  # (functions are not recursive: a cycle is an error reported elsewhere)
+        node = self._tree(decl)
+        functions = self.c.symbols.functions
+
+        def through(name: str, i: int) -> set[str] | None:
+            callee = functions.get(name)
+            return self.param_props(callee, i) if callee is not None and i < len(callee.params) else None
+
+        props = component_uses(node, decl.params[index], through) if node is not None else None
+        dynamic = self.c.symbols.dynamic_component_props
+        if props is not None and not all(x in ("owner", "type") or x not in dynamic for x in props):
+            props = None  # (a declared property some types lack reads as none, in the body and in the key alike)
+        self.props_cache[key] = props
+        return props
+
     # ------------------------------------------------------------ reads at a call
-    def _reads_at_call(self, fn: Compiled, args: list, scope: Scope) -> set[str]:
-        """The callee's reads in the caller's terms: a near read of a parameter becomes a near read of
+    def _absorb(self, fn: Compiled, args: list) -> frozenset:
+        """What the callee reads, as far as the caller's cached values depend on it: the fixed
+        properties it reads of a parameter given one of the caller's projected parameters are in
+        the caller's key, and recorded as absorbed by it; the rest are the caller's reads."""
+        if not fn.absorbed:
+            return fn.reads
+        keys = set(fn.plain)
+        for p, read in fn.absorbed.items():
+            arg = args[fn.params.index(p)]
+            if not (isinstance(arg, ast.Name) and self.absorb(arg.id, read)):
+                keys |= read
+        return frozenset(keys)
+
+    def _reads_at_call(self, fn: Compiled, keys: frozenset, args: list, scope: Scope) -> set[str]:
+        """The callee's reads `keys` in the caller's terms: a near read of a parameter becomes a near read of
         the caller's space the argument is near to, or a read of the whole board."""
         out = set()
-        for key in fn.reads:
+        for key in keys:
             near = memo.parse_near(key)
             if near is None:
                 out.add(key)
@@ -250,15 +326,26 @@ class Functions:
         return all(ast.free_names(a) & scope.py.keys() <= params for a in args)
 
 
-def component_uses(node: ast.Node, name: str) -> set[str] | None:
+def component_uses(node: ast.Node, name: str, through=None) -> set[str] | None:
     """The properties an expression reads of `name` (free in it, as `name.prop`), or None if it
-    uses `name` otherwise (compares it, passes it on, reads where it is ...)."""
+    uses `name` otherwise (compares it, reads where it is, passes it on ...). `through(function,
+    index)`: the properties a user function reads of its parameter number `index` (or None), for
+    `name` passed on to one as it is."""
     props: set[str] = set()
 
     def walk(n: ast.Node, bound: frozenset) -> bool:
         if isinstance(n, ast.Attr) and isinstance(n.obj, ast.Name) and n.obj.id == name and name not in bound:
             props.add(n.name)
             return n.name not in ("zone", "space")
+        if through is not None and isinstance(n, ast.Call) and not n.kwargs and name not in bound:
+            passed = [i for i, a in enumerate(n.args) if isinstance(a, ast.Name) and a.id == name]
+            if passed:
+                for i in passed:
+                    found = through(n.func, i)
+                    if found is None:
+                        return False
+                    props.update(found)
+                return all(walk(a, bound) for i, a in enumerate(n.args) if i not in passed)
         if isinstance(n, ast.Name):
             return n.id != name or name in bound
         if isinstance(n, ast.Lambda):
@@ -282,3 +369,17 @@ def component_uses(node: ast.Node, name: str) -> set[str] | None:
         return all(walk(child, bound) for child in n.children())
 
     return props if walk(node, frozenset()) else None
+
+
+def bound_names(node: ast.Node) -> set[str]:
+    """The names an expression binds anywhere in it (functions' parameters, comprehensions', lets')."""
+    out: set[str] = set()
+    for n in node.walk():
+        if isinstance(n, ast.Lambda):
+            out.add(n.param)
+        elif isinstance(n, ast.Comprehension):
+            for clause in n.clauses:
+                out.update(clause.names)
+        elif isinstance(n, ast.LetExpr):
+            out.update(b.name for b in n.bindings)
+    return out

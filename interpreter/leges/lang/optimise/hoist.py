@@ -99,7 +99,7 @@ class Hoisting:
             if self.invariant(node, py):
                 return self._prefetched(fn, args, source)
             if (len(node.args) == 1 and isinstance(node.args[0], ast.Name) and node.args[0].id in py
-                    and args[0][0].kind in HASHABLE):  # a function of the item alone: looked up in place
+                    and args[0][0].kind in HASHABLE and not fn.keyed):  # a function of the item alone: looked up in place
                 table, missing = self.add(f"st.memo[{fn.flat}]"), self.add("H.MISSING")
                 value = self.temporary()
                 return f"({value} if ({value} := {table}.get({args[0][1]}, {missing})) is not {missing} else {source})"
@@ -109,7 +109,7 @@ class Hoisting:
         """A memoised call not every item reaches, of arguments that do not depend on the items: its
         cached value, if any, is taken once (a key that fails to compute is taken as no value: the
         call itself then fails as it would have); an item calls it only if there was none."""
-        codes = [code for _, code in args]
+        codes = [_key(fn, p, code) for p, (_, code) in zip(fn.params, args)]
         key = codes[0] if len(codes) == 1 else "(" + ", ".join(codes) + ")"
         missing = self.add("H.MISSING")
         value = self.add(f"H.prefetched(st.memo[{fn.flat}], lambda: {key})")
@@ -129,13 +129,20 @@ class Hoisting:
             return None
         at = args[fn.params.index(space)][1]
         table, missing = self.add(f"st.memo[{slot}]"), self.add("H.MISSING")
-        key = others[0][1] if len(others) == 1 else "(" + ", ".join(code for _, code in others) + ")"
+        codes = [_key(fn, p, code) for p, (_, code) in zip(fn.params, args) if p != space]
+        key = codes[0] if len(codes) == 1 else "(" + ", ".join(codes) + ")"
         guard = ""
-        if not key.isidentifier():
-            safe = id(node) in self.reached or all(isinstance(a, (ast.Name, ast.Literal)) for a, _ in others)
+        if not key.isidentifier():  # (a component's key fails for none: then each item makes the call)
+            safe = id(node) in self.reached or not fn.keyed and all(isinstance(a, (ast.Name, ast.Literal)) for a, _ in others)
             key = self.add(key if safe else f"H.attempt(lambda: {key})")
             guard = "" if safe else f"{key} is not {missing} and "
         row, value = self.temporary(), self.temporary()
         return (f"({value} if {guard}({row} := {table}.get({at})) is not None"
                 f" and ({value} := {row}.get({key}, {missing})) is not {missing} else {source})")
 
+
+def _key(fn, param: str, code: str) -> str:
+    """The source of what `fn`'s cache key holds for an argument `code` given to `param`: the
+    argument, or for a projected component what stands for it (functions.py)."""
+    template = fn.keyed.get(param)
+    return code if template is None else template.replace("{}", f"({code})")
