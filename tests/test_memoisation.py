@@ -143,6 +143,10 @@ def test_what_a_key_holds_a_resampled_world_does_not_forget(attika):
     for name in ("base_need", "built_around"):  # built_around: the names of buildings on the map
         assert not any(k.startswith("static:") for k in keys[_slot(attika, name)]), name
     assert "static:building" in keys[_slot(attika, "group_done")]  # a player's buildings wherever they are
+    # what makes the board's components the same in every world: everyone sees every space (a
+    # hidden space would have a re-deal trade what lies on it; resample.py would have to say so)
+    setup = attika.setup_for(2)
+    assert setup.spaces and not any(s in setup.zone_visibility for s in setup.spaces)
 
 
 def test_a_move_forgets_near_values_only_around_it(attika):

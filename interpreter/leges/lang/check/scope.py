@@ -25,9 +25,9 @@ class Scope:
         # spaces near a function's space parameter: local → (parameter, greatest distance); what is
         # read of them changes only when a piece moves that near (see memo.py, "near" reads)
         self.anchors: dict[str, tuple[str, int]] = {}
-        # components taken from a board space: a resampled world trades the identities of hidden
-        # components only (and forgets everything if it shuffles a board space), so their fixed
-        # properties are the same in every world (see memo.py, static:T)
+        # components taken from a board space: everyone sees every space, and a resampled world
+        # trades the identities of hidden components only, so their fixed properties are the same
+        # in every world (see memo.py, static:T)
         self.on_board: frozenset[str] = frozenset()
 
     def with_py(self, name: str, ty: T.Ty, anchor: tuple[str, int] | None = None, python: str | None = None,

@@ -15,7 +15,9 @@ built-in reads, every part of the state it depends on, as *read keys*:
     var:NAME   a game variable;  cprop:NAME / sprop:NAME  a component's / space's changing property
     static:T   the fixed properties or the label of a component of type T ("static:*": any type).
                They never change in a game; a resampled world (engine/resample.py) trades them
-               among hidden components, and forgets only the values of functions that read them
+               among hidden components, and forgets only the values of functions that read them.
+               Not recorded for a component parameter keyed by its kind (the key is traded with
+               them), nor for components taken from a board space (which everyone sees)
     turn       the phase, whose turn it is, the turn number
     me         the acting player (then the cache key includes it)
 
