@@ -133,7 +133,7 @@ class Hoisting:
         key = codes[0] if len(codes) == 1 else "(" + ", ".join(codes) + ")"
         guard = ""
         if not key.isidentifier():  # (a component's key fails for none: then each item makes the call)
-            safe = id(node) in self.reached or not fn.keyed and all(isinstance(a, (ast.Name, ast.Literal)) for a, _ in others)
+            safe = not fn.keyed and (id(node) in self.reached or all(isinstance(a, (ast.Name, ast.Literal)) for a, _ in others))
             key = self.add(key if safe else f"H.attempt(lambda: {key})")
             guard = "" if safe else f"{key} is not {missing} and "
         row, value = self.temporary(), self.temporary()
