@@ -4,6 +4,7 @@
     python benchmarks/agents_strength.py --games tictactoe,pompeii --rounds 4
     python benchmarks/agents_strength.py --games attika --skip-ladder --vs-rounds 3
     python benchmarks/agents_strength.py --json
+    python benchmarks/agents_strength.py --add runs/*.json    # earlier --json runs (a seed each), added up
 
 Two figures a game, the bars of issue 20 ("search that gets stronger with budget"):
 
@@ -22,6 +23,7 @@ not a test (the default tests check the mechanisms, not the strength).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -35,6 +37,7 @@ import leges  # noqa: E402
 from leges.lab import ladder  # noqa: E402
 from leges.lab.metrics import wins  # noqa: E402
 from leges.lab.runner import Job, plan, remember, run  # noqa: E402
+from leges.lab.simulate import PlayResult  # noqa: E402
 from leges.lab.stats import wilson  # noqa: E402
 
 # the bundled games, each measured at its least number of players (as `leges ladder` does): two
@@ -91,6 +94,47 @@ def budget_ladder(name: str, players: int, rounds: int, seed: int, jobs: int, bu
             "seeds": [seed, seed + rounds - 1], "wins": ladder.pairwise(results, agents, seats), **rated.to_json()}
 
 
+def add_up(paths: list[str]) -> list[dict]:
+    """The rows of earlier `--json` runs (one process a seed, say) added up, a row per game and
+    figure, `seeds` then listing every seed. Against greedy: the games won and finished summed,
+    Wilson's interval taken again. A ladder: its pairwise results summed and rated as `leges
+    ladder` rates them (`lab.ladder.rate`, its bootstrap over games): at two players each game is
+    one pair of agents, so the games are rebuilt from the pairwise wins (ladders of more players
+    cannot be, and are refused)."""
+    groups: dict[tuple, list[dict]] = {}
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                who = tuple(r["agent"] for r in row["ratings"]) if "wins" in row else (row["agent"], row["opponent"])
+                groups.setdefault(("wins" in row, row["ruleset"], row["players"], who), []).append(row)
+    out = []
+    for (is_ladder, name, players, who), rows in groups.items():
+        seeds = sorted({s for r in rows for s in range(r["seeds"][0], r["seeds"][1] + 1)})
+        common = {"ruleset": name, "players": players, "games": sum(r["games"] for r in rows),
+                  "seconds": sum(r["seconds"] for r in rows), "seeds": seeds}
+        if not is_ladder:
+            won, finished = sum(r["won"] for r in rows), sum(r["finished"] for r in rows)
+            rate = wilson(won, finished)
+            out.append({**common, "agent": who[0], "opponent": who[1], "finished": finished, "won": won,
+                        "win_rate": rate.value, "low": rate.low, "high": rate.high, "fair_share": 1 / players,
+                        "beats_greedy": rate.low > 1 / players})
+            continue
+        if players != 2:
+            raise SystemExit(f"{name}: ladders of {players} players cannot be added up from their pairwise wins")
+        agents = list(who)
+        results = []
+        for r in rows:
+            for i, j in itertools.combinations(range(len(agents)), 2):
+                a, b = r["wins"][i][j], r["wins"][j][i]
+                for ranking, count in (([["a"], ["b"]], int(a)), ([["b"], ["a"]], int(b)), ([["a", "b"]], round(2 * (a % 1)))):
+                    results += [PlayResult(r["seeds"][0], ranking, [], [], 0, False, agents=[agents[i], agents[j]])] * count
+        rated = ladder.rate(results, agents, ["a", "b"], seeds[0])
+        out.append({**common, "rounds": sum(r["rounds"] for r in rows),
+                    "wins": ladder.pairwise(results, agents, ["a", "b"]), **rated.to_json()})
+    return out
+
+
 def show_versus(row: dict) -> None:
     verdict = "beats greedy" if row["beats_greedy"] else "not shown to beat greedy"
     print(f"{row['ruleset']:<10} {row['players']}p  {row['agent']} vs {OPPONENT}: {100 * row['win_rate']:5.1f} % "
@@ -124,7 +168,13 @@ def main() -> None:
     parser.add_argument("--skip-versus", action="store_true", help="only the ladder")
     parser.add_argument("--skip-ladder", action="store_true", help="only MCTS against greedy")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument("--add", nargs="+", metavar="FILE",
+                        help="add up the --json output of earlier runs (other seeds) instead of playing")
     args = parser.parse_args()
+    if args.add:
+        for row in add_up(args.add):
+            print(json.dumps(row), flush=True) if args.json else (show_ladder if "wins" in row else show_versus)(row)
+        return
     budgets = tuple(int(b) for b in args.budgets.split(","))
     for name in args.games.split(","):
         if name not in GAMES:
