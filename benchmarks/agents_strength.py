@@ -147,8 +147,12 @@ def show_ladder(row: dict) -> None:
     for r in row["ratings"]:
         print(f"    {r['agent']:<22} {r['rating']:+6.0f}  [{r['low']:+5.0f}, {r['high']:+5.0f}]  "
               f"results won {100 * r['score']:5.1f} %", flush=True)
+    index = {r["agent"]: i for i, r in enumerate(row["ratings"])}
     for b in row["budgets"]:
-        print(f"    rises with {b['parameter']} at every step: {'yes' if b['rises'] else 'NOT shown'}", flush=True)
+        steps = ", ".join(f"{lo.rsplit('=', 1)[-1]} → {hi.rsplit('=', 1)[-1]} in {100 * row['above'][index[hi]][index[lo]]:.1f} %"
+                          for lo, hi in itertools.pairwise(b["agents"]))
+        print(f"    rises with {b['parameter']} at every step: {'yes' if b['rises'] else 'NOT shown'} "
+              f"(each step in 95 % of the resamples: {steps})", flush=True)
 
 
 def main() -> None:
