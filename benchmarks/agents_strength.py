@@ -99,8 +99,8 @@ def add_up(paths: list[str]) -> list[dict]:
     figure, `seeds` then listing every seed. Against greedy: the games won and finished summed,
     Wilson's interval taken again. A ladder: its pairwise results summed and rated as `leges
     ladder` rates them (`lab.ladder.rate`, its bootstrap over games): at two players each game is
-    one pair of agents, so the games are rebuilt from the pairwise wins (ladders of more players
-    cannot be, and are refused)."""
+    one pair of agents, so the games are rebuilt from the pairwise wins (two shared first places
+    come back as a win each: the same totals; ladders of more players cannot be, and are refused)."""
     groups: dict[tuple, list[dict]] = {}
     for path in paths:
         for line in Path(path).read_text(encoding="utf-8").splitlines():
