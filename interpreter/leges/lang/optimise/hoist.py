@@ -123,14 +123,13 @@ class Hoisting:
         makes the call, which fails as it would have)."""
         slot, space = fn.filed
         at_node = node.args[fn.params.index(space)]
-        others = [(a, code) for p, a, (_, code) in zip(fn.params, node.args, args) if p != space]
+        others = [(a, _key(fn, p, code)) for p, a, (_, code) in zip(fn.params, node.args, args) if p != space]
         if (not (isinstance(at_node, ast.Name) and at_node.id in py) or not all(self.invariant(a, py) for a, _ in others)
                 or not all(t.kind in HASHABLE for t, _ in args)):
             return None
         at = args[fn.params.index(space)][1]
         table, missing = self.add(f"st.memo[{slot}]"), self.add("H.MISSING")
-        codes = [_key(fn, p, code) for p, (_, code) in zip(fn.params, args) if p != space]
-        key = codes[0] if len(codes) == 1 else "(" + ", ".join(codes) + ")"
+        key = others[0][1] if len(others) == 1 else "(" + ", ".join(code for _, code in others) + ")"
         guard = ""
         if not key.isidentifier():  # (a component's key fails for none: then each item makes the call)
             safe = not fn.keyed and (id(node) in self.reached or all(isinstance(a, (ast.Name, ast.Literal)) for a, _ in others))
