@@ -2,8 +2,8 @@
 // cards `<g class="card face" data-label=LABEL>`) made clickable, as a map's spaces are: an action
 // is chosen by the zones it names and by the cards it names (each with the zone it lies in, where
 // the seat sees it: render/actions.py), click by click; what still fits is highlighted, and a
-// click nothing fits asks the server why (`/why`, the existing explanation). Loaded before app.js,
-// whose `state`, `candidates`, `chosenNow`, `whyNot` and `notice` it uses when called.
+// click nothing fits asks the server why (`/why`, the existing explanation). Loaded before app.js
+// and decision.js, whose `state`, `candidates`, `chosenNow`, `whyNot` and `notice` it uses when called.
 "use strict";
 
 // what a click may choose towards an action: its spaces; on a table, the zones it names, the zones
