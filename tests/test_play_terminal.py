@@ -322,3 +322,33 @@ def test_what_came_into_the_seats_own_zones_is_told(games):
     st.apply_action(st.legal_actions(0)[0])  # a card played, one drawn: "you drew"
     told = changes.lines(st)
     assert any(line.startswith("  your hand: +") and f"−{played}" in line for line in told), told
+
+
+def test_the_winning_line_is_marked_on_the_last_board(games):
+    st = games["tictactoe"].new_initial_state(players=2, seed=0)
+    for square in ("r0c0", "r1c0", "r0c1", "r1c1", "r0c2"):  # x fills the top row
+        st.apply_action(f"place square={square}")
+    assert st.is_terminal()
+    lines = screen(st, 1)
+    assert re.search(r"^  r0 X\* +X\* +X\*$", "\n".join(lines), re.M)
+    assert re.search(r"^  r1 O +O +\.$", "\n".join(lines), re.M)  # unmarked spaces have no star
+    assert "   marked (*): winning_line r0c0 r0c1 r0c2" in lines
+    from leges.render import seat_view
+    from leges.render.board_text import _code
+    mark = _code(seat_view(st, 1).highlights[0].colour, True)  # the mark's colour as a background
+    painted = "\n".join(screen(st, 1, colour=True)).split("c2", 1)[1]
+    rows = painted.split("\n")[1:4]
+    assert rows[0].count(mark) >= 3 and mark not in rows[1] + rows[2]
+    during = games["tictactoe"].new_initial_state(players=2, seed=0)
+    during.apply_action("place square=r0c0")
+    assert not any("marked" in line or "*" in line for line in screen(during, 1))
+
+
+def test_a_game_at_the_terminal_ends_on_its_last_board(monkeypatch, capsys):
+    answers(monkeypatch, *["1"] * 5)
+    assert main(["play", str(ruleset_dir("tictactoe")), "--seed", "1", "--colour", "never"]) == 0
+    out = capsys.readouterr().out
+    last = out.rsplit("game over ·", 1)[1]  # the last screen: the position at the end, then the scores
+    assert re.search(r"^  r0 ", last, re.M) and "game over:" in last
+    if "winner none" not in last:
+        assert "marked (*): winning_line" in last

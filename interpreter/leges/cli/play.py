@@ -430,6 +430,7 @@ def cmd_play(args) -> int:
             break
     for line in news.lines(st) + changes.lines(st):
         print(line)
+    show(screen(st, me, colour, lang, texts, 0, height, width))  # the last position, a winning line marked
     for line in score_lines(st, lang):
         print(line)
     if args.record:

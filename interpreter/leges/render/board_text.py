@@ -216,11 +216,13 @@ def _alike(a: str, b: str) -> bool:
     return x is not None and y is not None and abs(x - y) < 60
 
 
-def _render_cell(runs, bg: str | None, colour: bool) -> str:
+def _render_cell(runs, bg: str | None, colour: bool, marked: bool = False) -> str:
+    """A space's CELL characters. A space a highlight marks (a winning line): in colour on the mark's
+    colour, without colour followed by `*` (`mark_line` says what the stars are)."""
     used = sum(len(t) for t, _ in runs)
     pad = " " * (CELL - used)
     if not colour:
-        return "".join(t for t, _ in runs) + pad
+        return "".join(t for t, _ in runs) + ("*" + pad[1:] if marked else pad)
     text = ""
     for t, fg in runs:
         if fg is not None and bg is not None and _alike(fg, bg):  # a piece the colour of its space: on a chip
@@ -268,6 +270,7 @@ def board_lines(board, view: SeatView, style: Style, colour: bool = False) -> li
     x0 = min(x for _, x in place.values())
     x1 = max(x for _, x in place.values())
     by_place = {v: s for s, v in place.items()}
+    marks = marked_spaces(view)
     half = CELL // 2
     lines = []
     if not hexes:
@@ -287,20 +290,38 @@ def board_lines(board, view: SeatView, style: Style, colour: bool = False) -> li
             own = look.label if look.label and len(look.label) < CELL else ""
             runs = cell_text(view, style, view.spaces.get(s, []), view.hidden_spaces.get(s), look.glyph,
                              labels.get(s) or own)
-            bg = fills.get(s, look.fill) if colour else None
-            text += _render_cell(runs, bg, colour)
+            bg = (marks.get(s) or fills.get(s, look.fill)) if colour else None
+            text += _render_cell(runs, bg, colour, s in marks)
             x += 2
         lines.append(text.rstrip() if not colour else text)
     return lines
 
 
+def marked_spaces(view: SeatView) -> dict[str, str]:
+    """Space → the colour of the first highlight marking it (render/highlights.py)."""
+    out: dict[str, str] = {}
+    for mark in view.highlights:
+        for s in mark.spaces:
+            out.setdefault(s, mark.colour)
+    return out
+
+
+def mark_line(view: SeatView) -> str | None:
+    """What the board's marks are: each highlight by its id, with its spaces in order."""
+    if not view.highlights:
+        return None
+    return "   marked (*): " + " · ".join(f"{shown(m.id)} {' '.join(m.spaces)}" for m in view.highlights)
+
+
 def graph_lines(board, view: SeatView, style: Style, colour: bool = False) -> list[str]:
-    """A graph's occupied nodes, one line each: `rome: 2 red cube, 1 blue city`."""
+    """A graph's occupied nodes (and those a highlight marks, with a `*`), one line each:
+    `rome: 2 red cube, 1 blue city`."""
     out = []
+    marks = marked_spaces(view)
     for s in board.spaces:
         pieces = view.spaces.get(s)
         hidden = view.hidden_spaces.get(s)
-        if not pieces and not hidden:
+        if not pieces and not hidden and s not in marks:
             continue
         name = style.node_labels.get(s) or s
         parts = []
@@ -311,5 +332,6 @@ def graph_lines(board, view: SeatView, style: Style, colour: bool = False) -> li
             parts.append(badge(text, fg) if colour and fg else text)
         if hidden:
             parts.append(f"{hidden} hidden")
-        out.append(f"   {paint(s)}" + (f" ({shown(name)})" if name != s else "") + ": " + ", ".join(parts))
+        out.append(f"   {paint(s)}" + ("*" if s in marks else "") + (f" ({shown(name)})" if name != s else "") + ": "
+                   + (", ".join(parts) or "-"))
     return out

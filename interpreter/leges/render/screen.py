@@ -76,7 +76,7 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
     in at most `height` lines of `width` characters (the options in columns, or by pages). Components'
     and zones' display names and the actions' phrases are in `lang` where the ruleset gives them (no
     `lang`: their ids and text forms, as `leges check-leaks` compares them)."""
-    from .board_text import badge, board_lines, key_line, signs_line
+    from .board_text import badge, board_lines, key_line, mark_line, signs_line
     from .style import style_of
     from .text import global_vars, player_vars, player_zones, shared_zones, status_line, value_text, zone_texts
     from .view import seat_view
@@ -99,6 +99,9 @@ def screen(st, player: int, colour: bool = False, lang: str | None = None, texts
     key = key_line(view, style, st.game.board) if board else None
     if key:
         lines.append(key)
+    marked = mark_line(view) if board else None
+    if marked:
+        lines += _wrapped(marked, width)
     signs = signs_line(st.game.board, style) if board else None
     if signs:
         lines += _wrapped(signs, width)
