@@ -160,3 +160,31 @@ def test_the_page_payload_tells_events_and_news_in_words(serving):
     assert all(w["words"]["en"].startswith("South: ") for w in view["news_words"])
     status, again = send(server, f"/api/play/{view['match']}")
     assert status == 200 and again["news_told"] == [] and told[0] in again["told"]
+
+
+def test_leges_replay_tells_each_move_then_the_events_it_fired(cards, tmp_path, capsys):
+    import json
+    import random as _random
+    from leges.cli import main
+    from leges.lab.records import make_record
+    st = cards.new_initial_state(players=2, seed=3)
+    rng = _random.Random(3)
+    laid_at = None
+    for i in range(12):
+        if st.is_terminal():
+            break
+        before = len(st.log)
+        actions = st.legal_actions(st.current_player())
+        action = actions[rng.randrange(len(actions))]
+        st.apply_action(action)
+        if laid_at is None and len(st.log) > before and action.text.startswith("lay "):
+            laid_at = i + 1  # the first move that fired `laid`
+    assert laid_at is not None
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(make_record(cards, str(CARD_TABLE), 2, 3, st.record_view(None), {})), encoding="utf-8")
+    capsys.readouterr()
+    main(["replay", str(record), "--lang", "hu"])
+    out = capsys.readouterr().out.splitlines()
+    row = next(i for i, line in enumerate(out) if line.lstrip().startswith(f"{laid_at}. "))
+    assert out[row + 1].startswith("        log: ") and "a sorára teszi:" in out[row + 1]  # the event, in words, after its move
+    assert not any(line.startswith("        log: laid ") for line in out)  # never the raw event line

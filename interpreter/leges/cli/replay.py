@@ -46,8 +46,9 @@ def cmd_replay(args) -> int:
     from ..lab.records import record_position, replay
     record = _read_record(args.record)
     game = load_recorded(record, args.record, args.ruleset)
+    marks: list[tuple[int, int]] = []  # (moves, log lines) after each action: which events each one fired
     try:
-        st = replay(game, record, args.record)
+        st = replay(game, record, args.record, after=lambda s: marks.append((len(s.history), len(s.log))))
     except LegesError as exc:
         # replay() reports every failure at the record; when a rule failed, the place in the
         # ruleset matters most: it is the exception replay() was handling when it raised.
@@ -57,9 +58,8 @@ def cmd_replay(args) -> int:
         raise
     print(f"replayed {len(record['actions'])} actions of {shown(game.title)}: every action was legal")
     if getattr(args, "lang", None):  # the moves as people read them, in the ruleset's words (engine/words.py)
-        from ..engine.words import worded_entry
-        for i, entry in enumerate(st.history, 1):
-            print(f"  {i:4}. {shown(worded_entry(game, entry, args.lang) or entry, WIDE)}")
+        for line in worded_moves(game, st, marks, args.lang):
+            print(line)
     print(str(st))
     if not st.is_terminal():
         who = st.player_name(st.current_player())
@@ -76,9 +76,25 @@ def cmd_replay(args) -> int:
     return EXIT_OK
 
 
+def worded_moves(game, st, marks: list[tuple[int, int]], lang: str) -> list[str]:
+    """Every move in words, numbered, each followed by what the game told after it (the events the
+    ruleset gives a phrase, a card shown, a `log` statement's text), as `leges play` tells them."""
+    from ..engine.words import worded_entry, worded_log
+    seats = st.setup.seat_names
+    out = []
+    moves = logs = 0
+    for upto_moves, upto_logs in marks + [(len(st.history), len(st.log))]:
+        for i in range(moves, upto_moves):
+            out.append(f"  {i + 1:4}. {shown(worded_entry(game, st.history[i], lang) or st.history[i], WIDE)}")
+        for line in st.log[logs:upto_logs]:
+            out.append(f"        log: {shown(worded_log(game, line, lang, seats) or line, WIDE)}")
+        moves, logs = max(moves, upto_moves), max(logs, upto_logs)
+    return out
+
+
 def register(sub, variant) -> None:
     p = sub.add_parser("replay", help="re-run a game record, checking every action, and show the final state")
     p.add_argument("record", metavar="RECORD")
     p.add_argument("--ruleset", help="the ruleset (default: the path stored in the record)")
-    p.add_argument("--lang", metavar="LANG", help="also list the moves in words, in this language (those the ruleset gives)")
+    p.add_argument("--lang", metavar="LANG", help="also list the moves in words, in this language (those the ruleset gives), each with the events it fired")
     p.set_defaults(run=cmd_replay)

@@ -106,10 +106,12 @@ def record_position(path: str, key: str, index: int | None = None) -> Position:
     return position(text, path, (key,) if index is None else (key, index))
 
 
-def replay(game, record: dict, path: str = "record", upto: int | None = None):
+def replay(game, record: dict, path: str = "record", upto: int | None = None, after=None):
     """Re-run a record (its first `upto` actions, or all) of `game` (its id, version and number of
     players checked first); every action must be legal when it is applied. A problem is reported
-    where the record at `path` writes what is wrong. Returns the state reached."""
+    where the record at `path` writes what is wrong. `after(state)`, if given, is called on the
+    state at the start and after each action (`leges replay --lang` tells what each one did).
+    Returns the state reached."""
     if record["ruleset"] != game.id:
         raise LegesError(Diagnostic(record_position(path, "ruleset"), f"the record is of '{shown(record['ruleset'], 60)}', "
                                     f"not of '{game.id}'"))
@@ -124,6 +126,8 @@ def replay(game, record: dict, path: str = "record", upto: int | None = None):
                                     f"is for {game.min_players} to {game.max_players}"))
     st = game.new_initial_state(players=record["players"], seed=record["seed"],
                                 explicit_chance=bool(record.get("explicit_chance", False)))
+    if after is not None:
+        after(st)
     for i, text in enumerate(record["actions"][:upto]):
         try:
             st.apply_action(text)
@@ -131,4 +135,6 @@ def replay(game, record: dict, path: str = "record", upto: int | None = None):
             d = exc.diagnostics[0]
             raise LegesError(Diagnostic(record_position(path, "actions", i), f"action {i + 1} of the record: {d.message}",
                                         d.hint)) from None
+        if after is not None:
+            after(st)
     return st
