@@ -188,3 +188,13 @@ def test_leges_replay_tells_each_move_then_the_events_it_fired(cards, tmp_path, 
     row = next(i for i, line in enumerate(out) if line.lstrip().startswith(f"{laid_at}. "))
     assert out[row + 1].startswith("        log: ") and "a sorára teszi:" in out[row + 1]  # the event, in words, after its move
     assert not any(line.startswith("        log: laid ") for line in out)  # never the raw event line
+
+
+def test_leges_doc_lists_the_events_with_their_words(capsys):
+    from leges.cli import main
+    assert main(["doc", str(CARD_TABLE), "--lang", "hu"]) == 0
+    out = capsys.readouterr().out
+    events = out.split("## Events", 1)[1].split("\n## ", 1)[0]
+    assert "#### Event `laid`" in events
+    assert "- in words: “{player} a sorára teszi: {card}”" in events
+    assert "- parameters: `player`: player, `card`: component" in events

@@ -128,13 +128,15 @@ def _seat(game, name: str) -> str:
 
 
 def _said(item, game) -> list[str]:
-    """An action's phrase and the phrases of the choices a rule asks, in the document's language."""
+    """An action's or an event's phrase and the phrases of the choices a rule asks, in the document's language."""
     from ..engine.words import as_written, pick
     phrases = getattr(game, "words", None)
     if not phrases:
         return []
     out = []
     said = as_written(pick(phrases.actions.get(item.id), _LANG)) if item in game.ruleset.actions else None
+    if item in game.ruleset.events:
+        said = as_written(pick(phrases.events.get(item.id), _LANG))
     if said:
         out.append(f"- in words: “{said}”")
     for label in (getattr(item, "asks", None) or {}):
@@ -278,6 +280,11 @@ def _render(game, rs, variants: _Variants) -> str:
         extra.append("")
         extra += _code(a.effect) + [""]
         _rule(out, a, "Action", extra)
+    if rs.events:
+        out += ["## Events", "", "What `emit` fires and triggers listen to; one with words is told to the players as it happens.", ""]
+        for e in rs.events:
+            params = ", ".join(f"`{k}`: {v}" for k, v in e.params.items()) or "none"
+            _rule(out, e, "Event", _said(e, game) + [f"- parameters: {params}", ""])
     if rs.triggers:
         out += ["## Triggers", ""]
         for t in rs.triggers:
