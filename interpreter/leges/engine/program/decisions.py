@@ -1,6 +1,8 @@
 """Statements that ask a player: `choose` and `act`."""
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ...text.errors import did_you_mean
 from ...lang.syntax import ast
 from ...lang.check import types as T
@@ -8,6 +10,9 @@ from ...lang.check.scope import Scope
 from ...lang.codegen.runtime import chars, too_many_options
 from ..constants import MISSING, PUSHED, SUSPEND
 from .statement import StatementBase
+
+
+_text = itemgetter(0)  # an option's text (no comprehension's frame: `offered` runs at every decision)
 
 
 class Decisions(StatementBase):
@@ -123,10 +128,9 @@ class Decisions(StatementBase):
         def offered(st, env, player) -> list:
             options: list = []
             for aid, kw in items:
-                options.extend(st.game.actions[aid].options(st, player, {k: f(st, env) for k, f in kw}))
-            by_text = {o[0]: o for o in options}
-            if len(by_text) != len(options):  # equal texts (identical cards): one option each
-                options = list(by_text.values())
+                options.extend(st.game.actions[aid].options(st, player, {k: f(st, env) for k, f in kw} if kw else {}))
+            if len(set(map(_text, options))) != len(options):  # equal texts (identical cards): one option each
+                options = list({o[0]: o for o in options}.values())
             return options
 
         def take(st, fr, env, player, answer) -> int:
