@@ -352,3 +352,21 @@ def test_a_game_at_the_terminal_ends_on_its_last_board(monkeypatch, capsys):
     assert re.search(r"^  r0 ", last, re.M) and "game over:" in last
     if "winner none" not in last:
         assert "marked (*): winning_line" in last
+
+
+def test_a_graph_marks_its_highlighted_nodes(games):
+    from dataclasses import replace
+    from leges.render.board_text import graph_lines
+    from leges.render.highlights import Mark
+    from leges.render.style import style_of
+    from leges.render.view import seat_view
+    game = games["alexander"]
+    st = game.new_initial_state(players=3, seed=0)
+    style = style_of(game.board)
+    view = seat_view(st, 0, style)
+    empty = next(s for s in game.board.spaces if not view.spaces.get(s) and not view.hidden_spaces.get(s))
+    assert not any(line.lstrip().startswith(empty + ":") for line in graph_lines(game.board, view, style))
+    marked = replace(view, highlights=[Mark("route", "line", (empty,), "#e8a317")])
+    lines = graph_lines(game.board, marked, style)
+    assert any(line.lstrip().startswith(empty + "*") and line.endswith(": -") for line in lines)  # listed though empty
+    assert not any("*" in line for line in graph_lines(game.board, view, style))
