@@ -36,6 +36,7 @@ A resampled state carries its re-drawn identities in its own copy of the compone
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import random
 from typing import Any
@@ -223,41 +224,58 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     The zones of player `keep`, if given, are left as they are; pinned components stay as `pins` say.
     Returns what it may have changed, as memo.py's read keys (the order within the shuffled zones,
     the fixed properties of the traded types), or None for anything: a shuffled board space.
+    A search re-deals at every iteration, so the lists are cut and joined by slices where no
+    component is pinned; the generator is drawn in the same order either way (the same worlds).
     """
     setup = st.setup
     places = hidden_places(st, player)
     if keep is not None:
         places = {k: v for k, v in places.items() if setup.zone_owner.get(k) != keep}
     ctype, cowner = setup.ctype, setup.cowner
+    fixed, known = pins.fixed, pins.known
     classes: dict[tuple, list[int]] = {}
     changed: set[str] = set()
     on_board = False  # (the board's reads are by type and near places: not worth telling apart here)
     for key, (lo, hi) in places.items():
         items = st.writable(key)
-        free = [i for i in range(lo, hi) if items[i] not in pins.fixed] if pins.fixed else range(lo, hi)
-        stretch = [items[i] for i in free]
-        shuffle(rng, stretch)
-        for i, c in zip(free, stretch):
-            items[i] = c
+        if fixed:
+            free = [i for i in range(lo, hi) if items[i] not in fixed]
+            stretch = [items[i] for i in free]
+            shuffle(rng, stretch)
+            for i, c in zip(free, stretch):
+                items[i] = c
+        else:
+            stretch = items[lo:hi]
+            shuffle(rng, stretch)
+            items[lo:hi] = stretch
         if len(stretch) > 1:
             on_board = on_board or key in setup.spaces
             changed.update((memo.ZONES, memo.where(None), setup.zone_read.get(key, memo.ZONES)))
-            changed.update(map(memo.where, {ctype[c] for c in stretch}))
+            changed.update(map(memo.where, set(map(ctype.__getitem__, stretch))))
         for c in stretch:
-            if c not in pins.fixed and c not in pins.known:
-                classes.setdefault((ctype[c], cowner[c]), []).append(c)
+            if c not in known:  # (a fixed component is in no stretch)
+                kind = (ctype[c], cowner[c])
+                slots = classes.get(kind)
+                if slots is None:
+                    classes[kind] = [c]
+                else:
+                    slots.append(c)
     traded = {t for (t, _), slots in classes.items() if len(slots) > 1}
     if not traded:
         return None if on_board else frozenset(changed)
     changed.update(memo.static(t) for t in (*traded, None))
-    cstatic, clabel, ckind = list(setup.cstatic), list(setup.clabel), list(setup.ckind)
+    was_static, was_label, was_kind = setup.cstatic, setup.clabel, setup.ckind
+    cstatic, clabel, ckind = list(was_static), list(was_label), list(was_kind)
     for slots in classes.values():
         if len(slots) < 2:
             continue
         drawn = list(slots)
         shuffle(rng, drawn)
         for slot, c in zip(slots, drawn):
-            cstatic[slot], clabel[slot], ckind[slot] = setup.cstatic[c], setup.clabel[c], setup.ckind[c]
-    st.setup = dataclasses.replace(setup, cstatic=cstatic, clabel=clabel, ckind=ckind)
+            cstatic[slot] = was_static[c]
+            clabel[slot] = was_label[c]
+            ckind[slot] = was_kind[c]
+    redealt = copy.copy(setup)  # a dataclass's replace() runs its __init__ again: a tenth of a re-deal
+    redealt.cstatic, redealt.clabel, redealt.ckind = cstatic, clabel, ckind
+    st.setup = redealt
     return None if on_board else frozenset(changed)
-
