@@ -228,6 +228,9 @@ BUILTIN_ATTACKS = [
     ("      repeat 10000:\n        let m = count(lines(1))", 9, "limits.max_work"),
     ("      repeat 10000:\n        let m = count(reachable(r0c0, 1000))", 9, "limits.max_work"),
     ("      let n = count(lines(30000))", 7, "may hold more than 1000000 spaces"),
+    # the generated loops of count/any (loops.py) and an action's options charge their lists in place
+    ("      let l = range(3000)\n      repeat 10000:\n        let m = count(l, i => any(l, j => j < 0))", 9,
+     "limits.max_work"),
 ]
 
 

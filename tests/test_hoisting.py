@@ -209,3 +209,31 @@ def test_a_key_that_cannot_be_computed_fails_only_where_an_item_computes_it():
     mine = "first(players)"
     assert expr(attika, st, f"[s for s in free_hexes() if count(s) == 0 and built_around({mine}, s) == []]") == \
         expr(attika, st, "free_hexes()")
+
+
+def test_spaces_filtered_by_a_property_go_through_only_those_that_may_hold_it():
+    """`[s for s in spaces if s.P != none ...]` goes through the spaces the map gives P and those a
+    rule set it on (runtime.spaces_with): the same spaces in the board's order, a property set to
+    none or set far off included, and the same work charged."""
+    game = leges.load("attika")
+    plain = leges.load("attika", optimise=False)
+    text = "[s for s in spaces if s.land != none and s.land != \"blank\"]"
+    rng = random.Random(3)
+    st = game.new_initial_state(players=2, seed=3)
+    for _ in range(40):
+        st.apply_option(rng.randrange(len(st.pending["options"])))
+    spaces = list(game.board.spaces)
+    first_map_hex = expr(game, st, "[s for s in spaces if s.land != none]")[0]
+    st.set_space_prop(first_map_hex, "land", None)  # a hex taken off the map again
+    st.set_space_prop(spaces[0], "land", "olive")  # and one far off, first in the board's order
+    want = [s for s in spaces
+            if (land := st.sprops.get(s, {}).get("land", game.board.props[s].get("land"))) is not None and land != "blank"]
+    game.fresh_work()
+    assert expr(game, st, text) == want
+    spent = game.max_work - game.work
+    copy = st.copy()
+    copy.game = plain
+    plain.fresh_work()
+    assert expr(plain, copy, text) == want  # the reference build, which asks every space
+    assert plain.max_work - plain.work == spent
+    assert want[0] == spaces[0] and first_map_hex not in want

@@ -19,6 +19,7 @@ from ..lang.check import types as T
 from ..lang.codegen.compiler import Compiler
 from ..lang.syntax.parser import parse_expression
 from ..lang.codegen.formatting import text_source
+from ..lang.codegen.loops import for_charged
 from ..lang.check.scope import Scope
 
 
@@ -32,7 +33,7 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
     the cross product of long domains fills memory.
     """
     scope = Scope(dict(args_types), me=True, me_code="me")
-    lines = ["def {body}(st, me, args):", "    env = args", "    out = []", "    most = st.game.max_options"]
+    lines = ["def {body}(st, me, args):", "    env = args", "    out = []", "    game = st.game", "    most = game.max_options"]
     outer_reads, c.reads = c.reads, set()
     early = _early_test(c, require, scope, [name for name, _ in params]) if params and c.optimise else None
     if early is not None:
@@ -50,7 +51,7 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
             elem = T.ANY
         if ty.kind in ("zone", "space"):
             code = c.contents(ty, code)
-        lines.append(f"{indent}for v_{name} in H.each(st, {code}):")
+        lines += [indent + line for line in for_charged(f"v_{name}", code)]
         indent += "    "
         c.read_labels(elem)
         lines.append(f"{indent}t{i} = {text} + {(' ' + name + '=')!r} + {text_source(elem, 'v_' + name, c.const)}")

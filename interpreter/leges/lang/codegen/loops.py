@@ -9,6 +9,7 @@ faster on the bundled games' predicates.
 """
 from __future__ import annotations
 
+import ast as py_ast
 from dataclasses import dataclass
 from typing import Callable, Union
 
@@ -31,6 +32,36 @@ class Not:
 Cond = Union[str, Loop, Not]  # a condition: Python source, a nested loop, or a negation
 
 
+def charged_for(target: str, items: str, wrap: str = "{}") -> list[str]:
+    """The statements of `for target in wrap(items):` (the body to follow, one level in), items
+    charged to the work budget in place (`for_charged`) where they are `H.each(st, xs)`."""
+    inner = uncharged(items)
+    return [f"for {target} in {wrap.format(items)}:"] if inner is None else for_charged(target, inner, wrap)
+
+
+def for_charged(target: str, xs: str, wrap: str = "{}") -> list[str]:
+    """`for target in wrap(xs):` with the items of `xs` charged to the work budget as `H.each`
+    (runtime.py) would, but in place: a call for every loop was a tenth of a decision's time where
+    loops nest over short lists. The function binds `game` to `st.game`."""
+    name = "i_" + target.replace(", ", "_")  # the list gone through (an inner loop's has another name)
+    return [f"{name} = {xs}", f"game.work -= len({name})", "if game.work < 0:",
+            "    game.meter.refill()", f"for {target} in {wrap.format(name)}:"]
+
+
+def uncharged(items: str) -> str | None:
+    """X, where `items` is the source `H.each(st, X)`, else None."""
+    if not items.startswith("H.each(st, "):
+        return None
+    try:
+        call = py_ast.parse(items, mode="eval").body
+    except SyntaxError:
+        return None
+    if (not isinstance(call, py_ast.Call) or not isinstance(call.func, py_ast.Attribute) or call.func.attr != "each"
+            or len(call.args) != 2 or call.keywords):
+        return None
+    return py_ast.get_source_segment(items, call.args[1])
+
+
 def _negate(cond: Cond) -> Cond:
     return cond.inner if isinstance(cond, Not) else Not(cond)
 
@@ -47,10 +78,10 @@ def branch(cond: Cond, on_true: list[str], on_false: list[str]) -> list[str]:
         out = [f"if {cond}:", *_indent(on_true)]
         return out + (["else:", *_indent(on_false)] if on_false else [])
     if cond.kind == "any":  # true at the first item that satisfies the body
-        loop = [f"for {cond.var} in {cond.items}:", *_indent(branch(cond.body, _then_break(on_true), []))]
+        loop = [*charged_for(cond.var, cond.items), *_indent(branch(cond.body, _then_break(on_true), []))]
         return loop + (["else:", *_indent(on_false)] if on_false else [])
     if cond.kind == "all":  # false at the first item that does not
-        loop = [f"for {cond.var} in {cond.items}:", *_indent(branch(cond.body, [], _then_break(on_false)))]
+        loop = [*charged_for(cond.var, cond.items), *_indent(branch(cond.body, [], _then_break(on_false)))]
         return loop + (["else:", *_indent(on_true)] if on_true else [])
     raise ValueError(f"{cond.kind} is not a condition")
 
@@ -69,17 +100,19 @@ def function_source(name: str, params: str, loop: Loop) -> str:
     if loop.kind in ("any", "all"):
         lines = branch(loop, ["return True"], ["return False"])
     elif loop.kind in ("first", "last", "index"):  # stop at the first item (from the end: last) that satisfies the body
-        items = f"reversed({loop.items})" if loop.kind == "last" else loop.items
+        wrap = "reversed({})" if loop.kind == "last" else "{}"
         if loop.kind == "index":
-            head, found = f"for k, {loop.var} in enumerate({items}):", "return k"
+            head, found = charged_for(f"k, {loop.var}", loop.items, "enumerate({})"), "return k"
         else:
-            head, found = f"for {loop.var} in {items}:", f"return {loop.var}"
-        lines = [head, *_indent(branch(loop.body, [found], [])), "return None"]
+            head, found = charged_for(loop.var, loop.items, wrap), f"return {loop.var}"
+        lines = [*head, *_indent(branch(loop.body, [found], [])), "return None"]
     elif loop.kind == "count":
-        lines = ["n = 0", f"for {loop.var} in {loop.items}:", *_indent(branch(loop.body, ["n += 1"], [])), "return n"]
+        lines = ["n = 0", *charged_for(loop.var, loop.items), *_indent(branch(loop.body, ["n += 1"], [])), "return n"]
     else:  # sum
         assert isinstance(loop.body, str)
-        lines = ["n = 0", f"for {loop.var} in {loop.items}:", f"    n += {loop.body}", "return n"]
+        lines = ["n = 0", *charged_for(loop.var, loop.items), f"    n += {loop.body}", "return n"]
+    if any("game.work" in line for line in lines):
+        lines.insert(0, "game = st.game")
     return f"def {name}({params}):\n" + "".join(f"    {line}\n" for line in lines)
 
 

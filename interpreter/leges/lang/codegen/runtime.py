@@ -50,6 +50,19 @@ def each(st, items):
     return items
 
 
+def spaces_with(st, name: str, holding: list, order: dict) -> list:
+    """The board's spaces that may hold space property `name` (not none where the map gives it, or
+    set by a rule), in the board's order; charged as going through every space (compile_loops.py)."""
+    each(st, order)
+    sprops = st.sprops
+    if not sprops:
+        return holding
+    dynamic = [s for s, d in sprops.items() if name in d and s in order]
+    if not dynamic:
+        return holding
+    return sorted(set(holding).union(dynamic), key=order.__getitem__)
+
+
 def too_many_options(where: Position, what: str, most: int):
     """The error of a decision offering more than limits.max_options options, at the rule listing them."""
     raise RuleError(Diagnostic(where, f"{what} offers more than {most} options at one decision (limits.max_options)",
