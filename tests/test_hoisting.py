@@ -211,13 +211,26 @@ def test_a_key_that_cannot_be_computed_fails_only_where_an_item_computes_it():
         expr(attika, st, "free_hexes()")
 
 
+def _same_as_the_reference_build(game, plain, st, text: str) -> list:
+    """`text`'s value in `st`, the same as the reference build gives (which asks every space), for the
+    same work."""
+    game.fresh_work()
+    value = expr(game, st, text)
+    spent = game.max_work - game.work
+    copy = st.copy()
+    copy.game = plain
+    plain.fresh_work()
+    assert expr(plain, copy, text) == value
+    assert plain.max_work - plain.work == spent
+    return value
+
+
 def test_spaces_filtered_by_a_property_go_through_only_those_that_may_hold_it():
     """`[s for s in spaces if s.P != none ...]` goes through the spaces the map gives P and those a
     rule set it on (runtime.spaces_with): the same spaces in the board's order, a property set to
     none or set far off included, and the same work charged."""
     game = leges.load("attika")
     plain = leges.load("attika", optimise=False)
-    text = "[s for s in spaces if s.land != none and s.land != \"blank\"]"
     rng = random.Random(3)
     st = game.new_initial_state(players=2, seed=3)
     for _ in range(40):
@@ -228,12 +241,38 @@ def test_spaces_filtered_by_a_property_go_through_only_those_that_may_hold_it():
     st.set_space_prop(spaces[0], "land", "olive")  # and one far off, first in the board's order
     want = [s for s in spaces
             if (land := st.sprops.get(s, {}).get("land", game.board.props[s].get("land"))) is not None and land != "blank"]
-    game.fresh_work()
-    assert expr(game, st, text) == want
-    spent = game.max_work - game.work
-    copy = st.copy()
-    copy.game = plain
-    plain.fresh_work()
-    assert expr(plain, copy, text) == want  # the reference build, which asks every space
-    assert plain.max_work - plain.work == spent
+    assert _same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.land != none and s.land != "blank"]') == want
     assert want[0] == spaces[0] and first_map_hex not in want
+    assert _same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.land == "olive"]')[0] == spaces[0]
+    assert "spaces_with" in _names(game, "map_hexes")  # (else this test tests nothing)
+
+
+def test_spaces_filtered_by_a_fixed_property_or_area_go_through_only_those_it_keeps():
+    """A property no rule sets, or an area, decides the spaces to go through when the module compiles
+    (runtime.spaces_among): truthy, not none, equal to a literal; in the board's order."""
+    game = leges.load("pompeii")
+    plain = leges.load("pompeii", optimise=False)
+    st = game.new_initial_state(players=3, seed=1)
+    board = game.board
+    assert _same_as_the_reference_build(game, plain, st, "[s for s in spaces if s.gate]") == \
+        [s for s in board.spaces if board.props[s]["gate"]]
+    assert _same_as_the_reference_build(game, plain, st, "[s for s in spaces if s.building != none and s.circles > 1]") == \
+        [s for s in board.spaces if board.area_of["building"].get(s) is not None and board.props[s]["circles"] > 1]
+    assert _same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.vent == "vase" or s.gate]') == \
+        [s for s in board.spaces if board.props[s]["vent"] == "vase" or board.props[s]["gate"]]  # (an `or`: all spaces)
+    assert _same_as_the_reference_build(game, plain, st, '[s.row for s in spaces if "mask" == s.vent]') == \
+        [board.props[s]["row"] for s in board.spaces if board.props[s]["vent"] == "mask"]
+    assert "spaces_among" in _names(game, "open_gates")
+
+
+def _names(game, function: str) -> set[str]:
+    """The names a user function's generated body uses (its comprehensions' too)."""
+    ns = game.compiler.namespace
+    code = ns[next(k for k in ns if k.startswith("F") and k.endswith("_" + function + "_body"))].__code__
+    names: set[str] = set()
+    todo = [code]
+    while todo:
+        code = todo.pop()
+        names.update(code.co_names)
+        todo += [c for c in code.co_consts if hasattr(c, "co_names")]
+    return names

@@ -66,25 +66,44 @@ class LoopCompiling(CompilerParts):
         return None
 
     def space_prop_filter(self, clause, scope: Scope) -> str | None:
-        """P, where the clause goes through the board's `spaces` keeping first those whose property P
-        is not none (`s.P != none and ...`), else None. Attika's map is a few dozen of the table's
-        thousands of spaces: asking each of them was a twelfth of its play-outs. The rest of the
-        condition is asked only where that part holds, so the items skipped cost no work anyway."""
-        node, it = clause.condition, clause.iterable
-        if (node is None or len(clause.names) != 1 or self.board is None or not isinstance(it, ast.Name)
+        """The source of the spaces to go through instead of all of them, where the clause goes through
+        the board's `spaces` keeping first those whose property or area P is not none (`s.P != none
+        and ...`), holds (`s.P and ...`) or equals a literal (`s.P == "x" and ...`); else None. Only
+        the spaces the map gives such a P, and those a rule has set P on, are gone through (in the
+        board's order, charged as all of them: runtime.spaces_with): the rest of the condition is
+        asked only where that part holds, so the spaces skipped cost no work anyway. Attika's map is
+        a few dozen of the table's thousands of spaces, and asking each of them was a twelfth of its
+        play-outs."""
+        node, it, board = clause.condition, clause.iterable, self.board
+        if (node is None or len(clause.names) != 1 or board is None or not isinstance(it, ast.Name)
                 or it.id != "spaces" or "spaces" in scope.locals):
             return None
         while isinstance(node, ast.BoolOp) and node.op == "and":
             node = node.left
-        if not (isinstance(node, ast.Compare) and node.op == "!="):
-            return None
+        keep = None
         var = clause.names[0]
-        for attr, other in ((node.left, node.right), (node.right, node.left)):
-            if (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.id == var
-                    and attr.name in self.symbols.space_props and attr.name not in self.board.areas
-                    and isinstance(other, ast.Literal) and other.value is None):
-                return attr.name
-        return None
+        if isinstance(node, ast.Attr):
+            attr, keep = node, bool
+        elif isinstance(node, ast.Compare) and node.op in ("!=", "=="):
+            for attr, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(other, ast.Literal) and (node.op == "==" or other.value is None):
+                    value = other.value
+                    keep = (lambda v: v is not None) if node.op == "!=" else (lambda v: v == value)
+                    break
+        if keep is None or not (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.id == var):
+            return None
+        name = attr.name
+        if name in board.areas:
+            static = board.area_of.get(name, {}).get
+        elif name in self.symbols.space_props:
+            static = lambda sid: board.props.get(sid, {}).get(name)  # noqa: E731
+        else:
+            return None
+        holding = [sid for sid in board.spaces if keep(static(sid))]
+        order = self.const({sid: i for i, sid in enumerate(board.spaces)})
+        if name in self.dynamic_space_props and name not in board.areas:
+            return f"H.spaces_with(st, {name!r}, {self.const(holding)}, {order})"
+        return f"H.spaces_among(st, {self.const(holding)}, {order})"
 
     def iter_safe(self, code: str, scope: Scope) -> str:
         """`code` where Python expects the iterable of a comprehension, which may not hold an assignment
@@ -151,11 +170,9 @@ class LoopCompiling(CompilerParts):
             typed = self.type_filter(clause.condition, var) if clause.condition is not None and var else None
             compiled = self.code(clause.iterable, inner, origin)
             elem, items = self.iterable_of(compiled, clause.iterable, inner, origin, typed)
-            prop = self.space_prop_filter(clause, inner) if var and self.optimise else None
-            if prop is not None:  # only the spaces that may hold it are gone through (charged as all of them)
-                holding = [sid for sid, row in self.board.props.items() if row.get(prop) is not None]
-                order = {sid: i for i, sid in enumerate(self.board.spaces)}
-                items = f"H.spaces_with(st, {prop!r}, {self.const(holding)}, {self.const(order)})"
+            among = self.space_prop_filter(clause, inner) if var and self.optimise else None
+            if among is not None:  # only the spaces that may pass the condition's first part
+                items = among
             self.zone_loops += 1
             anchor = self.element_anchor(clause.iterable, inner) if var else None
             before = inner

@@ -50,9 +50,16 @@ def each(st, items):
     return items
 
 
+def spaces_among(st, holding: list, order: dict) -> list:
+    """`holding`, some of the board's spaces, charged as going through every space (compile_loops.py's
+    space_prop_filter: the others fail the condition's first part at no cost)."""
+    each(st, order)
+    return holding
+
+
 def spaces_with(st, name: str, holding: list, order: dict) -> list:
-    """The board's spaces that may hold space property `name` (not none where the map gives it, or
-    set by a rule), in the board's order; charged as going through every space (compile_loops.py)."""
+    """The board's spaces in `holding` and those a rule has set space property `name` on, in the
+    board's order; charged as going through every space (compile_loops.py's space_prop_filter)."""
     each(st, order)
     sprops = st.sprops
     if not sprops:
