@@ -71,9 +71,8 @@ class LoopCompiling(CompilerParts):
         and ...`), holds (`s.P and ...`) or equals a literal (`s.P == "x" and ...`); else None. Only
         the spaces the map gives such a P, and those a rule has set P on, are gone through (in the
         board's order, charged as all of them: runtime.spaces_with): the rest of the condition is
-        asked only where that part holds, so the spaces skipped cost no work anyway. Attika's map is
-        a few dozen of the table's thousands of spaces, and asking each of them was a twelfth of its
-        play-outs."""
+        asked only where that part holds, so the spaces skipped cost no work anyway. A map of a few
+        dozen spaces on a table of thousands, asking each of them, spent a twelfth of a play-out."""
         node, it, board = clause.condition, clause.iterable, self.board
         if (node is None or len(clause.names) != 1 or board is None or not isinstance(it, ast.Name)
                 or it.id != "spaces" or "spaces" in scope.locals):
