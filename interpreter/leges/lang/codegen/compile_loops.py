@@ -3,6 +3,7 @@ hoist.py), the loops of built-ins (loops.py) and the names a loop binds. A mixin
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import Any, Callable
 
 from ..syntax import ast
 from ..check import types as T
@@ -79,17 +80,18 @@ class LoopCompiling(CompilerParts):
             return None
         while isinstance(node, ast.BoolOp) and node.op == "and":
             node = node.left
-        keep = None
-        var = clause.names[0]
-        if isinstance(node, ast.Attr):
-            attr, keep = node, bool
-        elif isinstance(node, ast.Compare) and node.op in ("!=", "=="):
+        keep: Callable[[Any], bool] | None = None
+        attr: ast.Node = node
+        if isinstance(node, ast.Compare) and node.op in ("!=", "=="):
             for attr, other in ((node.left, node.right), (node.right, node.left)):
                 if isinstance(other, ast.Literal) and (node.op == "==" or other.value is None):
                     value = other.value
                     keep = (lambda v: v is not None) if node.op == "!=" else (lambda v: v == value)
                     break
-        if keep is None or not (isinstance(attr, ast.Attr) and isinstance(attr.obj, ast.Name) and attr.obj.id == var):
+        elif isinstance(node, ast.Attr):
+            keep = bool
+        if (keep is None or not isinstance(attr, ast.Attr) or not isinstance(attr.obj, ast.Name)
+                or attr.obj.id != clause.names[0]):
             return None
         name = attr.name
         if name in board.areas:

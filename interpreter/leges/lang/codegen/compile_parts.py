@@ -30,6 +30,7 @@ class CompilerParts:
     loops: LoopFunctions
     functions: Functions
     hoist: Hoisting | None
+    dynamic_space_props: set[str]  # space properties some rule sets
 
     def err(self, node, origin: TextOrigin, message: str, hint: str | None = None) -> None:
         raise NotImplementedError
