@@ -84,7 +84,8 @@ class LoopCompiling(CompilerParts):
         attr: ast.Node = node
         if isinstance(node, ast.Compare) and node.op in ("!=", "=="):
             for attr, other in ((node.left, node.right), (node.right, node.left)):
-                if isinstance(other, ast.Literal) and (node.op == "==" or other.value is None):
+                if isinstance(other, ast.Literal) and (other.value is None or node.op == "=="
+                                                      and isinstance(other.value, (str, int, float))):
                     value = other.value
                     keep = (lambda v: v is not None) if node.op == "!=" else (lambda v: v == value)
                     break
@@ -96,8 +97,8 @@ class LoopCompiling(CompilerParts):
         name = attr.name
         if name in board.areas:
             static = board.area_of.get(name, {}).get
-        elif name in self.symbols.space_props:
-            static = lambda sid: board.props.get(sid, {}).get(name)  # noqa: E731
+        elif name in self.symbols.space_props and self.symbols.space_props[name].kind not in ("list", "table", "any"):
+            static = lambda sid: board.props.get(sid, {}).get(name)  # noqa: E731 (a list compares by H.equal, charged)
         else:
             return None
         holding = [sid for sid in board.spaces if keep(static(sid))]
