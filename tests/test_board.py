@@ -52,3 +52,16 @@ def test_the_spaces_within_a_radius_are_found_breadth_first():
     assert time.process_time() - start < 5 and some in near and len(near) <= len(board.spaces)
     one = board.within(some, 1)
     assert one == {some} | {a for a in board.spaces if some in board.neighbors.get(a, ())}
+
+
+@pytest.mark.parametrize("topology", ["grid", "grid8", "hex"])
+def test_distances_without_allowed_or_target_are_those_of_the_general_search(topology):
+    """The usual search (Board._flood) finds what the search with every space allowed finds."""
+    import random
+    b = board(topology, 7, 9)
+    rng = random.Random(topology)
+    for _ in range(200):
+        sources = rng.sample(b.spaces, rng.randrange(1, 4))
+        blocked = set(rng.sample(b.spaces, rng.randrange(0, 25)))
+        limit = rng.choice([None, 0, 1, 2, 5])
+        assert b.distances(sources, blocked, limit) == b.distances(sources, blocked, limit, allowed=set(b.spaces))
