@@ -102,7 +102,7 @@ class LoopCompiling(CompilerParts):
         else:
             return None
         holding = [sid for sid in board.spaces if keep(static(sid))]
-        order = self.const({sid: i for i, sid in enumerate(board.spaces)})
+        order = self.const(board.order())
         if name in self.dynamic_space_props and name not in board.areas:
             return f"H.spaces_with(st, {name!r}, {self.const(holding)}, {order})"
         return f"H.spaces_among(st, {self.const(holding)}, {order})"
