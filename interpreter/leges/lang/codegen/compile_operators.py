@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...text.errors import did_you_mean
 from ..syntax import ast
-from ..optimise import memo
+from ..optimise import memo, shared
 from ..check import types as T
 from .compile_parts import CompilerParts
 from .call import NOTHING
@@ -93,6 +93,9 @@ class OperatorCompiling(CompilerParts):
                              did_you_mean(lit.value, known) or "known values: " + ", ".join(sorted(map(str, known))[:12]))
 
     def _e_BoolOp(self, node, scope, origin):
+        once = self.shared(node, node.left, [node.right], scope, origin)
+        if once is not None:
+            return once
         lt, left = self.code(node.left, scope, origin)
         rt, right = self.code(node.right, scope, origin)
         if lt.kind == rt.kind == "bool":  # already true or false: no bool() call needed
@@ -100,9 +103,38 @@ class OperatorCompiling(CompilerParts):
         return T.BOOL, f"bool({left} {node.op} {right})"
 
     def _e_IfExpr(self, node, scope, origin):
+        once = self.shared(node, node.condition, [node.then, node.otherwise], scope, origin)
+        if once is not None:
+            return once
         _, cond = self.code(node.condition, scope, origin)
         at, a = self.code(node.then, scope, origin)
         bt, b = self.code(node.otherwise, scope, origin)
         if not T.compatible(at, bt):
             self.err(node, origin, f"the two branches give {at} and {bt}")
         return T.join(at, bt), f"({a} if {cond} else {b})"
+
+    def shared(self, node, first, later: list, scope, origin) -> tuple[T.Ty, str] | None:
+        """`node` with the value that `first` evaluates before the rest of it, and a `later` part asks
+        again, computed once (optimise/shared.py); None if there is none."""
+        if not self.optimise:
+            return None
+        target = shared.common(first, later)
+        if target is None:
+            return None
+        ty, code = self.code(target, scope, origin)
+        if code.isidentifier():  # a local already, or hoisted out of a comprehension
+            return None
+        self.lets += 1
+        name, python = f"{shared.NAME}{self.lets}", f"s{self.lets}_shared"
+        hoist = self.hoist
+
+        def copied(old, new) -> None:
+            if hoist is not None and id(old) in hoist.reached:
+                hoist.reached.add(id(new))
+        by = ast.Name(name, line=target.line, col=target.col)
+        if hoist is not None and id(target) in hoist.reached:
+            hoist.reached.add(id(by))
+        rewritten = shared.replaced(node, target, by, copied)
+        inner = scope.with_py(name, ty, self.anchor_of(target, scope), python)
+        rty, body = self.code(rewritten, inner, origin)
+        return rty, f"(({python} := {code}), {body})[-1]"

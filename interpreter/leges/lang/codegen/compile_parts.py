@@ -26,6 +26,7 @@ class CompilerParts:
     searches: int
     zone_loops: int
     hoistings: int
+    lets: int  # Python locals bound by `let` and by values computed once (optimise/shared.py)
     iterables: list[str]
     loops: LoopFunctions
     functions: Functions
