@@ -137,4 +137,5 @@ class OperatorCompiling(CompilerParts):
         rewritten = shared.replaced(node, target, by, copied)
         inner = scope.with_py(name, ty, self.anchor_of(target, scope), python)
         rty, body = self.code(rewritten, inner, origin)
-        return rty, f"(({python} := {code}), {body})[-1]"
+        # `is` holds always: it binds the value first, without the tuple a `(x := v, body)[-1]` builds
+        return rty, f"({body} if ({python} := {code}) is {python} else None)"
