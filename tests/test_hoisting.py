@@ -48,6 +48,9 @@ GAME = """\
         body: 'let n = 3 in [x for x in xs if over(n, x)]'
       - id: paid
         body: '[x for x in xs if pays(range(100), x)]'
+      - id: paid_more
+        description: a cost and what is added to it, checked without joining them
+        body: '[x for x in xs if payable([1, 2], [x] + (if x > 2 then [1] else []), substitute=2)]'
     phases:
       - {id: p, source: {book: r, section: s}}
     """
@@ -135,6 +138,48 @@ def test_payable_from_one_pool_answers_as_payable_does():
         for _ in range(5):
             need = [rng.choice(kinds) for _ in range(rng.randrange(5))]
             assert check(UNBOUNDED, need) == payments.payable(UNBOUNDED, pool, need, "any", 2)
+
+
+def test_a_cost_and_what_is_added_to_it_answer_as_joined():
+    rng = random.Random(6)
+    kinds = ["a", "b", "c", "any"]
+    for _ in range(300):
+        pool = [rng.choice(kinds[:3]) for _ in range(rng.randrange(7))]
+        check = payments.payable_from(pool, "any", 2)
+        for _ in range(5):
+            first, then = ([rng.choice(kinds) for _ in range(rng.randrange(4))] for _ in range(2))
+            assert check.joined(UNBOUNDED, first, then) == payments.payable(UNBOUNDED, pool, first + then, "any", 2)
+
+
+def test_a_cost_and_what_is_added_to_it_are_charged_and_bounded_as_joined(game):
+    from leges.lang.codegen.runtime import MAX_ITEMS, LimitExceeded, concat
+    st = game.new_initial_state(players=2, seed=0)
+    check = payments.payable_from(["a"], None, 0)
+    for first, then in (([1] * 40, [2] * 40), ([1] * 70, []), ([1] * 30, [2] * 30), ([1], [2])):
+        spent = []
+        for run in (lambda: check(st, concat(st, first, then)), lambda: check.joined(st, first, then)):
+            st.game.work = 10**9
+            run()
+            spent.append(10**9 - st.game.work)
+        assert spent[0] == spent[1]
+    with pytest.raises(LimitExceeded):
+        check.joined(st, [1] * MAX_ITEMS, [2])
+
+
+def test_a_comprehension_checks_a_cost_and_its_addition_unjoined(game, tmp_path, monkeypatch):
+    asked = []
+    prepared = payments.payable_from
+
+    def spied(*args):
+        check = prepared(*args)
+        joined = check.joined
+        check.joined = lambda st, first, then: asked.append((first, then)) or joined(st, first, then)
+        return check
+    monkeypatch.setattr(payments, "payable_from", spied)
+    plain = leges.load(str(tmp_path / "t"), optimise=False)
+    st = game.new_initial_state(players=2, seed=0)
+    assert expr(game, st, "paid_more()") == expr(plain, plain.new_initial_state(players=2, seed=0), "paid_more()") == [1, 2]
+    assert asked == [([1], []), ([2], []), ([3], [1]), ([4], [1]), ([5], [1])]
 
 
 def test_the_answers_kept_by_value_stay_bounded():

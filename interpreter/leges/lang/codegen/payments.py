@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .runtime import FREE_ITEMS, each, work_exceeded
+from .runtime import FREE_ITEMS, concat, each, work_exceeded
 
 ANY = -1  # a need any item meets (its kind is the wildcard)
 WILD = -2  # a need only wild items meet (no pool kind is its kind, or its kind is the wild one)
@@ -246,6 +246,24 @@ def payable_from(pool, wildcard, substitute, wild=None):
         if answer is None:
             answer = _remember(answers, key, _payable(pool, need, wildcard, substitute, wild))
         return answer
+
+    def joined(st, first, then) -> bool:
+        """`check(st, first + then)` (a cost and what is added to it) without joining the lists:
+        the same answer, charge and limits — lists past the free size are joined as `+` joins them."""
+        n = len(first) + len(then)
+        if n > FREE_ITEMS or first.__class__ is not list or then.__class__ is not list or answers is None:
+            return check(st, concat(st, first, then))
+        if size + n > FREE_ITEMS:
+            each(st, pool), each(st, range(n))
+        try:
+            key = (*first, *then) if then else tuple(first)
+            answer = answers.get(key)
+        except TypeError:
+            return _payable(pool, first + then, wildcard, substitute, wild)
+        if answer is None:
+            answer = _remember(answers, key, _payable(pool, first + then, wildcard, substitute, wild))
+        return answer
+    check.joined = joined  # type: ignore[attr-defined]
     return check
 
 

@@ -18,7 +18,8 @@ building × every free hex. Five moves, made while the comprehension compiles:
 - a memoised call with such arguments that not every item reaches has its cached value, if
   any, taken once: an item calls it only when there was none;
 - `payable(pool, need, ...)` whose pool does not depend on the items becomes a prepared check
-  (`payments.payable_from`) that keeps its answers by the needed list, for the items alike in it.
+  (`payments.payable_from`) that keeps its answers by the needed list, for the items alike in it;
+  a need written as a cost and what is added to it (`need + extra`) is checked without joining them.
 """
 from __future__ import annotations
 

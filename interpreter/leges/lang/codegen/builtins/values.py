@@ -2,6 +2,8 @@
 texts, the components of a type."""
 from __future__ import annotations
 
+import ast as python_ast
+
 from ...syntax import ast
 from ...check import types as T
 from .registry import builtin, listy, pred_of
@@ -25,6 +27,16 @@ def _payment_args(cx, charged=True):
     return elem, pool, need, wildcard, substitute, wild
 
 
+def _joined(source: str) -> tuple[str, str] | None:
+    """The sources of `first` and `then` if the generated `source` is `H.concat(st, first, then)` (the
+    need may come from a function compiled in place, so it is read off the code, not the syntax tree)."""
+    tree = python_ast.parse(source, mode="eval").body
+    if (isinstance(tree, python_ast.Call) and python_ast.unparse(tree.func) == "H.concat" and len(tree.args) == 3
+            and not tree.keywords):
+        return python_ast.unparse(tree.args[1]), python_ast.unparse(tree.args[2])
+    return None
+
+
 @builtin("payments(pool, need, [wildcard=w], [wild=v], [substitute=n])",
          "Every distinct way to meet a list of needs from a pool of items: each need is met by an equal item, by any "
          "item if the need is `wildcard`, by an item equal to `wild` whatever it needs, or by `substitute` items of any "
@@ -44,6 +56,9 @@ def _payable(cx):
     if (hoisting is not None and id(cx.node) in hoisting.reached and not substitute.startswith("lambda")
             and all(hoisting.invariant(n, cx.scope.py) for n in [cx.arg_node(0), *cx.node.kwargs.values()])):
         prepared = hoisting.add(f"P.payable_from({pool}, {wildcard}, {substitute}, {wild})")  # (hoist.py)
+        parts = _joined(need)
+        if parts is not None:  # a cost and what is added to it: checked without joining them
+            return T.BOOL, f"{hoisting.add(prepared + '.joined')}(st, {parts[0]}, {parts[1]})"
         return T.BOOL, f"{prepared}(st, {need})"
     return T.BOOL, f"P.payable(st, {pool}, {need}, {wildcard}, {substitute}, {wild})"
 
