@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 import leges
-from helpers import expr
+from helpers import counting_calls, expr
 
 GAME = """\
     leges: 1
@@ -53,17 +53,6 @@ def both(tmp_path):
     return _load(tmp_path), _load(tmp_path, optimise=False)
 
 
-def _counting(game, name: str) -> list:
-    """Counts the calls of user function `name`'s generated function (reassigned in the namespace
-    the generated code looks it up in)."""
-    ns = game.compiler.namespace
-    fname = next(k for k in ns if k.startswith("F") and k.split("_", 1)[1] == name)
-    calls: list = []
-    inner = ns[fname]
-    ns[fname] = lambda *args: calls.append(args[2:]) or inner(*args)
-    return calls
-
-
 EXPRESSIONS = [
     "cost(2)", "cost(7)", "map(range(8), i => cost(i))",
     "[i for i in range(8) if at(i) != none and at(i) > 4]",
@@ -91,7 +80,7 @@ def test_a_value_asked_in_the_condition_and_a_branch_is_computed_once(both):
     fast, plain = both
     st = fast.new_initial_state(players=2, seed=0)
     expr(fast, st, "cost(0)")  # compiled
-    calls = _counting(fast, "at")
+    calls = counting_calls(fast, "at")
     assert expr(fast, st, "cost(2)") == 10
     assert calls == [(2,)]  # asked by the condition and the `else`: once
     calls.clear()
@@ -99,7 +88,7 @@ def test_a_value_asked_in_the_condition_and_a_branch_is_computed_once(both):
     assert calls == [(i,) for i in range(8)]  # once an item, the `and` reading what its left side took
     st = plain.new_initial_state(players=2, seed=0)
     expr(plain, st, "cost(0)")
-    calls = _counting(plain, "at")
+    calls = counting_calls(plain, "at")
     expr(plain, st, "cost(2)")
     assert calls == [(2,), (2,)]  # the reference build asks twice
 
