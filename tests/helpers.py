@@ -87,9 +87,11 @@ def texts(state, player=None) -> list[str]:
     return [a.text for a in state.legal_actions(player)]
 
 
-def send(server, path, body=None, headers=None, raw: bytes | None = None, token=True, content_type="application/json"):
+def send(server, path, body=None, headers=None, raw: bytes | None = None, token=True, content_type="application/json",
+         browser: str | None = "host"):
     """(status, JSON reply) of a request to the page's server (tests/conftest.py `serving`); by
-    default as the page sends it: with the server's token, and a body as JSON."""
+    default as the page sends it: with the server's token, a body as JSON, and the cookie of a
+    browser (`browser` names one: each holds the seats it opened first, web/claims.py; None: no cookie)."""
     import json
     import urllib.error
     import urllib.request
@@ -97,6 +99,8 @@ def send(server, path, body=None, headers=None, raw: bytes | None = None, token=
     sent = {}
     if token:
         sent["X-Leges-Token"] = server.token
+    if browser is not None:
+        sent["Cookie"] = f"leges_client=browser-{browser}"
     if data is not None and content_type:
         sent["Content-Type"] = content_type
     sent.update(headers or {})

@@ -17,6 +17,7 @@ pytest.importorskip("uvicorn")
 
 import leges  # noqa: E402
 from helpers import ROOT, maps_dir, play_random, ruleset_dir, send  # noqa: E402
+from leges.web.server import ServeOptions  # noqa: E402
 from leges.web.views import seat_payload  # noqa: E402
 
 SAMPLE = ROOT / "docs" / "examples" / "sample"
@@ -292,26 +293,26 @@ def test_the_serve_command(tmp_path):
 
 # --------------------------------------------------------------- a table for people (issue #23)
 def test_a_table_gives_each_person_a_key_to_its_own_seat(serving):
-    server = serving(ruleset_dir("pompeii"))
-    status, red = send(server, "/api/play", {"players": 3, "seat": "red", "seed": 2,
+    server = serving(ruleset_dir("pompeii"), options=ServeOptions(seed=2))  # a fixed deal: only from the command line
+    status, red = send(server, "/api/play", {"players": 3, "seat": "red",
                                              "seats": {"red": "person", "black": "person", "yellow": "greedy"}})
     assert status == 200 and red["people"] == ["red", "black"] and red["agents"] == {"yellow": "greedy"}
     key = red["links"]["black"]
     assert list(red["links"]) == ["black"] and key != red["match"]
-    status, black = send(server, f"/api/play/{key}")
+    status, black = send(server, f"/api/play/{key}", browser="black")
     assert status == 200 and black["seat"] == "black" and "links" not in black and black["match"] == key
     assert 'data-view="black"' in black["svg"] and all(a["player"] == 1 for a in black["actions"])
     match = server.app.state.workspace.find_match(red["match"])
     assert black["svg"] == seat_payload(match.st, 1)["svg"] != seat_payload(match.st, 0)["svg"]
-    status, _ = send(server, f"/api/play/{key}/act", {"action": red["actions"][0]["text"] if red["actions"] else "x"})
+    status, _ = send(server, f"/api/play/{key}/act", {"action": red["actions"][0]["text"] if red["actions"] else "x"}, browser="black")
     assert status == 400  # a key acts for its own seat only: red's move is not black's
     status, none = send(server, "/api/play/" + "0" * 16)
     assert status == 400 and "no such game" in none["error"]
-    status, same = send(server, f"/api/play/{key}?stamp={black['stamp']}")
+    status, same = send(server, f"/api/play/{key}?stamp={black['stamp']}", browser="black")
     assert status == 200 and same["same"]  # a page waiting asks cheaply
     status, _ = send(server, f"/api/play/{red['match']}/act", {"action": red["actions"][0]["text"]})
     assert status == 200
-    status, after = send(server, f"/api/play/{key}?stamp={black['stamp']}")
+    status, after = send(server, f"/api/play/{key}?stamp={black['stamp']}", browser="black")
     assert not after.get("same") and len(after["history"]) > len(black["history"])
 
 
@@ -320,20 +321,20 @@ def test_simultaneous_secret_choices_wait_for_every_person(serving):
     server = serving(ruleset_dir("alexander"))
     _, red = send(server, "/api/play", {"players": 3, "seat": "red", "seats": {"red": "person", "blue": "person"}})
     key = red["links"]["blue"]
-    _, blue = send(server, f"/api/play/{key}")
+    _, blue = send(server, f"/api/play/{key}", browser="blue")
     assert red["your_turn"] and not blue["your_turn"] and len(red["actions"]) == 816
     _, red = send(server, f"/api/play/{red['match']}/act", {"action": "share order=3 armies=5 temples=4"})
     assert not red["your_turn"] and red["history"] == ["red: share order=3 armies=5 temples=4"]
-    _, blue = send(server, f"/api/play/{key}")
+    _, blue = send(server, f"/api/play/{key}", browser="blue")
     assert blue["your_turn"] and blue["history"] == ["red: (sealed)"]  # waiting for blue, red's share unseen
-    _, blue = send(server, f"/api/play/{key}/act", {"action": "share order=2 armies=2 temples=2"})
+    _, blue = send(server, f"/api/play/{key}/act", {"action": "share order=2 armies=2 temples=2"}, browser="blue")
     assert "blue: share order=2 armies=2 temples=2" == blue["history"][1]
     assert blue["history"][0] == "red: share order=3 armies=5 temples=4"  # green (an agent) shared: the screens lifted together
 
 
 def test_a_hot_seat_shows_a_view_only_once_its_player_looks(serving):
-    server = serving(ruleset_dir("pompeii"))
-    _, view = send(server, "/api/play", {"players": 3, "hotseat": True, "seed": 1,
+    server = serving(ruleset_dir("pompeii"), options=ServeOptions(seed=1))
+    _, view = send(server, "/api/play", {"players": 3, "hotseat": True,
                                          "seats": {"red": "person", "black": "person", "yellow": "random"}})
     key = view["match"]
     assert view["curtain"] == "red" and view["actions"] == [] and 'data-view="public"' in view["svg"] and "links" not in view
@@ -414,7 +415,7 @@ def test_several_tables_at_once(serving):
     for i, t in enumerate(tables):
         send(server, f"/api/play/{t['match']}/act", {"action": f"place square=r{i}c0"})
     for i, t in enumerate(tables):
-        _, o = send(server, f"/api/play/{t['links']['o']}")
+        _, o = send(server, f"/api/play/{t['links']['o']}", browser="o")
         assert o["history"] == [f"x: place square=r{i}c0"] and o["your_turn"]
 
 

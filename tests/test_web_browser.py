@@ -24,6 +24,7 @@ pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 import leges  # noqa: E402
+from leges.web.server import ServeOptions  # noqa: E402
 from helpers import ROOT, maps_dir, play_random, ruleset_dir  # noqa: E402
 
 CHROMIUM = os.environ.get("LEGES_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
@@ -353,13 +354,12 @@ def pages(browser):
     assert not errors, errors
 
 
-def set_up_table(page, players: int, seat: str, people: list[str], seed: int = 0, hotseat: bool = False,
+def set_up_table(page, players: int, seat: str, people: list[str], hotseat: bool = False,
                  variants: tuple = ()) -> dict:
     """A table set up in the page: `seat` is the page's own, `people` the other seats taken by people."""
     page.wait_for_selector("#board svg")
     page.select_option("#players", str(players))
-    page.select_option("#seat", seat)
-    page.fill("#seed", str(seed))
+    page.select_option("#seat", seat)  # the seed left empty: a table with people is dealt in secret
     for other in people:
         page.select_option(f"#seat-rows select.who[data-seat='{other}']", "person")
     if hotseat:
@@ -383,7 +383,7 @@ def test_two_people_in_two_pages_play_tictactoe_to_its_end(serving, pages):
     server = serving(ruleset_dir("tictactoe"))
     x, o = pages
     x.goto(server.url)
-    view = set_up_table(x, 2, "x", ["o"], seed=1)
+    view = set_up_table(x, 2, "x", ["o"])
     assert view["people"] == ["x", "o"] and list(view["links"]) == ["o"]
     link = x.locator("#links a.seat-link[data-seat='o']").get_attribute("href")
     assert "#seat=" in link and view["links"]["o"] not in (view["match"], "")
@@ -426,10 +426,10 @@ def test_two_people_at_pompeii_never_see_each_others_hand(serving, pages):
     the one the server gives that seat — the same in worlds where the other's hand is another."""
     from leges.engine.saved_state import recompute_pending
     from leges.web.views import seat_payload
-    server = serving(ruleset_dir("pompeii"))
+    server = serving(ruleset_dir("pompeii"), options=ServeOptions(seed=2))  # a fixed deal, from the command line only
     red, black = pages
     red.goto(server.url)
-    view = set_up_table(red, 3, "red", ["black"], seed=2)
+    view = set_up_table(red, 3, "red", ["black"])
     join(black, red.locator("#links a.seat-link[data-seat='black']").get_attribute("href"), "black")
     match = server.app.state.workspace.find_match(view["match"])
     seen = {"red": red, "black": black}
@@ -560,7 +560,6 @@ def test_a_hot_seat_covers_each_view_until_its_player_looks(serving, page):
 
 def test_a_busy_sign_while_the_agents_think(serving, page):
     from leges.web.seating import AgentPolicy
-    from leges.web.server import ServeOptions
     server = serving(ruleset_dir("pompeii"), options=ServeOptions(agents=AgentPolicy(max_seconds=0.3), request_seconds=0.05))
     page.goto(server.url)
     page.wait_for_selector("#board svg")
@@ -636,3 +635,25 @@ def test_several_tables_at_once_in_one_page(serving, page):
         page.select_option("#tables", first["match"])
     page.wait_for_function("() => state.view.history.length === 1")
     assert history_texts(page) == ["x: place square=r0c0"]
+
+
+def test_a_host_holding_a_claimed_seats_link_is_refused_its_view(serving, pages):
+    """Two browser contexts: the friend opens o's link first and holds the seat; the host, who has
+    the link, opens it in its own browser and gets no view of o, only why; the host sees the seat taken."""
+    server = serving(ruleset_dir("tictactoe"))
+    host, friend = pages
+    host.goto(server.url)
+    view = set_up_table(host, 2, "x", ["o"])
+    link = host.locator("#links a.seat-link[data-seat='o']").get_attribute("href")
+    join(friend, link, "o")
+    host.wait_for_function("() => state.view.claimed && state.view.claimed.o")  # it polled: the seat is taken
+    assert "taken by a browser" in host.locator("#links").inner_text()
+    spy = host.context.new_page()
+    spy.goto(link)
+    spy.wait_for_selector("#notice:not([hidden])")
+    assert "taken" in spy.locator("#notice").inner_text()
+    assert spy.evaluate("() => state.view ? state.view.seat : null") != "o"
+    assert spy.locator("#board [data-view='o']").count() == 0
+    shot(spy, "table-seat-taken")
+    spy.close()
+    assert view["deal"] == {"secret": True, "seed": None} and host.locator("#deal").is_hidden()

@@ -215,10 +215,10 @@ def test_fifty_clients_keep_their_games(serving):
     server = serving(ruleset_dir("tictactoe"))
     matches = []
     for i in range(50):
-        status, view = send(server, "/api/play", {"players": 2, "seat": "x"}, headers={"Cookie": f"leges_client=c{i}"})
+        status, view = send(server, "/api/play", {"players": 2, "seat": "x"}, browser=f"c{i}")
         matches.append(view["match"])
-    for mid in matches:
-        status, view = send(server, f"/api/play/{mid}")
+    for i, mid in enumerate(matches):
+        status, view = send(server, f"/api/play/{mid}", browser=f"c{i}")
         assert status == 200, view
 
 

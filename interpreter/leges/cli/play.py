@@ -359,12 +359,14 @@ def cmd_play(args) -> int:
     import random
     from ..lab.records import make_record, write_record
     game = load_ruleset(args.ruleset, args)
+    from ..engine.rng import secret_seed
     players = args.players if args.players is not None else game.min_players
-    st = game.new_initial_state(players=players, seed=args.seed)
+    seed = secret_seed() if args.seed is None else args.seed  # a known seed tells every hidden card
+    st = game.new_initial_state(players=players, seed=seed)
     seats = st.setup.seat_names
     me = seat_index(st, args.seat) if args.seat else 0
     lang = getattr(args, "lang", None) or "en"
-    rng = random.Random(args.seed)
+    rng = random.Random(seed)
     news = News(me, lang)
     changes = Changes(me, lang=lang)
     colour = use_colour(getattr(args, "colour", "auto"), sys.stdout)
@@ -380,6 +382,8 @@ def cmd_play(args) -> int:
     called = [shown(seat_called(game, s, lang)) for s in seats]  # the seats' display names; `seats` their names
     print(f"{shown(game.title)}: you are {called[me]}; the others play at random. Type a number, an action's text "
           f"(or words that pick out one, such as a square), help (or ?) for the commands, or q.")
+    if args.seed is not None:
+        print(f"The deal is not secret: seed {seed} (whoever knows it can compute every hidden card).")
     news.note(st)
     while not st.is_terminal():
         who = st.current_player()
@@ -435,7 +439,7 @@ def cmd_play(args) -> int:
         print(line)
     if args.record:
         # the record of this seat's game: what this seat saw (a choice still sealed stays sealed)
-        write_record(args.record, make_record(game, args.ruleset, players, args.seed, st.record_view(me),
+        write_record(args.record, make_record(game, args.ruleset, players, seed, st.record_view(me),
                                               {"ranking": [[seats[p] for p in g] for g in st.ranking()], "scores": st.scores()}))
         print(f"record written to {args.record}")
     return EXIT_OK
@@ -446,7 +450,9 @@ def register(sub, variant) -> None:
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--players", "-p", type=int)
     p.add_argument("--seat", help="your seat (default: the first)")
-    p.add_argument("--seed", "-s", type=int, default=0)
+    p.add_argument("--seed", "-s", type=int, metavar="N",
+                   help="deal from seed N, to play a deal again (then not secret); default: a seed from the operating "
+                        "system's secure source, written into the record at the end")
     p.add_argument("--record", metavar="FILE", help="write the game's record to FILE at the end")
     p.add_argument("--colour", "--color", choices=["auto", "always", "never"], default="auto",
                    help="the board in colour: auto (when the output is a terminal and NO_COLOR is not set), always, never")

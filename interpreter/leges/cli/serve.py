@@ -26,7 +26,7 @@ def cmd_serve(args) -> int:
         raise LegesError(Diagnostic(Position("leges serve"), "--max-seconds (under an hour), --max-iterations and --max-memory must be positive"))
     options = ServeOptions(host=args.host, allow_hosts=tuple(args.allow_host or ()),
                            agents=AgentPolicy(args.max_iterations, args.max_seconds, named),
-                           max_memory=args.max_memory << 20)
+                           max_memory=args.max_memory << 20, seed=args.seed)
     app = create_app(args.ruleset, variants_of(args), getattr(args, "record", None), options)
     app.state.lang = args.lang  # the page's first language (it may switch among those the ruleset gives: render/view.words_view)
     ws = app.state.workspace
@@ -34,6 +34,9 @@ def cmd_serve(args) -> int:
         print(d["text"], file=sys.stderr)
     url = f"http://{args.host}:{args.port}/"
     print(f"Leges: {shown(ws.game.title) if ws.game else args.ruleset} at {url} (Ctrl-C stops it)")
+    if args.seed is not None:
+        print(f"every table is dealt from seed {args.seed}: the deal is not secret (whoever knows the seed can compute "
+              "every hidden card), and the page says so")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return EXIT_OK
 
@@ -66,6 +69,9 @@ def register(sub, variant) -> None:
     p.add_argument("--max-memory", type=int, default=512, metavar="MB",
                    help="what the games and records kept for all pages may weigh, roughly (default 512 MB); "
                         "the least recently used are closed first")
+    p.add_argument("--seed", type=int, metavar="N",
+                   help="deal every table from seed N (to show or test a deal); the deal is then not secret, and the "
+                        "page says so. Default: each table's seed drawn from the operating system's secure source")
     p.add_argument("--lang", metavar="LANG", help="the language the page shows moves and components in first "
                                                  "(those the ruleset gives; default en)")
     p.set_defaults(run=cmd_serve)

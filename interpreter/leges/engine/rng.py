@@ -27,3 +27,15 @@ def below(state: int, n: int) -> tuple[int, int]:
         state, value = next_u64(state)
         if value < limit or not n & (n - 1):
             return state, value % n
+
+
+SECRET_BITS = 53  # exact in JSON read by JavaScript (a record the page downloads keeps its seed)
+
+
+def secret_seed() -> int:
+    """A seed from the operating system's cryptographic source, for a game people play against
+    hidden information: a seed a person chose, or 0 by default, lets anyone replay the public
+    history offline and read every hand. 53 bits: far more than anyone can try against a public
+    history, and exact wherever the seed is written down."""
+    import secrets
+    return secrets.randbits(SECRET_BITS)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..text.errors import Diagnostic, LegesError, Position
+from .claims import Claims
 from .ids import new_id
 from .seating import HOT
 
@@ -50,6 +51,8 @@ class Match:
     budget: Any = None  # the GameBudget of its game (engine/budget.py)
     variants: tuple = ()  # the --variant requests the table chose (its game is loaded with them)
     hotseat: bool = False
+    secret: bool = True  # the seed was drawn by the server (engine/rng.secret_seed) and is shown to nobody before the end
+    claims: Claims = field(default_factory=Claims)  # which browser holds each seat (claims.py)
     st: Any = None
     game: Any = None  # its own Game of the rules it is played under (Workspace.private_game)
     version: int = -1  # of the rules served that `game` is
@@ -311,7 +314,26 @@ class Match:
         self.thinking = False
         self.replay(self.game, self.version, history[:last])
         self.note = f"taken back: {history[last]}"
+        if self.memories is not None:  # hidden cards: the same deal again, said plainly (a re-deal would break the record's replay)
+            self.note += " — played again from the same deal: what you saw drawn after it comes again"
         return history[last]
+
+    def hand_over(self, name: str) -> str:
+        """The host hands a person's seat to someone else: a new link (the old one seats nobody), the
+        seat free for the first browser that opens it, and every seat told. Returns the new key."""
+        names = self.st.setup.seat_names
+        seat = names.index(name) if name in names else None
+        if self.hotseat or seat is None or seat not in self.people or seat == self.seat:
+            raise LegesError(Diagnostic(Position("seat"), f"'{name[:40]}' is not another person's seat at this table",
+                                        "people's seats: " + ", ".join(names[p] for p in self.people if p != self.seat)))
+        for key in [k for k, s in self.keys.items() if s == seat]:
+            del self.keys[key]
+        key = new_id()
+        self.keys[key] = seat
+        self.claims.release(seat, f"{name}'s seat was handed to a new link by {names[self.seat]}, who set the table up "
+                                  f"(after {len(self.st.history)} actions): its old link seats nobody")
+        self.stamp += 1
+        return key
 
     def explain(self, text: str, seat: int | None = None) -> dict | None:
         """Why `text` is not legal for the person now, as much of it as its seat may be told."""

@@ -67,6 +67,7 @@ class ServeOptions:
     games_per_client: int = 8
     agent_threads: int = 2  # requests whose agents think at once; others wait their turn
     budget: GameBudget = field(default_factory=GameBudget)  # what one game may spend (engine/budget.py)
+    seed: int | None = None  # `leges serve --seed N`: every table dealt from N, and the page says the deal is not secret
 
 
 def need_web():
@@ -116,7 +117,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         why = getattr(exc, "explanation", None)  # an action refused (session.Refused): why, as the seat may be told
         if why:
             return reply({"error": why["line"], "diagnostics": ds, "explanation": why}, 400)
-        return error(ds[0]["message"] if ds else "error", 400, ds)
+        return error(ds[0]["message"] if ds else "error", getattr(exc, "status", 400), ds)
 
     def route(fn, thinks: bool = False):
         """An API endpoint: `fn(request, data, client)` run off the event loop, its answer as JSON."""
@@ -202,8 +203,10 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         if not isinstance(hotseat, bool):
             raise LegesError(Diagnostic(Position("hotseat"), "hotseat is true or false"))
         from .seating import HOT
-        match = Match(new_id(), HOT if hotseat else seat, players, _int(data.get("seed"), 0, "seed"), specs, policy.make,
-                      options.budget, variants=tuple(variants), hotseat=hotseat)
+        seed, secret = _table_seed(data.get("seed"), options.seed, practice=len([s for s in specs if s == ""]) == 1 and not hotseat)
+        match = Match(new_id(), HOT if hotseat else seat, players, seed, specs, policy.make,
+                      options.budget, variants=tuple(variants), hotseat=hotseat, secret=secret)
+        match.claims.admit(match.keys[match.id], client, "the host")  # the host's browser holds the host's seat
         with match.lock:
             version, private = ws.private_game(variants)  # a conflict, a bad parameter: refused here, with why
             match.start(private, version)
@@ -211,16 +214,23 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
             match.run(seconds=options.request_seconds)
             return play_view(match, ws)
 
-    def the_match(request) -> tuple[Match, str]:
+    def the_match(request, client: str) -> tuple[Match, str]:
+        """The match a seat's key opens, for the browser holding that seat (the first to open its link: claims.py)."""
         key = request.path_params["mid"]
         match = ws.find_match(key)
         if match is None:
             raise LegesError(Diagnostic(Position("game"), "no such game: it was closed to make room, or the server restarted",
                                         "start a new game"))
+        seat = match.keys.get(key)
+        if seat is None:  # handed over while this request came
+            raise LegesError(Diagnostic(Position("game"), "this link seats nobody any more: its seat was handed over",
+                                        "ask whoever set the table up for the seat's new link"))
+        if match.claims.admit(seat, client, "this" if seat < 0 else match.st.player_name(seat)):
+            match.stamp += 1  # a seat newly taken: every page asking with its stamp sees it
         return match, key
 
     def get_play(request, data, client):
-        match, key = the_match(request)
+        match, key = the_match(request, client)
         known = request.query_params.get("stamp")
         if known is not None:  # a page waiting for the others asks often: an answer at once, however busy
             if not match.lock.acquire(timeout=0.05):
@@ -255,7 +265,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         return seat
 
     def act(request, data, client):
-        match, key = the_match(request)
+        match, key = the_match(request, client)
         text = action_text(data)
         with match.lock:
             match.current(ws, options.request_seconds)
@@ -263,35 +273,44 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
             return play_view(match, ws, key)
 
     def why(request, data, client):
-        match, key = the_match(request)
+        match, key = the_match(request, client)
         text = action_text(data)
         with match.lock:
             match.current(ws, options.request_seconds)
             return match.why(text, acting_seat(match, key))
 
     def undo(request, data, client):
-        match, key = the_match(request)
+        match, key = the_match(request, client)
         with match.lock:
             match.current(ws, options.request_seconds)
             match.undo(acting_seat(match, key))
             return play_view(match, ws, key)
 
     def reveal(request, data, client):
-        match, key = the_match(request)
+        match, key = the_match(request, client)
         with match.lock:
             match.reveal(key, _text(data.get("seat"), "seat"))
             return play_view(match, ws, key)
 
     def record_of(request, data, client):
-        match, _ = the_match(request)
+        match, _ = the_match(request, client)
         with match.lock:
             return match.record(ws.path)
 
     def carry_on(request, data, client):
-        match, key = the_match(request)
+        match, key = the_match(request, client)
         with match.lock:
             match.current(ws, options.request_seconds).run(force=True, seconds=options.request_seconds)
             return play_view(match, ws, key)
+
+    def hand_over(request, data, client):
+        match, key = the_match(request, client)
+        if key != match.id:
+            raise LegesError(Diagnostic(Position("seat"), "only the page that set the table up hands a seat over"))
+        with match.lock:
+            new_key = match.hand_over(_text(data.get("seat"), "seat"))
+            ws.rekey(match)
+            return play_view(match, ws, key) | {"handed": new_key}
 
     def new_replay(request, data, client):
         game_or_error()
@@ -335,6 +354,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         Route("/api/play/{mid}/why", route(why), methods=["POST"]),
         Route("/api/play/{mid}/undo", route(undo, thinks=True), methods=["POST"]),  # a game played again
         Route("/api/play/{mid}/reveal", route(reveal), methods=["POST"]),
+        Route("/api/play/{mid}/handover", route(hand_over), methods=["POST"]),
         Route("/api/play/{mid}/record", route(record_of)),
         Route("/api/replay", route(new_replay), methods=["POST"]),
         Route("/api/replay/{rid}", route(get_replay)),
@@ -391,6 +411,24 @@ def _variant_requests(value, default) -> list[str]:
         raise LegesError(Diagnostic(Position("variants"), f"variants are a list of at most {MAX_VARIANT_REQUESTS} texts",
                                     "NAME, NAME=VALUE or NAME.PARAM=VALUE, as leges play --variant takes them"))
     return list(dict.fromkeys(value))
+
+
+def _table_seed(requested, fixed: int | None, practice: bool) -> tuple[int, bool]:
+    """(seed, secret) of a new table. The seed is drawn by the server from the operating system's
+    cryptographic source (engine/rng.secret_seed): a seed a request chooses lets whoever chose it, or
+    guesses it, replay the public history and read every hand. A request may fix the seed only of a
+    practice table (one person against agents: the only one it could read is itself), and
+    `leges serve --seed N` fixes every table's; the page then says the deal is not secret."""
+    from ..engine.rng import secret_seed
+    if requested is not None and requested != "":
+        if not practice:
+            raise LegesError(Diagnostic(Position("seed"), "a table with other people at it is dealt from a secret seed: "
+                                        "a request does not choose it",
+                                        "a fixed deal for every table: leges serve --seed N (the page says it is not secret)"))
+        return _int(requested, 0, "seed"), False
+    if fixed is not None:
+        return fixed, False
+    return secret_seed(), True
 
 
 def _int(value, default: int, where: str) -> int:

@@ -52,6 +52,13 @@ class Workspace:
             for key in match.keys:
                 self.keys[key] = match.id
 
+    def rekey(self, match: Match) -> None:
+        """A match's keys changed (a seat handed over): its old keys open nothing."""
+        with self.lock:
+            self.keys = {k: m for k, m in self.keys.items() if m != match.id}
+            for key in match.keys:
+                self.keys[key] = match.id
+
     def find_match(self, key: str) -> Match | None:
         """The match a seat's key opens (None when there is none, or it was closed)."""
         with self.lock:

@@ -72,6 +72,10 @@ def play_view(match, ws, key: str | None = None) -> dict:
                     "curtain": names[covered] if covered is not None else None,
                     "variants": list(match.variants), "undo": seat is not None and match.can_undo(seat),
                     "version": ws.version})
+    payload["claimed"] = {names[p]: match.claims.is_claimed(p) for p in match.people}  # which links a browser holds
+    payload["handovers"] = list(match.claims.handovers)  # seats handed over: every seat is told
+    # a secret deal shows no seed before the end; a fixed one says so plainly (whoever knows it reads every hand)
+    payload["deal"] = {"secret": match.secret, "seed": None if match.secret else match.seed}
     if key == match.id and not match.hotseat:  # the page that set the table up: a link for each other person
         payload["links"] = {names[p]: k for k, p in match.keys.items() if k != key}
     return payload

@@ -168,14 +168,28 @@ function showTable(view) {
   list.replaceChildren();
   const entries = Object.entries(view.links || {});
   links.hidden = view.mode !== "play" || !entries.length;
+  const claimed = view.claimed || {};
   for (const [seat, key] of entries) {
     const url = location.origin + location.pathname + "#seat=" + key;
-    const li = make("li", "", seatName(seat) + ": ");
+    const li = make("li", "", seatName(seat) + (claimed[seat] ? " (taken by a browser): " : " (not opened yet): "));
     const a = make("a", "seat-link", url);
     a.href = url; a.target = "_blank"; a.dataset.seat = seat;
     li.appendChild(a);
+    if (claimed[seat] && !view.terminal) {
+      const give = make("button", "hand-over", "hand over");
+      give.type = "button";
+      give.title = "a new link for this seat (the old one seats nobody); every seat is told";
+      give.addEventListener("click", () => handOver(seat));
+      li.appendChild(give);
+    }
     list.appendChild(li);
   }
+  const deal = $("deal");
+  deal.hidden = !(view.mode === "play" && view.deal && !view.deal.secret);
+  if (!deal.hidden) text(deal, "The deal is not secret: seed " + view.deal.seed + ". Whoever knows it can compute every hidden card.");
+  const told = $("handovers");
+  told.replaceChildren(...(view.mode === "play" ? view.handovers || [] : []).map((line) => make("li", "", line)));
+  told.hidden = !told.children.length;
   const record = $("record-link");
   record.hidden = !(view.mode === "play" && view.terminal);
   $("undo").hidden = !(view.mode === "play" && view.undo);
@@ -207,7 +221,9 @@ function showCurtain(view) {
 // ------------------------------------------------------------------ playing
 function tableRequest() {
   const players = Number($("players").value), me = $("seat").value, spec = $("agents").value;
-  const body = { players, seat: me, seed: Number($("seed").value) };
+  const body = { players, seat: me };
+  const seed = $("seed").value.trim();
+  if (seed !== "") body.seed = seed;   // practice only: a table with other people is dealt in secret by the server
   const people = [...document.querySelectorAll("#seat-rows select.who")].filter((s) => s.value === "person").map((s) => s.dataset.seat);
   const hotseat = $("hotseat").checked;
   if (people.length || hotseat) {
@@ -249,6 +265,12 @@ async function carryOn() {
     const view = await busy(api("/api/play/" + match + "/continue", {}));
     if (state.mode === "play" && state.match === match) render(view);
   } catch (err) { notice(err.message); }
+}
+
+async function handOver(seat) {
+  if (!confirm("Hand " + seatName(seat) + "'s seat to a new link? Its old link will seat nobody, and every seat is told.")) return;
+  try { render(await api("/api/play/" + state.match + "/handover", { seat })); }
+  catch (err) { notice(err.message); }
 }
 
 async function undo() {
