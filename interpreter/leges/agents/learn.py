@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -251,6 +252,7 @@ def _accuracy(positions: Sequence[Position], keep: list[int], strength: float) -
 
 # ------------------------------------------------------------------ for agents
 GAMES_FOR_AGENTS = 60  # random games an agent learns from when the ruleset has no heuristic (2-5 s)
+COMPILING = threading.Lock()  # one heuristic compiled at a time: tables of one ruleset share its compiler (web/)
 
 
 def ensure_heuristic(game) -> str:
@@ -266,5 +268,6 @@ def ensure_heuristic(game) -> str:
     def make() -> str:
         return learn(game, players, GAMES_FOR_AGENTS).expression()
     text = cache.cached("learned-heuristic", key, make, dumps=str.encode, loads=bytes.decode)
-    game.heuristics["learned"] = game.compile_expression(text, player=True)
+    with COMPILING:  # the compiler is shared by the games of one ruleset (engine/private_copy.py)
+        game.heuristics["learned"] = game.compile_expression(text, player=True)
     return "learned"

@@ -1,8 +1,9 @@
 """A match: one table's game, its seats (people by key, agents), and what each key may see and do.
 
 Each match plays on a Game of its own (the engine's work counter and budget are a Game's: shared
-across threads they would race) under its own lock; `Match.current` plays it again under the rules
-served when they change.
+across threads they would race), the compiled rules in it shared with every table under the same
+variants (engine/private_copy.py), under its own lock; `Match.current` plays it again under the
+rules served when they change.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from .ids import new_id
 from .seating import HOT
 
 OBJECT_BYTES = 8  # what a state's objects weigh in memory, roughly, per byte of its JSON
-GAME_BYTES = 4 << 20  # a match's own Game: its compiled rules (3-4 MB for the bundled games)
+GAME_BYTES = 64 << 10  # a match's own Game: its counters (the compiled rules are shared: engine/private_copy.py)
 
 
 class Rules(Protocol):

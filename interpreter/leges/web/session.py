@@ -19,6 +19,7 @@ from .replay import Replay
 from .store import Store
 
 WATCH_SECONDS = 0.5
+MAX_VARIANT_SETS = 8  # the rules kept loaded under other variants than the command line's (tables and records share them)
 LOADING = threading.Lock()  # one ruleset loaded at a time (the parser and the caches are the process's)
 
 
@@ -39,7 +40,7 @@ class Workspace:
         self.matches: Store[Match] = Store(max_bytes, per_client)
         self.replays: Store[Replay] = Store(max_bytes // 4, per_client)
         self.keys: dict[str, str] = {}  # a seat's key → its match's id (the match's own id among them)
-        self.games: dict = {}  # (version, variants) → the rules under a record's variants (game_for)
+        self.games: dict = {}  # (version, variants) → the rules under a table's or a record's variants (game_for)
         self.variant_list: list[dict] = []  # the ruleset's variants, as the set-up lists them
         self.reload()
 
@@ -99,14 +100,15 @@ class Workspace:
 
     def private_game(self, variants=None):
         """A Game of the rules now served for one match alone (under `variants`, the --variant
-        requests chosen at its table; the command line's by default). The engine's counters (the
-        work an action may do, what a game has spent, values kept for every state) belong to a
-        Game, so two games played at once in two threads must not share one."""
-        import leges
+        requests chosen at its table; the command line's by default): the rules loaded once per
+        set of variants and shared, the counters its own (engine/private_copy.py) — the work an
+        action may do and what a game has spent belong to a Game, so two games played at once in
+        two threads must not share one."""
+        from ..engine.private_copy import private_copy
         if self.errors or self.game is None:
             raise LegesError(Diagnostic(Position(self.path), "the ruleset does not load: fix its errors first"))
-        with LOADING:
-            return self.version, leges.load(self.path, variants=self.variants if variants is None else list(variants))
+        version = self.version
+        return version, private_copy(self.game_for(self.variants if variants is None else variants))
 
     def game_for(self, variants) -> Any:
         """The rules served under `variants` (a record's): the served Game itself when they are the
@@ -114,17 +116,21 @@ class Workspace:
         variants = tuple(variants or ())
         if variants == tuple(self.variants) or self.game is None:
             return self.game
-        with self.lock:
-            key = (self.version, variants)
-            if key not in self.games:
-                import leges
-                with LOADING:
-                    game = leges.load(self.path, variants=list(variants))
-                self.games = {k: g for k, g in self.games.items() if k[0] == self.version}
-                while len(self.games) >= 4:
-                    self.games.pop(next(iter(self.games)))
-                self.games[key] = game
-            return self.games[key]
+        key = (self.version, variants)
+        game = self.games.get(key)
+        if game is not None:
+            return game
+        import leges
+        with LOADING:  # not the workspace's lock: tables already set up play on while one loads
+            game = self.games.get(key)
+            if game is None:
+                game = leges.load(self.path, variants=list(variants))
+                with self.lock:
+                    self.games = {k: g for k, g in self.games.items() if k[0] == self.version}
+                    while len(self.games) >= MAX_VARIANT_SETS:
+                        self.games.pop(next(iter(self.games)))
+                    self.games[key] = game
+        return game
 
     def _variant_list(self) -> list[dict]:
         """The ruleset's variants as a table's set-up lists them: what each is, where it comes from,
