@@ -19,6 +19,7 @@ class Layout:
     shapes: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # polygon corners
     radius: float = 20.0  # graph nodes
     size: float = 56.0
+    outlines: dict[tuple, list] = field(default_factory=dict, repr=False)  # members → outline: a layout never changes
 
     def bounds(self, spaces=None) -> tuple[float, float, float, float]:
         """min x, min y, max x, max y of the given spaces (default: all)."""
@@ -39,8 +40,16 @@ class Layout:
         return min(xs), min(ys), max(xs), max(ys)
 
     def outline(self, members) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-        """The edges of the members' shapes that border a space outside them (or nothing)."""
+        """The edges of the members' shapes that border a space outside them (or nothing); the same
+        members give the same outline, so it is worked out once (a page draws the board at every view)."""
         order = list(dict.fromkeys(members))  # in the order given: the same path every run
+        key = tuple(order)
+        found = self.outlines.get(key)
+        if found is None:
+            found = self.outlines[key] = self._outline(order)
+        return list(found)
+
+    def _outline(self, order: list) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         members = set(order)
         by_centre = {_key(c): s for s, c in self.centres.items()}
         segments = []
