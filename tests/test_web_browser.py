@@ -211,8 +211,10 @@ def test_a_refused_action_says_why(serving, page):
     page.goto(server.url)
     page.wait_for_selector("#board svg .hit.target")
     match = page.evaluate("() => state.match")
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())  # another tab of the same browser
     request = urllib.request.Request(f"{server.url}api/play/{match}/act", data=b'{"action": "place square=r1c1"}',
-                                     headers={"Content-Type": "application/json", "X-Leges-Token": server.token})
+                                     headers={"Content-Type": "application/json", "X-Leges-Token": server.token,
+                                              "Cookie": cookie})
     with urllib.request.urlopen(request, timeout=60) as response:
         assert response.status == 200
     with page.expect_response(lambda r: r.url.endswith("/act") and r.status == 400):

@@ -129,7 +129,11 @@ function setMode(mode) {
 
 async function refresh() {
   if (state.mode === "play" && state.match) {
-    try { render(await api("/api/play/" + state.match)); } catch (err) { notice(err.message); }
+    try { render(await api("/api/play/" + state.match)); }
+    catch (err) {   // a seat taken by another browser, a link handed over: what happened, and what to do
+      const hint = err.diagnostics && err.diagnostics[0] && err.diagnostics[0].hint;
+      notice(err.message + (hint ? ". " + hint[0].toUpperCase() + hint.slice(1) + "." : ""));
+    }
   } else if (state.mode === "replay" && state.replay) {
     showStep(state.step);
   } else {
@@ -222,7 +226,11 @@ async function start() {
   const joined = /^#seat=([0-9a-f]+)$/.exec(location.hash);
   if (joined) {   // a seat's link: this page is that seat's, at a table set up elsewhere
     state.match = joined[1];
-    try { render(await api("/api/play/" + state.match)); } catch (err) { notice(err.message); }
+    try { render(await api("/api/play/" + state.match)); }
+    catch (err) {   // a seat taken by another browser, a link handed over: what happened, and what to do
+      const hint = err.diagnostics && err.diagnostics[0] && err.diagnostics[0].hint;
+      notice(err.message + (hint ? ". " + hint[0].toUpperCase() + hint.slice(1) + "." : ""));
+    }
     return;
   }
   await newGame();
