@@ -267,12 +267,14 @@ class Game:
         statistic or check spends from its own, so one heavy rule cannot starve the next."""
         self.work = self.max_work
 
-    def state_from_json(self, text: str, name: str = "state") -> State:
+    def state_from_json(self, text: str, name: str = "state", edited: bool = False) -> State:
         """A state saved by `to_json()`, checked against this game (engine/saved_state.py): its shape,
-        ruleset, components, players; the pending options recomputed, never trusted; the invariants.
+        ruleset, components, players; the pending options recomputed, never trusted; the invariants;
+        that replaying its history from its seed gives it — unless `edited`: the caller takes a
+        position set up by a program, not reached by its history (every other check still holds).
         Problems raise LegesError located in the JSON text (`name` is how the text is called)."""
         from .saved_state import load_state
-        return load_state(self, text, name)
+        return load_state(self, text, name, edited)
 
 
 def _plain_text(text: str):

@@ -14,7 +14,11 @@ pending decision's options computed by the rules). So a saved state is checked, 
    the options written in the file are never used — options that differ are an error, and the
    loaded state holds the recomputed ones, so a forged option can never be legal (a state edited
    by hand or built by a program may leave them empty, `"options": []`, to take the rules' own);
-5. the ruleset's invariants.
+5. the ruleset's invariants;
+6. that it hangs together (engine/state_consistency.py: numbers within the language's bounds,
+   properties that rules change, the phase's own program running, a seat still in the turns), and
+   that replaying its history from its seed gives it (engine/state_replay.py) — unless the caller
+   loads a position set up by a program (`edited=True`), which is not replayed.
 
 Every problem is reported at its place in the JSON text (file:line:col), all of them together.
 """
@@ -27,12 +31,18 @@ from ..text.files import MAX_JSON_BYTES
 from ..text.json_source import JsonDoc
 from .constants import CHANCE, SUSPEND
 from .state import LOG_LIMIT, State
+from .state_consistency import check_consistency
+from .state_replay import check_replay
 
 FLOWS_WITH_PHASE = ("begin", "turn", "end")
+DEFAULT_HINT = "a saved state holds only what play of these rules produces (what State.to_json() writes)"
+SEATS_HINT = "players are numbered from 0, one less than the number of players at most"
+TYPE_HINT = "a saved value has the type the ruleset declares: the rules, compiled for it, assume it"
 
 
-def load_state(game, text: str, file: str = "state") -> State:
-    """The state saved in `text` (JSON), checked against `game`; raises LegesError with every problem."""
+def load_state(game, text: str, file: str = "state", edited: bool = False) -> State:
+    """The state saved in `text` (JSON), checked against `game`; raises LegesError with every problem.
+    `edited`: the caller accepts a position set up by a program, which its history need not reach."""
     from ..model.schemas import validate
     if not isinstance(text, str):
         raise LegesError(Diagnostic(Position(file), "a saved state is JSON text (what State.to_json() returns)"))
@@ -56,6 +66,8 @@ def load_state(game, text: str, file: str = "state") -> State:
     _recompute_pending(st, doc, errors)
     errors.raise_if_errors()
     _check_invariants(st, doc, errors)
+    if not edited:  # (after the invariants too: the replay says where the state departs from play)
+        check_replay(st, doc, errors)
     errors.raise_if_errors()
     return st
 
@@ -94,7 +106,7 @@ class _Checker:
         self.sym = game.compiler.symbols if game.compiler is not None else None
 
     def error(self, path: tuple, message: str, hint: str | None = None, key: bool = False) -> None:
-        self.errors.error(self.doc.position(path, key), message, hint)
+        self.errors.error(self.doc.position(path, key), message, hint or DEFAULT_HINT)
 
     def check(self) -> None:
         self.zones()
@@ -103,6 +115,7 @@ class _Checker:
         self.flow()
         self.frames()
         self.history()
+        check_consistency(self)
 
     # ------------------------------------------------------------ components and zones
     def zones(self) -> None:
@@ -120,7 +133,8 @@ class _Checker:
         for key, items in zones.items():
             for i, c in enumerate(items):
                 if c >= count:
-                    self.error(("zones", key, i), f"no component {c}: the game has {count} (0 to {count - 1})")
+                    self.error(("zones", key, i), f"no component {c}: the game has {count} (0 to {count - 1})",
+                               "the set-up numbers the components (their types with them), each in exactly one zone")
                 elif c in seen:
                     self.error(("zones", key, i), f"component {c} ({setup.clabel[c]}) is in two places",
                                f"it is also at {self.doc.position(seen[c])}")
@@ -158,7 +172,7 @@ class _Checker:
         """A value must fit the declared type (what the rules, compiled for that type, will assume)."""
         problem = self.misfit(value, ty)
         if problem:
-            self.error(path, f"'{name}' is declared {ty}: {problem}")
+            self.error(path, f"'{name}' is declared {ty}: {problem}", TYPE_HINT)
 
     def misfit(self, value: Any, ty) -> str | None:
         """Why a saved value does not fit the type, or None: one branch a kind of type."""
@@ -197,7 +211,7 @@ class _Checker:
             return next((p for p in (self.misfit(v, t) for v, t in zip(value, ty.items)) if p), None)
         else:
             return None
-        return None if ok else f"{_short(value)} is not a {kind} of this game"
+        return None if ok else f"{_short(value)} is not {'an' if kind[0] in 'aeiou' else 'a'} {kind} of this game"
 
     def properties(self) -> None:
         count = len(self.setup.ctype)
@@ -225,13 +239,13 @@ class _Checker:
         if nxt is not None and nxt != "end" and nxt not in phases:
             self.error(("next_phase",), f"no phase '{_short(nxt)}' in {self.game.id}")
         if data["turn_player"] >= self.n:
-            self.error(("turn_player",), f"player {data['turn_player']} in a game of {self.n}")
+            self.error(("turn_player",), f"player {data['turn_player']} in a game of {self.n}", SEATS_HINT)
         for i, p in enumerate(data["turn_queue"] or []):
             if p >= self.n:
-                self.error(("turn_queue", i), f"player {p} in a game of {self.n}")
+                self.error(("turn_queue", i), f"player {p} in a game of {self.n}", SEATS_HINT)
         for i, p in enumerate(data.get("dropped") or []):
             if p >= self.n:
-                self.error(("dropped", i), f"player {p} in a game of {self.n}")
+                self.error(("dropped", i), f"player {p} in a game of {self.n}", SEATS_HINT)
         if data["turn_count"] > self.game.max_turns > 0:
             self.error(("turn_count",), f"{data['turn_count']} turns: more than the game's limit of {self.game.max_turns}")
         if len(data["history"]) > self.game.max_decisions > 0:
@@ -253,7 +267,7 @@ class _Checker:
                 self.error(("pending",), "a decision is pending but no rule is running to ask for it")
             player = pending["player"]
             if player != CHANCE and player >= self.n:
-                self.error(("pending", "player"), f"player {player} in a game of {self.n}")
+                self.error(("pending", "player"), f"player {player} in a game of {self.n}", SEATS_HINT)
             if (player == CHANCE) != (pending["kind"] == "chance"):
                 self.error(("pending", "kind"), "chance decides chance decisions, and only those")
             if pending["kind"] == "chance" and not data["explicit_chance"]:

@@ -96,7 +96,7 @@ def short(value) -> str:
     return shown(json.dumps(value), 60)
 
 
-def record_position(path: str, key: str, index: int | None = None) -> Position:
+def record_position(path: str, key: str, index: int | str | None = None) -> Position:
     """Where the value of a top-level `key` (or its `index`th item) is written in the record at `path`."""
     from ..text.json_source import position
     try:
@@ -137,4 +137,31 @@ def replay(game, record: dict, path: str = "record", upto: int | None = None, af
                                         d.hint)) from None
         if after is not None:
             after(st)
+    if upto is None or upto >= len(record["actions"]):
+        check_result(record, st, path)
     return st
+
+
+def check_result(record: dict, st, path: str = "record") -> None:
+    """The result a record writes is the one its actions, replayed, end with: a record whose ranking
+    or scores contradict its own replay was edited (or is of other rules), and is refused there.
+    Scores are the game's own (`leges simulate`) or its returns (the page's records); a result of a
+    game the replay leaves unfinished (cut short by a budget) is not compared."""
+    result = record.get("result")
+    if not result or not st.is_terminal():
+        return
+    names = st.setup.seat_names
+    scores, returns = st.scores(), st.returns()
+    saved = result.get("scores")
+    if saved is not None and saved != scores and saved != returns:
+        raise LegesError(Diagnostic(record_position(path, "result", "scores"),
+                                    f"the record says scores {short(saved)}, but its actions replayed end with "
+                                    f"{short(scores)}", "a record's result is what replaying its actions gives"))
+    ranking = result.get("ranking")
+    if ranking is not None:
+        by_score = [sorted(names[p] for p in group) for group in st.ranking()]
+        by_return = [sorted(names[p] for p in range(st.n) if returns[p] == v) for v in sorted(set(returns), reverse=True)]
+        if [sorted(group) for group in ranking] not in (by_score, by_return):
+            raise LegesError(Diagnostic(record_position(path, "result", "ranking"),
+                                        f"the record's ranking is {short(ranking)}, but its actions replayed end with "
+                                        f"{short(by_score)}", "a record's result is what replaying its actions gives"))
