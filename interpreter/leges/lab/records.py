@@ -142,19 +142,24 @@ def replay(game, record: dict, path: str = "record", upto: int | None = None, af
     return st
 
 
-def check_result(record: dict, st, path: str = "record") -> None:
+def check_result(record: dict, st, path: str = "record", text: str | None = None) -> None:
     """The result a record writes is the one its actions, replayed, end with: a record whose ranking
     or scores contradict its own replay was edited (or is of other rules), and is refused there.
     Scores are the game's own (`leges simulate`) or its returns (the page's records); a result of a
-    game the replay leaves unfinished (cut short by a budget) is not compared."""
+    game the replay leaves unfinished (cut short by a budget) is not compared. `text`: the record's
+    JSON when it is no file (one sent to the page), to locate the error in it."""
+    from ..text.json_source import position
     result = record.get("result")
     if not result or not st.is_terminal():
         return
+
+    def located(index: str) -> Position:
+        return position(text, path, ("result", index)) if text is not None else record_position(path, "result", index)
     names = st.setup.seat_names
     scores, returns = st.scores(), st.returns()
     saved = result.get("scores")
     if saved is not None and saved != scores and saved != returns:
-        raise LegesError(Diagnostic(record_position(path, "result", "scores"),
+        raise LegesError(Diagnostic(located("scores"),
                                     f"the record says scores {short(saved)}, but its actions replayed end with "
                                     f"{short(scores)}", "a record's result is what replaying its actions gives"))
     ranking = result.get("ranking")
@@ -162,6 +167,6 @@ def check_result(record: dict, st, path: str = "record") -> None:
         by_score = [sorted(names[p] for p in group) for group in st.ranking()]
         by_return = [sorted(names[p] for p in range(st.n) if returns[p] == v) for v in sorted(set(returns), reverse=True)]
         if [sorted(group) for group in ranking] not in (by_score, by_return):
-            raise LegesError(Diagnostic(record_position(path, "result", "ranking"),
+            raise LegesError(Diagnostic(located("ranking"),
                                         f"the record's ranking is {short(ranking)}, but its actions replayed end with "
                                         f"{short(by_score)}", "a record's result is what replaying its actions gives"))
