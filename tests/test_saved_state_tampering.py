@@ -73,8 +73,10 @@ def test_a_turn_run_for_another_player(games):
     data = data_of(st)
     assert data["flow"] == "turn"
     data["frames"][0][2]["me"] = (data["turn_player"] + 1) % 3
-    d, line = refused(alexander, data, "the turn is player", "a turn's program runs for the turn's player")
+    d, line = refused(alexander, data, "the turn's program runs for", "the turn is player")
     assert '"me"' in line
+    del data["frames"][0][2]["me"]
+    refused(alexander, data, "'me' is missing", edited=True)
 
 
 # ------------------------------------------------------------------ numbers and properties

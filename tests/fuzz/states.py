@@ -1,10 +1,10 @@
 """`python -m tests.fuzz.states --cases 2000`: saved states tampered with, as a stranger would.
 
 Each case is an honest state of a bundled game at a random point of a random game, tampered with
-once: one of the tamperings issue 35 found accepted (a phase that contradicts the running rule, a
-number at 10^20, every seat dropped out, a history rewritten — an action replaced, removed or the
-history cut —, a component's owner of 99 or -5, a component duplicated or missing, one of another
-type) or a blind one (a value somewhere replaced by a number, a text, another value of the state;
+once: one of the tamperings issue 35 found accepted (a phase that contradicts the running rule or
+its program counter, a number at 10^20, every seat dropped out, a history rewritten — an action
+replaced, removed or the history cut —, a component's owner of 99 or -5, a component duplicated
+or missing, one of another type) or a blind one (a value somewhere replaced by a number, a text, another value of the state;
 a list item removed, doubled or two swapped; a key removed). It is loaded with
 `game.state_from_json`, a share of the cases as a position set up by a program (`edited=True`).
 A finding is:
@@ -106,7 +106,17 @@ def _components(data, rng, game) -> str:
     return f"component {how} in {zone}"
 
 
-NAMED: list[Callable] = [_phase, _big, _all_dropped, _history, _owner, _components]
+def _program(data, rng, game) -> str:
+    """The running rule or its program counter changed: another phase's program, another instruction."""
+    i = rng.randrange(len(data["frames"]))
+    if rng.random() < 0.5:
+        data["frames"][i][1] = max(0, data["frames"][i][1] + rng.choice([-2, -1, 1, 2]))
+        return f"program counter of frame {i}"
+    data["frames"][i][0] = rng.choice(sorted(game.codes))
+    return f"rule of frame {i}"
+
+
+NAMED: list[Callable] = [_phase, _big, _all_dropped, _history, _owner, _components, _program]
 
 
 # ------------------------------------------------------------------ blind tamperings

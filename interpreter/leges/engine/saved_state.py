@@ -348,6 +348,10 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
         errors.error(doc.position(("pending",)), "no decision arises at this point of the rules",
                      "the pending decision of a saved state is the one its running rule asks for")
         return
+    if fresh["player"] != CHANCE and not (fresh["player"].__class__ is int and 0 <= fresh["player"] < st.n):
+        errors.error(doc.position(where), f"the rule waiting here asks {_short(fresh['player'])}, no player of "
+                     "this game", "its locals (`me`) were changed")
+        return
     if fresh["player"] != saved["player"] or fresh["kind"] != saved["kind"]:
         errors.error(doc.position(("pending",)), f"the rules ask {st.player_name(fresh['player'])} for a "
                      f"'{fresh['kind']}' decision here, not {_short(st.player_name(saved['player']))} "

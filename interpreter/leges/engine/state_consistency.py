@@ -144,10 +144,14 @@ def running_program(checker) -> None:
                       f"at the bottom of the frames is '{_short(base)}'",
                       f"the phase and flow say which program runs first in the frames (at {checker.doc.position(('frames', 0, 0))})")
     elif flow == "turn":
-        me = frames[0][2].get("me")
-        if me != data["turn_player"] and isinstance(me, int) and not isinstance(me, bool):
-            checker.error(("frames", 0, 2, "me"), f"the turn is player {me}'s, but the state says it is "
-                          f"player {data['turn_player']}'s", "a turn's program runs for the turn's player")
+        env = frames[0][2]
+        me = env.get("me")
+        if "me" not in env:
+            checker.error(("frames", 0, 2), "the turn's program runs for no player ('me' is missing)",
+                          "a turn's program runs for the turn's player")
+        elif me != data["turn_player"] or isinstance(me, bool):
+            checker.error(("frames", 0, 2, "me"), f"the turn's program runs for {_short(json_text(me))}, but the "
+                          f"state says the turn is player {data['turn_player']}'s", "a turn's program runs for the turn's player")
 
 
 def seats_in_play(checker) -> None:
@@ -162,6 +166,11 @@ def seats_in_play(checker) -> None:
     elif data["flow"] == "setup" and dropped:
         checker.error(("dropped",), "seats dropped out before the first phase began",
                       "dropping out is from a phase's turns")
+
+
+def json_text(value: Any) -> str:
+    import json
+    return json.dumps(value)
 
 
 def _short(value: Any) -> str:
