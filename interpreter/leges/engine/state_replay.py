@@ -63,7 +63,7 @@ def _replay(st, doc: JsonDoc, errors: Collector, lenient: bool):
     """The state its history makes of its seed (None, with the error reported, if an action cannot
     be replayed). `lenient`: a game cut short, whose last actions may not replay the same."""
     game, history = st.game, st.history
-    key = (st.n, st.seed, st.explicit_chance, st.forced_moves)
+    key = (st.n, st.seed, st.explicit_chance, st.forced_moves, game.max_turns, game.max_decisions)  # (limits a caller may set)
     replayed, done = None, 0
     with _lock:  # a copy changes what it is copied from (state_data.py: `owned`), so it is taken here
         kept = _kept.setdefault(game, OrderedDict())
