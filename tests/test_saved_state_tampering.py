@@ -326,3 +326,10 @@ def test_a_sample_of_tampered_states(tmp_path):
     found = campaign(60, seed=35)
     assert found.cases == 60 and found.refused > 30
     assert not found.findings, "\n".join(found.findings[:10])
+
+
+def test_a_sample_of_tampered_records(tmp_path):
+    from fuzz.states import record_campaign
+    found = record_campaign(24, tmp_path, seed=35)
+    assert found.cases == 24 and found.refused > 12
+    assert not found.findings, "\n".join(found.findings[:10])

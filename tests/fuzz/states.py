@@ -17,6 +17,11 @@ A finding is:
   component twice or nowhere, every seat out during a turn, another program running than the
   phase's.
 
+Records too (a quarter as many cases): a whole game's record with its result, tampered with (a
+result changed, an action replaced, removed or moved, another seed or number of players), read and
+replayed as `leges replay` does; a finding is a traceback, a refusal without a place, or an
+accepted record whose result is not what its actions give.
+
 The cases are drawn from a seed (random.Random): the same seed, the same cases.
 """
 from __future__ import annotations
@@ -260,16 +265,97 @@ def campaign(cases: int, seed: int = 0, per_game: int = 4) -> Findings:
     return found
 
 
+# ------------------------------------------------------------------ records
+def honest_records(rng: random.Random, per_game: int = 3) -> list:
+    """(game, record) of whole random games of Tic-Tac-Toe and Pompeii, with their results."""
+    import leges
+    from helpers import ruleset_dir
+    from leges.lab.records import make_record
+    out = []
+    for name, players in (("tictactoe", 2), ("pompeii", 3)):
+        game = leges.load(str(ruleset_dir(name)))
+        for _ in range(per_game):
+            seed = rng.randrange(1000)
+            st = game.new_initial_state(players=players, seed=seed)
+            while not st.is_terminal():
+                st.apply_action(rng.choice(st.legal_actions()))
+            names = st.setup.seat_names
+            result = {"ranking": [[names[p] for p in group] for group in st.ranking()], "scores": st.scores()}
+            out.append((game, make_record(game, str(ruleset_dir(name)), players, seed, st.history, result)))
+    return out
+
+
+def _tamper_record(record: dict, rng: random.Random) -> str:
+    how = rng.choice(["scores", "ranking", "action", "remove", "swap", "seed", "players"])
+    actions, result = record["actions"], record["result"]
+    i, j = rng.randrange(len(actions)), rng.randrange(len(actions))
+    if how == "scores":
+        result["scores"][rng.randrange(len(result["scores"]))] += rng.choice([-1, 1, 10 ** 20])
+    elif how == "ranking":
+        result["ranking"] = [[seat for group in result["ranking"] for seat in group][::-1]] \
+            if rng.random() < 0.5 else result["ranking"][::-1]
+    elif how == "action":
+        actions[i] = actions[i].split(": ", 1)[0] + ": " + actions[j].split(": ", 1)[1]
+    elif how == "remove":
+        actions.pop(i)
+    elif how == "swap":
+        actions[i], actions[j] = actions[j], actions[i]
+    elif how == "seed":
+        record["seed"] += 1
+    else:
+        record["players"] += rng.choice([-1, 1])
+    return how
+
+
+def record_campaign(cases: int, work, seed: int = 0) -> Findings:
+    """Records tampered with (a result changed, an action replaced, removed or moved, another seed
+    or number of players), read and replayed as `leges replay` does. A finding: a traceback, a refusal
+    without a place, or an accepted record whose result is not what its actions give."""
+    from leges.lab.records import read_record, replay, write_record
+    from leges.text.errors import LegesError
+    rng = random.Random(seed)
+    records = honest_records(rng)
+    found = Findings()
+    for case in range(cases):
+        game, honest = rng.choice(records)
+        record = json.loads(json.dumps(honest))
+        what = _tamper_record(record, rng)
+        path = str(work / f"record{case % 8}.json")
+        write_record(path, record)
+        found.cases += 1
+        label = f"record case {case} ({game.id}, {what})"
+        try:
+            st = replay(game, read_record(path), path)
+        except LegesError as exc:
+            found.refused += 1
+            d = exc.diagnostics[0]
+            if d.position.file != path or not d.position.line or not d.position.col:
+                found.findings.append(f"{label}: a refusal without a place: {d.format()[:300]}")
+            continue
+        except Exception as exc:  # noqa: BLE001 — the finding this campaign looks for
+            found.findings.append(f"{label}: {type(exc).__name__}: {str(exc)[:300]}")
+            continue
+        found.accepted += 1
+        if st.is_terminal() and record["result"]["scores"] not in (st.scores(), st.returns()):
+            found.findings.append(f"{label}: accepted, but its scores are not its replay's")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.fuzz.states", description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", type=int, default=500, help="how many tampered states (default 500)")
     p.add_argument("--seed", type=int, default=0, help="the seed the cases are drawn from (default 0)")
     args = p.parse_args(argv)
-    found = campaign(args.cases, args.seed)
-    print(f"{found.cases} cases: {found.refused} refused, {found.accepted} accepted, {len(found.findings)} findings")
-    for line in found.findings[:50]:
-        print("  " + line)
-    return 1 if found.findings else 0
+    import tempfile
+    from pathlib import Path
+    with tempfile.TemporaryDirectory(prefix="leges-fuzz-records-") as work:
+        runs = [("states", campaign(args.cases, args.seed)), ("records", record_campaign(args.cases // 4, Path(work), args.seed))]
+    for what, found in runs:
+        print(f"{what}: {found.cases} cases: {found.refused} refused, {found.accepted} accepted, "
+              f"{len(found.findings)} findings")
+        for line in found.findings[:50]:
+            print("  " + line)
+    return 1 if any(found.findings for _, found in runs) else 0
 
 
 if __name__ == "__main__":
