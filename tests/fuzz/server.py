@@ -104,7 +104,9 @@ def headers(token: str) -> st.SearchStrategy[dict[str, str]]:
                                            "Cookie": st.sampled_from(["leges_client=a", "leges_client=" + "b" * 500])}))
 
 
-def campaign(cases: int, seed: int | None, work: Path) -> Findings:
+def campaign(cases: int, seed: int | None, work: Path, max_seconds: float | None = MAX_SECONDS) -> Findings:
+    """`cases` hostile requests; a slow answer is a finding past `max_seconds` of the wall clock
+    (None: not judged — the test suite's sample, on a machine others share, leaves speed to the campaign)."""
     from leges.text.files import bundled
     from leges.web.seating import AgentPolicy
     from leges.web.server import ServeOptions, create_app
@@ -145,7 +147,7 @@ def campaign(cases: int, seed: int | None, work: Path) -> Findings:
             mark.unlink()
         if status == 500 or status is None:
             out.found.append(f"status {status}: {where}: {raw[:300]!r}")
-        elif took > MAX_SECONDS:
+        elif max_seconds is not None and took > max_seconds:
             out.found.append(f"{took:.1f} s: {where}")
         elif status >= 400:
             try:
