@@ -269,17 +269,29 @@ def test_every_state_of_a_random_game_round_trips(games, name, players, seed, op
     assert loads > 5 and st.is_terminal()
 
 
-def test_a_game_cut_short_by_its_budget_loads_and_its_history_is_still_replayed(games):
+def test_a_game_cut_short_by_its_budget_is_replayed_under_that_budget(games):
     pompeii = games["pompeii"]
     st = pompeii.new_initial_state(players=3, seed=6, budget=GameBudget(work=20_000))
     rng = random.Random(6)
     while not st.is_terminal():
         st.apply_action(rng.choice(st.legal_actions()))
-    assert st.unfinished and st.end_reason["kind"] == "budget"
+    assert st.unfinished and st.end_reason == {"kind": "budget", "spent": "work", "limit": 20_000}
     assert pompeii.state_from_json(st.to_json()).to_json() == st.to_json()
     data = data_of(st)
     data["history"].pop(2)
     refused(pompeii, data, "of the history cannot be replayed")
+    data = data_of(st)
+    data["vars"]["moves_made"] += 1  # a forged final position of a game cut short
+    refused(pompeii, data, "replaying the history from seed 6 gives")
+
+
+def test_a_game_cut_short_by_its_budget_of_seconds_loads_only_as_an_edited_position(games):
+    tictactoe = games["tictactoe"]
+    st = tictactoe.new_initial_state(players=2, seed=0, budget=GameBudget(seconds=1e-9))  # cut at once
+    assert st.unfinished and st.end_reason["spent"] == "seconds"
+    d, line = refused(tictactoe, data_of(st), "cut short by its budget of seconds", "edited=True")
+    assert '"end_reason"' in line
+    assert tictactoe.state_from_json(st.to_json(), edited=True).to_json() == st.to_json()
 
 
 def test_an_older_state_takes_the_replays_value_of_a_key_it_lacks(games):

@@ -176,10 +176,15 @@ def _blind(data, rng, game) -> str:
 # ------------------------------------------------------------------ the oracles
 def replays_to(game, st) -> str | None:
     """Why the accepted `st` is not what its history makes of its seed, or None."""
-    if st.unfinished and (st.end_reason or {}).get("kind") == "budget":
-        return None  # a game cut by its budget: not compared (engine/state_replay.py)
+    from leges.engine.budget import GameBudget
+    ending = st.end_reason or {}
+    budget = None
+    if st.unfinished and ending.get("kind") == "budget":  # a game cut short: replayed under its budget of work
+        if ending.get("spent") != "work":
+            return "a game cut short by its budget of seconds was accepted"
+        budget = GameBudget(work=int(ending["limit"]))
     again = game.new_initial_state(players=st.n, seed=st.seed, explicit_chance=st.explicit_chance,
-                                   forced_moves=st.forced_moves)
+                                   forced_moves=st.forced_moves, budget=budget)
     for entry in st.history:
         try:
             again.apply_action(entry)
@@ -212,12 +217,14 @@ def breaks_what_every_state_holds(game, st) -> str | None:
 def honest_states(rng: random.Random, per_game: int = 4) -> list:
     """(game, state JSON) at random points of random games of each bundled game."""
     import leges
+    from leges.engine.budget import GameBudget
     from helpers import ruleset_dir
     out = []
     for name, players in GAMES:
         game = leges.load(str(ruleset_dir(name)))
         for _ in range(per_game):
-            st = game.new_initial_state(players=players, seed=rng.randrange(1000),
+            budget = GameBudget(work=rng.choice([5_000, 20_000])) if rng.random() < 0.15 else None  # some cut short
+            st = game.new_initial_state(players=players, seed=rng.randrange(1000), budget=budget,
                                         explicit_chance=rng.random() < 0.2, forced_moves=rng.random() < 0.2)
             stop = rng.randrange(1, 80)
             while not st.is_terminal() and len(st.history) < stop:

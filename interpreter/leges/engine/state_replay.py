@@ -12,11 +12,12 @@ after every move) would replay again and again, so the last replays of each game
 (a few states a game) and a longer history continues from the one it extends.
 
 Not replayed: a position set up by a program (`state_from_json(text, edited=True)`: the caller
-says it trusts such positions; every other check still holds). Not compared: a game cut short by
-its budget (engine/budget.py), which a replay cannot be sure to cut at the same statement (seconds
-are not deterministic, and work may differ by values remembered across games): its history is
-replayed, every action legal in turn, but its final position is not compared. The replay runs
-under the default budget: a game played on past it under a larger one does not load.
+says it trusts such positions; every other check still holds). A game cut short by its budget
+(engine/budget.py) is replayed under the budget of work it names, and must stop at the same
+statement: it mostly does, but values remembered across games (design.md, memoisation) can spare
+a replay work the game did, and seconds are no one's to reproduce — such a state is refused, and
+loads with `edited=True` when its source is trusted. The replay runs under the default budget
+otherwise: a game played on past it under a larger one does not load either.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from typing import Any
 
 from ..text.errors import Collector, LegesError
 from ..text.json_source import JsonDoc
+from .budget import GameBudget
 
 KEPT = 4  # replays kept a game: one each for a few games loaded along at once
 HINT = ("a saved state is what replaying its history from its seed gives; a position set up by a program "
@@ -41,9 +43,11 @@ def check_replay(st, doc: JsonDoc, errors: Collector) -> None:
     """Replay `st`'s history from its seed and report, at its place in `doc`, the first value of the
     saved state that differs from the replay's (or the action that cannot be replayed)."""
     data = doc.data
-    cut = st.unfinished and (st.ending or {}).get("kind") == "budget"
-    replayed = _replay(st, doc, errors, cut)
-    if replayed is None or cut:
+    budget = _cut_by(st, doc, errors)
+    if budget is False:
+        return
+    replayed = _replay(st, doc, errors, budget)
+    if replayed is None:
         return
     mine = json.loads(st.to_json())
     theirs = json.loads(replayed.to_json())
@@ -59,11 +63,27 @@ def check_replay(st, doc: JsonDoc, errors: Collector) -> None:
             return
 
 
-def _replay(st, doc: JsonDoc, errors: Collector, lenient: bool):
-    """The state its history makes of its seed (None, with the error reported, if an action cannot
-    be replayed). `lenient`: a game cut short, whose last actions may not replay the same."""
+def _cut_by(st, doc: JsonDoc, errors: Collector):
+    """The budget a game cut short by its budget of work is replayed under (None: not cut short,
+    the default budget); False, with the error reported, if it cannot be replayed to the same point."""
+    ending = st.ending or {}
+    if not (st.unfinished and ending.get("kind") == "budget"):
+        return None
+    limit = ending.get("limit")
+    if ending.get("spent") == "work" and isinstance(limit, (int, float)) and 1 <= limit <= 10 ** 15:
+        return GameBudget(work=int(limit))
+    errors.error(doc.position(("end_reason",)), "a game cut short by its budget of seconds cannot be replayed to the "
+                 "point where it stopped, so this state cannot be checked", "if you trust where it comes from, load it "
+                 "with state_from_json(text, edited=True): every other check holds, the history is not replayed")
+    return False
+
+
+def _replay(st, doc: JsonDoc, errors: Collector, budget: GameBudget | None):
+    """The state its history makes of its seed, under `budget` (None: the default), or None with the
+    error reported if an action cannot be replayed."""
     game, history = st.game, st.history
-    key = (st.n, st.seed, st.explicit_chance, st.forced_moves, game.max_turns, game.max_decisions)  # (limits a caller may set)
+    key = (st.n, st.seed, st.explicit_chance, st.forced_moves, budget,
+           game.max_turns, game.max_decisions)  # (limits a caller may set between loads)
     replayed, done = None, 0
     with _lock:  # a copy changes what it is copied from (state_data.py: `owned`), so it is taken here
         kept = _kept.setdefault(game, OrderedDict())
@@ -74,13 +94,11 @@ def _replay(st, doc: JsonDoc, errors: Collector, lenient: bool):
             replayed = replayed.copy()
     if replayed is None:
         replayed = game.new_initial_state(players=st.n, seed=st.seed, explicit_chance=st.explicit_chance,
-                                          forced_moves=st.forced_moves)
+                                          forced_moves=st.forced_moves, budget=budget)
     for i in range(done, len(history)):
         try:
             replayed.apply_action(history[i])
         except LegesError as exc:
-            if lenient and replayed.terminal:
-                return replayed
             d = exc.diagnostics[0]
             errors.error(doc.position(("history", i)), f"action {i + 1} of the history cannot be replayed from "
                          f"seed {st.seed}: {d.message}", HINT)
