@@ -21,11 +21,6 @@ FACE = "(the package's face)"  # leges/__init__.py: load, Game, State, the error
 LAYERS = {"text": 0, "lang": 1, "board": 1, "model": 2, "engine": 3, FACE: 4, "agents": 5, "render": 5,
           "lab": 6, "authoring": 7, "adapters": 7, "web": 8, "cli": 9, "__main__": 10}
 
-def _module(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 def import_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
     """Module → the modules of the package it imports, anywhere in its text."""
     modules = {}

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from helpers import expr, maps_dir, play_random, position, ruleset_dir, texts
-from leges.lab.simulate import random_playout
+from leges.lab.simulate import play_game
 
 DEAL_HANDS = """
     for p in players:
@@ -576,7 +576,7 @@ def test_scoring_most_saved_then_fewest_in_the_volcano(pompeii):
 def test_random_games_finish_with_every_citizen_accounted_for(pompeii, players):
     """The invariants (citizens_accounted_for, ...) hold after every action of random games."""
     for seed in range(6):
-        result = random_playout(pompeii, players, seed, check=True)
+        result = play_game(pompeii, players, seed, check=True)
         assert not result.unfinished
         assert 60 < result.length < 400
 

@@ -67,9 +67,6 @@ class Board:
             cache[key] = frozenset(found)
         return cache[key]
 
-    def adjacent(self, a: str, b: str) -> bool:
-        return b in self.neighbors.get(a, ())
-
     def distances(self, sources: Iterable[str], blocked=(), limit: int | None = None,
                   target: str | None = None, allowed=None) -> dict[str, int]:
         """Breadth-first distances from the sources, never entering blocked spaces, nor spaces outside

@@ -110,11 +110,6 @@ def play_game(game, players: int, seed: int, agents: list[str] | None = None, ch
                       ending=st.end_reason)
 
 
-def random_playout(game, players: int, seed: int, check: bool = False) -> PlayResult:
-    """Play one game with uniformly random legal actions (out-of-turn ones included)."""
-    return play_game(game, players, seed, None, check, track=False)
-
-
 def _agent_step(st, mv, seats, memories: SeatMemories | None = None) -> None:
     """Ask the others whether they act out of turn, then the player deciding. With `memories`,
     each seat's view keeps what it has seen, and takes in the step (engine/knowledge.py)."""

@@ -230,14 +230,6 @@ def write_tree(tree: dict[str, bytes], into: str | Path) -> None:
             handle.write(data)
 
 
-def is_regular(path: str | Path) -> bool:
-    """True for an existing regular file (symbolic links followed); never opens it."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
-
-
 class Budget:
     """What one ruleset's files hold so far: together at most MAX_RULESET_BYTES and MAX_RULESET_VALUES.
 

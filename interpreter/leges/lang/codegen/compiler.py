@@ -102,12 +102,6 @@ class Compiler(NameCompiling, ReadRecording, LoopCompiling, OperatorCompiling):
     def define(self, source: str, name: str) -> None:
         exec(cache.compiled(source, f"<{name}>"), self.namespace)  # our own generated source
 
-    def define_function(self, source: str, name: str, filename: str):
-        """Compile generated source defining function `name` and return it (it sees the namespace)."""
-        local: dict = {}
-        exec(cache.compiled(source, filename), self.namespace, local)  # our own generated source
-        return local[name]
-
     def formatter(self, ty: T.Ty):
         self.read_labels(ty)
         return formatter(ty)
