@@ -7,7 +7,7 @@ import pytest
 
 import leges
 from helpers import expr, maps_dir, position, ruleset_dir, texts
-from leges.lab.simulate import random_playout
+from leges.lab.simulate import play_game
 
 ATTIKA = str(ruleset_dir("attika"))
 
@@ -141,13 +141,13 @@ def test_turn_cap_reports_unfinished(attika, tmp_path):
     text = (tmp_path / "attika" / "ruleset.yaml").read_text().replace("max_turns: 600", "max_turns: 3")
     (tmp_path / "attika" / "ruleset.yaml").write_text(text)
     game = leges.load(str(tmp_path / "attika"))
-    result = random_playout(game, 2, 0)
+    result = play_game(game, 2, 0)
     assert result.unfinished and result.scores == [0, 0]
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_random_games_keep_every_building_card_and_amphora(attika, players):
-    result = random_playout(attika, players, seed=1, check=True)
+    result = play_game(attika, players, seed=1, check=True)
     assert not result.unfinished
 
 

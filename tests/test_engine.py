@@ -9,7 +9,7 @@ import pytest
 import leges
 from helpers import ROOT, expr, play_random
 from leges.lab.records import make_record, replay
-from leges.lab.simulate import random_playout
+from leges.lab.simulate import play_game
 
 
 def test_state_round_trips_through_json_mid_game(pompeii):
@@ -43,8 +43,8 @@ def test_copy_is_independent(pompeii):
 
 
 def test_same_seed_same_game(pompeii):
-    a = random_playout(pompeii, 3, seed=11)
-    b = random_playout(pompeii, 3, seed=11)
+    a = play_game(pompeii, 3, seed=11)
+    b = play_game(pompeii, 3, seed=11)
     assert a.history == b.history and a.scores == b.scores
 
 
