@@ -8,7 +8,7 @@ import leges
 import pytest
 from helpers import ROOT, maps_dir, ruleset_dir
 from leges.cli import main
-from leges.agents.learn import candidates, compile_features, ensure_heuristic, learn
+from leges.agents.learn import candidates, compile_features, learn, learned_heuristic
 
 
 def without_heuristics(tmp_path, name: str):
@@ -69,11 +69,12 @@ def test_agents_learn_a_heuristic_when_the_ruleset_has_none(tmp_path, capsys, mo
     folder = without_heuristics(tmp_path, "tictactoe")
     game = leges.load(str(folder))
     assert not game.heuristics
-    assert ensure_heuristic(game) == "learned" and "learned" in game.heuristics
+    text, _ = learned_heuristic(game)
+    assert not game.heuristics  # kept for the agents that ask, never attached to the shared game
     again = leges.load(str(folder))
     calls = []
     monkeypatch.setattr("leges.agents.learn.learn", lambda *a, **k: calls.append(1))
-    assert ensure_heuristic(again) == "learned" and not calls  # learned once: kept on disk
+    assert learned_heuristic(again)[0] == text and not calls  # learned once: kept on disk
     cache.reset()
     assert main(["simulate", str(folder), "--agents", "greedy,random", "--rotate-seats", "-g", "40", "-j", "1",
                  "--json"]) == 0

@@ -84,6 +84,9 @@ class Agent:
 
     name: ClassVar[str] = "agent"
     params: ClassVar[dict[str, tuple[type, Any, str]]] = {}
+    # what it judges positions by, in words (or an agents.evaluation.Evaluation), for the reports of
+    # studies and ladders: a function of its spec and the ruleset, never of what ran before it
+    evaluation: Any = None
 
     def __init__(self, **settings):
         for key, (kind, default, _) in self.params.items():

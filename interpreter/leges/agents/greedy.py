@@ -8,9 +8,9 @@ ties are broken at random, so that it does not always prefer the first option li
 """
 from __future__ import annotations
 
-from ..text.errors import Diagnostic, LegesError, Position
 from ..engine.action import Action
 from .base import Agent, View
+from .evaluation import Evaluation, Heuristic, heuristic_for
 from .moves import moves, play, texts
 
 
@@ -20,27 +20,26 @@ def advantage(values: list[float], player: int) -> float:
     return values[player] - (max(others) if others else 0.0)
 
 
-def require_heuristic(game, name: str | None, agent: str) -> None:
-    """The heuristic `name` must be the ruleset's; a ruleset that declares none gets one learned
-    from random games (learn.py), so that every agent plays every ruleset."""
-    from .learn import ensure_heuristic
-    ensure_heuristic(game)
-    if name is not None and name not in game.heuristics:
-        raise LegesError(Diagnostic(Position("--agents"), f"no heuristic named '{name}'",
-                                    "heuristics: " + ", ".join(game.heuristics)))
-
-
 class GreedyAgent(Agent):
     name = "greedy"
-    params = {"heuristic": (str, None, "the ruleset's heuristic to follow (default: its first)"),
+    params = {"heuristic": (str, None, "the heuristic to follow (default: the ruleset's first; in a ruleset that "
+                                       "declares none, or with heuristic=learned: one learned from random games)"),
               "width": (int, None, "look at most this many actions, drawn at random (every kind among them), "
                                    "when there are more (default: all; for games slow to play out)")}
     heuristic: str | None  # the settings of `params`, set by Agent.__init__
     width: int | None
 
+    judge: Heuristic
+
     def start(self, game, player, rng) -> None:
-        require_heuristic(game, self.heuristic, self.name)
+        self.judge = heuristic_for(game, self.heuristic)  # (a learned one is the agent's, not the game's)
         super().start(game, player, rng)
+
+    @property
+    def evaluation(self) -> Evaluation | None:
+        """What it judges positions by (None before it starts: that depends on the ruleset)."""
+        judge = getattr(self, "judge", None)
+        return judge.describe("one move ahead") if judge is not None else None
 
     def _values(self, view: View, wanted: list[str], now: bool) -> list[float]:
         """The advantage after each wanted move (and, if `now`, of not moving, last)."""
@@ -56,7 +55,7 @@ class GreedyAgent(Agent):
                 st.apply_action(Action(view.player, text))
             out.append(self._completed(st, view.player))
         if now:
-            out.append(advantage(det.heuristic(self.heuristic), view.player))
+            out.append(advantage(self.judge.values(det), view.player))
         return out
 
     def _completed(self, st, player: int) -> float:
@@ -73,11 +72,11 @@ class GreedyAgent(Agent):
             for i in choices:
                 trial = st.copy()
                 play(trial, mv, i)
-                value = advantage(trial.heuristic(self.heuristic), player)
+                value = advantage(self.judge.values(trial), player)
                 if best_value is None or value > best_value:
                     best, best_value = trial, value
             st = best
-        return advantage(st.heuristic(self.heuristic), player)
+        return advantage(self.judge.values(st), player)
 
     FOLLOW_UPS = 2  # how many decisions of the same player a move may open that are looked into
     FOLLOW_UP_WIDTH = 6  # options looked at in each of them (drawn at random when there are more)

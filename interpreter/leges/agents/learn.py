@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -252,15 +253,21 @@ def _accuracy(positions: Sequence[Position], keep: list[int], strength: float) -
 
 # ------------------------------------------------------------------ for agents
 GAMES_FOR_AGENTS = 60  # random games an agent learns from when the ruleset has no heuristic (2-5 s)
+LEARNED = "learned"  # the name agents know a learned heuristic by
 COMPILING = threading.Lock()  # one heuristic compiled at a time: tables of one ruleset share its compiler (web/)
+_LEARNED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game → (expression, compiled)
 
 
-def ensure_heuristic(game) -> str:
-    """The name of the heuristic agents use: the ruleset's first, or — when it declares none — one
-    learned now from random games (the same one each time: fixed seed; kept on disk by the
-    ruleset's text, so that every process and every run learns it once) under the name `learned`."""
-    if game.heuristics:
-        return next(iter(game.heuristics))
+def learned_heuristic(game) -> tuple[str, object]:
+    """The heuristic learned for `game` from random games — its text and its compiled function —
+    for an agent that asks for it (agents/evaluation.py). The same one each time: a fixed seed,
+    kept on disk by the ruleset's text, so that every process and every run learns it once; and
+    kept here by the game, never in `game.heuristics`: what one agent learned must not change
+    what another, that did not ask, judges by."""
+    with COMPILING:  # the compiler is shared by the games of one ruleset (engine/private_copy.py)
+        found = _LEARNED.get(game)
+    if found is not None:
+        return found
     from ..text import cache
     players = list(range(game.min_players, game.max_players + 1))
     key = "\0".join([game.id, game.version, *game.variants, *(d.text or "" for d in game.ruleset.docs), str(players)])
@@ -268,6 +275,8 @@ def ensure_heuristic(game) -> str:
     def make() -> str:
         return learn(game, players, GAMES_FOR_AGENTS).expression()
     text = cache.cached("learned-heuristic", key, make, dumps=str.encode, loads=bytes.decode)
-    with COMPILING:  # the compiler is shared by the games of one ruleset (engine/private_copy.py)
-        game.heuristics["learned"] = game.compile_expression(text, player=True)
-    return "learned"
+    with COMPILING:
+        found = _LEARNED.get(game)
+        if found is None:
+            found = _LEARNED[game] = (text, game.compile_expression(text, player=True))
+    return found

@@ -35,7 +35,7 @@ import time
 from ..engine.constants import CHANCE
 from ..text.errors import Diagnostic, LegesError, Position
 from .base import Agent, View
-from .greedy import require_heuristic
+from .evaluation import Evaluation, Heuristic, heuristic_for
 from .moves import moves, play, play_chance, random_move, sealed, texts
 from .playout import Mast
 
@@ -92,8 +92,8 @@ class MCTSAgent(Agent):
         "c": (float, 0.5, "exploration constant of UCB1 (rewards lie in [0, 1]; default 0.5)"),
         "depth": (int, None, "play-out moves before the heuristic scores the position (default with a "
                              "heuristic: 0, the new leaf is scored at once)"),
-        "heuristic": (str, None, "the heuristic that scores play-outs (default: the ruleset's first; "
-                                 "'none': play every play-out to the end)"),
+        "heuristic": (str, None, "the heuristic that scores play-outs (default: the ruleset's first; 'learned': "
+                                 "one learned from random games; 'none': play every play-out to the end)"),
         "normalise": (int, None, "1: explore on rewards stretched to the range seen in the search, 0: as they "
                                  "are (default: 1 when the heuristic scores play-outs, whose rewards differ little)"),
         "rollout": (str, "mast", "play-out moves: 'mast' (by each move's average reward so far, "
@@ -111,20 +111,34 @@ class MCTSAgent(Agent):
         if self.rollout not in ROLLOUTS:
             raise LegesError(Diagnostic(Position("--agents"), f"mcts: no roll-out '{self.rollout}'",
                                         "rollout=" + " or rollout=".join(ROLLOUTS)))
+        # What scores an iteration is fixed by the spec and the ruleset alone, never by what ran
+        # before (agents/evaluation.py): in a ruleset without a heuristic the default plays out to
+        # the end, as `mcts` always has; `heuristic=learned` (or a `depth`) asks for a learned one.
+        self._judge: Heuristic | None = None
         if self.heuristic == "none":
             if self.depth is not None:
                 raise LegesError(Diagnostic(Position("--agents"), "mcts: 'depth' cuts play-outs to be scored by a "
                                             "heuristic, and heuristic=none asks for none"))
-            self._scored_by, self._cut = None, None
-        elif self.depth is not None or self.heuristic is not None:
-            require_heuristic(game, self.heuristic, f"{self.name}:depth" if self.depth is not None else self.name)
-            self._scored_by, self._cut = self.heuristic, self.depth if self.depth is not None else 0
-        elif game.heuristics:
-            self._scored_by, self._cut = None, 0
+            self._cut = None
+        elif self.depth is not None or self.heuristic is not None or game.heuristics:
+            self._judge = heuristic_for(game, self.heuristic)
+            self._cut = self.depth if self.depth is not None else 0
         else:
-            self._scored_by, self._cut = None, None
+            self._cut = None
         self._stretch = bool(self.normalise) if self.normalise is not None else self._cut is not None
         super().start(game, player, rng)
+
+    @property
+    def evaluation(self) -> Evaluation | None:
+        """How it scores an iteration (None before it starts: that depends on the ruleset)."""
+        if not hasattr(self, "_cut"):
+            return None
+        moves = "MAST" if self.rollout == "mast" else "random"
+        if self._judge is None:
+            return Evaluation(f"play-outs to the end ({moves} moves)")
+        if self._cut == 0:
+            return self._judge.describe("read at each new leaf")
+        return self._judge.describe(f"read after play-outs of {self._cut} moves ({moves})")
 
     def choose(self, view: View) -> int:
         actions = view.legal_actions()
@@ -238,4 +252,5 @@ class MCTSAgent(Agent):
             steps += 1
         if st.terminal:
             return [0.5 + 0.5 * r for r in st.returns()]
-        return estimated(st.heuristic(self._scored_by))
+        assert self._judge is not None  # a cut play-out is scored by a heuristic (start)
+        return estimated(self._judge.values(st))

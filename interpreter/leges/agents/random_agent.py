@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from .base import Agent, View
+from .evaluation import Evaluation
 
 
 class RandomAgent(Agent):
     name = "random"
+    evaluation = Evaluation("none (uniformly random moves)")
 
     def choose(self, view: View) -> int:
         return self.rng.randrange(len(view.legal_actions()))
