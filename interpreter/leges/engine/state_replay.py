@@ -82,7 +82,7 @@ def _replay(st, doc: JsonDoc, errors: Collector, budget: GameBudget | None):
     """The state its history makes of its seed, under `budget` (None: the default), or None with the
     error reported if an action cannot be replayed."""
     game, history = st.game, st.history
-    key = (st.n, st.seed, st.explicit_chance, st.forced_moves, budget,
+    key = (st.n, st.seed, st.explicit_chance, st.forced_moves, budget, getattr(game, "budget", None),
            game.max_turns, game.max_decisions)  # (limits a caller may set between loads)
     replayed, done = None, 0
     with _lock:  # a copy changes what it is copied from (state_data.py: `owned`), so it is taken here
