@@ -89,10 +89,13 @@ def test_list_shows_the_mutants_a_run_would_run(capsys):
     assert len(capsys.readouterr().out.splitlines()) == 3
 
 
-def test_a_survivor_is_reported_and_a_stillborn_mutant_not_counted():
-    """With no test to run (Tic-Tac-Toe has no scenario) every mutant survives; one the checker rejects is
-    stillborn and left out of the score."""
-    report = run(str(ROOT / "rulesets" / "tictactoe"), tests=[], rule="place", operator="|".join(OLD_OPERATORS))
+def test_a_survivor_is_reported_and_a_stillborn_mutant_not_counted(tmp_path):
+    """With no test to run (a copy of Tic-Tac-Toe without its scenarios) every mutant survives; one the
+    checker rejects is stillborn and left out of the score."""
+    import shutil
+    bare = tmp_path / "tictactoe"
+    shutil.copytree(ROOT / "rulesets" / "tictactoe", bare, ignore=shutil.ignore_patterns("scenarios"))
+    report = run(str(bare), tests=[], rule="place", operator="|".join(OLD_OPERATORS))
     assert report["tests"] == [] and report["survived"] == report["run"] == 11 and report["score"] == 0.0
     assert all(r.status == "survived" and r.mutant.rule == "action:place" for r in report["results"])
     from leges.authoring.mutants import Mutant
@@ -127,10 +130,11 @@ def test_each_listed_equivalent_mutant_is_one_mutant_with_a_reason(game):
 
 
 def _stranger(tmp_path):
-    """A copy of Tic-Tac-Toe as a stranger's mod might come: Python in and beside its folder that leaves a mark."""
+    """A copy of Tic-Tac-Toe as a stranger's mod might come: Python in and beside its folder that leaves a mark
+    (and no scenario, which would kill a mutant before the Python ran)."""
     import shutil
     folder = tmp_path / "mod" / "rulesets" / "tictactoe"
-    shutil.copytree(ROOT / "rulesets" / "tictactoe", folder)
+    shutil.copytree(ROOT / "rulesets" / "tictactoe", folder, ignore=shutil.ignore_patterns("scenarios"))
     marks = tmp_path / "marks"
     marks.mkdir()
     for where in (folder, folder.parent, folder.parent.parent):

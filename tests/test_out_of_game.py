@@ -30,7 +30,7 @@ steps:
 @pytest.fixture()
 def tictactoe(tmp_path):
     folder = tmp_path / "rulesets" / "tictactoe"
-    shutil.copytree(ROOT / "rulesets" / "tictactoe", folder)
+    shutil.copytree(ROOT / "rulesets" / "tictactoe", folder, ignore=shutil.ignore_patterns("scenarios"))
     shutil.copytree(ROOT / "maps", tmp_path / "maps")
     (folder / "scenarios").mkdir()
     (folder / "scenarios" / "mark_out.yaml").write_text(SCENARIO)

@@ -15,6 +15,7 @@ from ..text.errors import Collector, Diagnostic, LegesError, RuleError, did_you_
 from ..model.decl import At, Text
 from ..model.schemas import validate
 from ..text.yaml_source import YamlDoc, load_yaml_file
+from . import scenario_end
 
 
 @dataclass
@@ -120,6 +121,7 @@ def check_file(path: str, games: dict | None = None) -> None:
     if errors.errors:
         raise LegesError(errors.diagnostics)
     seats = game.setup_for(data["players"]).seat_names
+    scenario_end.check_values(doc, seats, game.phases, errors)
     if "turn" in position and position["turn"] not in seats:
         errors.error(doc.position(("position", "turn")), f"no player '{position['turn']}'",
                      did_you_mean(str(position["turn"]), seats) or "players: " + ", ".join(seats))
@@ -153,6 +155,9 @@ def run_file(path: str) -> Outcome:
     game = _load_game(doc)
     check_citation(game, doc)
     state = start(game, doc)
+    errors = Collector()  # an end check naming no seat of the game is told before any step is played
+    scenario_end.check_values(doc, state.setup.seat_names, game.phases, errors)
+    errors.raise_if_errors()
     checked = data.get("check_invariants")
     broken = set(game.check_invariants(state))
     if checked:  # the position too: the scenario says it is one a game can reach
@@ -228,6 +233,9 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
         except RuleError:
             raise  # the ruleset is broken, not the scenario: report where the rule failed
         except LegesError as exc:
+            lone = scenario_end.lone_option(st, [step["do"]])  # the engine took it itself: say so
+            if lone is not None:
+                return [f"{where}: '{step['do']}' cannot be played: {lone}"]
             why = st.explain(text) if not st.is_terminal() else None  # which condition fails, in the ruleset's words
             return [f"{where}: {d.message}" + (f" — {why}" if why is not None and not why.legal else "")
                     + (f" ({d.hint})" if d.hint else "") for d in exc.diagnostics]
@@ -247,22 +255,29 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
     legal = {a.text for p in range(st.n) for a in st.legal_actions(p)}
     for text in step.get("legal", []):
         if text not in legal:
-            why = st.explain(text) if not st.is_terminal() else None
-            failures.append(f"{where}: '{text}' should be legal" + (f"\n       {why}" if why is not None else "")
-                            + _context(st))
+            lone = scenario_end.lone_option(st, [text])
+            why = st.explain(text) if not st.is_terminal() and lone is None else None
+            failures.append(f"{where}: '{text}' should be legal" + (f": {lone}" if lone is not None else "")
+                            + (f"\n       {why}" if why is not None else "") + _context(st))
     for text in step.get("illegal", []):
         if text in legal:
             failures.append(f"{where}: '{text}' should not be legal")
     if "legal_exactly" in step:
         wanted = set(step["legal_exactly"])
         now = {a.text for a in st.legal_actions()}
-        if wanted != now:
+        lone = scenario_end.lone_option(st, wanted - now)
+        if wanted != now and lone is not None:
+            failures.append(f"{where}: {lone}" + (f"; legal now: {sorted(now)}" if now else ""))
+        elif wanted != now and st.is_terminal():
+            failures.append(f"{where}: the game is over, nothing is legal (expected {sorted(wanted)})" + _context(st))
+        elif wanted != now:
             failures.append(f"{where}: legal actions differ: missing {sorted(wanted - now)}, extra {sorted(now - wanted)}")
     for event in step.get("events", []):
         if event not in st.fired:
             failures.append(f"{where}: event '{event}' did not fire (fired: {', '.join(st.fired) or 'none'})")
     if "terminal" in step and st.is_terminal() != step["terminal"]:
-        failures.append(f"{where}: expected the game {'to be over' if step['terminal'] else 'to go on'}")
+        failures.append(f"{where}: expected the game {'to be over' if step['terminal'] else 'to go on'}" + _context(st))
+    failures += scenario_end.check_step(st, doc, i, step)
     return failures
 
 
@@ -286,8 +301,7 @@ def _values(game, st, doc: YamlDoc, path: tuple, check: str) -> str:
 def _context(st) -> str:
     """Who is to move, the decision pending and what is legal: the lines after a failure."""
     if st.is_terminal():
-        reason = st.end_reason or {}
-        return "\n       the game is over" + (f" ({reason['kind']})" if reason else "")
+        return "\n       the game is over: " + scenario_end.describe_ending(st.end_reason).removeprefix("it ")
     d = st.decision()
     if d is None:
         return ""
