@@ -89,9 +89,10 @@ class Resampler:
     the replay up to the first sealed secret action happens here, not at every sample.
     """
 
-    def __init__(self, state: "State", player: int, pins: Pins = NO_PINS):
+    def __init__(self, state: "State", player: int, pins: Pins = NO_PINS, canonical: bool = False):
         self.state = state
         self.player = player
+        self.canonical = canonical  # the hidden stretches put in a canonical order before each re-deal
         if pins.read:
             read = read_components(state, player) - pins.fixed - pins.known
             if read:
@@ -116,11 +117,13 @@ class Resampler:
         for attempt in range(2 * ATTEMPTS + 1):
             st = self._rechoose_secrets(rng) if self.base is not None else self.state.copy()
             other = st.pending is not None and st.pending["player"] != self.player
+            if self.canonical:
+                canonicalise(st, self.player, self.pins)
             changed = _redeal(st, self.player, rng, st.pending["player"] if other and attempt >= ATTEMPTS else None,
                               self.pins)
             if not self.pins.rng:
                 st.rng = R.seed_state(rng.getrandbits(63))
-            st.forget_redealt(changed)  # values computed before the re-deal may not hold
+            st.forget_redealt(None if self.canonical else changed)  # values computed before the re-deal may not hold
             st.seed = -1  # the real seed would let the real hidden state be replayed
             if not other or attempt == 2 * ATTEMPTS:
                 return st
@@ -215,6 +218,43 @@ def shuffle(rng: random.Random, items: list) -> None:
         while j >= n:
             j = bits(k)
         items[i], items[j] = items[j], items[i]
+
+
+def canonicalise(st: "State", player: int, pins: Pins = NO_PINS) -> None:
+    """Put what `player` cannot see in an order that depends only on what it can: each hidden
+    stretch's components sorted by id, and the identities of each type and owner (those not
+    `known`) handed out over them in a fixed order.
+
+    Why: a re-deal permutes the real hidden order, so a world drawn from it, even by a generator
+    seeded from public facts, depends on the real cards. Two states a player cannot tell apart
+    that hold the same components in each hidden zone (a state and its re-deals) are made the same
+    here, and any two get the same identities in the same places; re-dealt from here with the same
+    generator, they give the same worlds (seat_explanation.py). Off the search's path: an agent's
+    worlds need not be a function of what it sees, only consistent with it.
+    """
+    setup = st.setup
+    known = pins.known | pins.fixed
+    ctype, cowner, ckind, clabel = setup.ctype, setup.cowner, setup.ckind, setup.clabel
+    classes: dict[tuple, list[int]] = {}
+    for key, (lo, hi) in hidden_places(st, player).items():
+        items = st.writable(key)
+        free = [i for i in range(lo, hi) if items[i] not in pins.fixed]
+        stretch = sorted(items[i] for i in free)
+        for i, c in zip(free, stretch):
+            items[i] = c
+        for c in stretch:
+            if c not in known:
+                classes.setdefault((ctype[c], cowner[c]), []).append(c)
+    if not any(len(slots) > 1 for slots in classes.values()):
+        return
+    was_static, was_label, was_kind = setup.cstatic, setup.clabel, setup.ckind
+    cstatic, labels, kinds = list(was_static), list(was_label), list(was_kind)
+    for slots in classes.values():
+        for slot, c in zip(slots, sorted(slots, key=lambda c: (ckind[c], clabel[c], c))):
+            cstatic[slot], labels[slot], kinds[slot] = was_static[c], was_label[c], was_kind[c]
+    canonical = copy.copy(setup)
+    canonical.cstatic, canonical.clabel, canonical.ckind = cstatic, labels, kinds
+    st.setup = canonical
 
 
 def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None,
