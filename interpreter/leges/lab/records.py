@@ -61,6 +61,14 @@ def record_from_text(text: str, path: str) -> dict:
             if not isinstance(item, str):
                 raise LegesError(Diagnostic(record_position(path, key, i), f"{key[:-1]} {i + 1} of the record is not "
                                             f"a text: {short(item)}", hint))
+    if record.get("variants"):  # read as strictly as --variant (a record's requests come back into the page)
+        from ..model.variants.choice import check_requests
+        try:
+            check_requests(record["variants"], "variants")
+        except LegesError as exc:
+            bad = exc.diagnostics[0]
+            raise LegesError(Diagnostic(record_position(path, "variants", bad.position.line - 1),
+                                        f"the record's variants: {bad.message}", bad.hint)) from None
     if record["players"] < 1 or record["players"] > 64:
         raise LegesError(Diagnostic(record_position(path, "players"), f"the record's game has {record['players']} players",
                                     "a game has between 1 and 64 players"))

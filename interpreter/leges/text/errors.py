@@ -129,7 +129,7 @@ def named_at(places: dict[str, tuple[Position, str]]) -> Iterator[None]:
 
 
 def _moved(d: Diagnostic, places: dict[str, tuple[Position, str]]) -> Diagnostic:
-    if d.position.line:
+    if d.position.line and not d.position.file.startswith("--"):  # `--variant:2:5`: the second request, not a file's line
         return d
     for named, (at, what) in places.items():
         if d.position.file == named or d.position.file.startswith(named.rstrip("/") + "/"):

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from . import files
+from . import numbers
 from .errors import Diagnostic, LegesError, Position
 from .offsets import line_col
 from .origin import TextOrigin, breaks
@@ -111,7 +112,10 @@ class _Loader(yaml.SafeLoader):
 _Fast = getattr(yaml, "CSafeLoader", None) or _Loader  # libyaml when PyYAML was built with it
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
-_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})\Z")
+_FLOAT = "tag:yaml.org,2002:float"
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]{0,14})\Z")  # within MAX_INT whatever the digits: no check needed
+_PLAIN_HINT = ("Leges reads plain YAML only: text, numbers, true/false, null, lists and mappings, "
+               "written without tags; remove the tag (quote the value to make it text)")
 
 
 def _fail(file: str, mark, message: str, hint: str | None = None) -> LegesError:
@@ -205,6 +209,75 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> Diagnostic
     return Diagnostic(_mark_position(file, mark), message, hint)
 
 
+def _explicit_tag(text: str, index: int) -> str | None:
+    """The tag written before the node that starts at `index` (after its anchor, if any), else None.
+
+    A composed node no longer tells whether its tag was written or resolved from its form
+    (`!!str 12` and `"12"` give the same node), and any written tag is refused (`!!binary`,
+    `!!python/...`, `!foo`, even `!!str`: a mod's text means what it looks like), so the text at
+    the node's start mark is read: PyYAML and libyaml both start a node at its anchor or tag."""
+    i = index
+    if text.startswith("&", i):
+        while i < len(text) and not text[i].isspace() and text[i] not in ",[]{}":
+            i += 1
+        while i < len(text):  # the separation before a tag: spaces, line breaks, comments
+            if text[i] in " \t\r\n":
+                i += 1
+            elif text[i] == "#":
+                while i < len(text) and text[i] not in "\r\n":
+                    i += 1
+            else:
+                break
+    if not text.startswith("!", i):
+        return None
+    end = i
+    if text.startswith("!<", i):  # a verbatim tag, commas and all
+        close = text.find(">", i, i + 200)
+        return text[i:close + 1] if close > 0 else text[i:i + 60]
+    while end < len(text) and end - i < 60 and not text[end].isspace() and text[end] not in ",[]{}":
+        end += 1
+    return text[i:end]
+
+
+def _check_tag(node: yaml.Node, doc: YamlDoc, problems: list[Diagnostic], seen: set) -> bool:
+    """Whether a node is written with an explicit tag; a located problem for it (once per place:
+    aliases repeat a node). A tagged node is not built further: its tag is the one problem told."""
+    index = node.start_mark.index
+    if doc.text is None or index is None:
+        return False
+    if isinstance(node, yaml.MappingNode) and node.value and node.value[0][0].start_mark.index == index:
+        return False  # a block mapping starts where its first key does: a tag there is the key's
+    if index in seen:
+        return True
+    tag = _explicit_tag(doc.text, index)
+    if tag is None:
+        return False
+    seen.add(index)
+    problems.append(Diagnostic(_mark_position(doc.file, node.start_mark), f"YAML tag '{tag}' is not allowed", _PLAIN_HINT))
+    return True
+
+
+def _scalar_number(node: yaml.ScalarNode, doc: YamlDoc, loader, problems: list[Diagnostic]):
+    """An int or float scalar, bounded before and after conversion (never Python's own message)."""
+    where = _mark_position(doc.file, node.start_mark)
+    if node.tag == _INT:
+        why = numbers.too_long(node.value)
+    else:
+        why = None if len(node.value) <= numbers.MAX_FLOAT_CHARS else \
+            f"a number written with {len(node.value):,} characters: at most {numbers.MAX_FLOAT_CHARS}"
+    if why is None:
+        try:
+            value = loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError):
+            why = "YAML value: this number cannot be read"
+        else:
+            why = numbers.out_of_bounds(value)
+            if why is None:
+                return value
+    problems.append(Diagnostic(where, f"YAML value: {why}", numbers.BOUND_HINT))
+    return None
+
+
 def _char(c) -> str:
     if isinstance(c, int):
         c = chr(c)
@@ -280,7 +353,7 @@ def load_yaml_text(text: str, file: str) -> YamlDoc:
     counter = [0]
     problems: list[Diagnostic] = []
     try:
-        doc.data = _build(node, (), doc, loader, counter, problems)
+        doc.data = _build(node, (), doc, loader, counter, problems, set())
     except RecursionError:
         raise LegesError(_too_deep(text, file)) from None
     if problems:
@@ -289,15 +362,19 @@ def load_yaml_text(text: str, file: str) -> YamlDoc:
 
 
 def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: _Loader, counter: list[int],
-           problems: list[Diagnostic]) -> Any:
+           problems: list[Diagnostic], tagged: set) -> Any:
     counter[0] += 1
     if counter[0] > MAX_NODES:
         raise _fail(doc.file, node.start_mark, f"the document has more than {MAX_NODES:,} values",
                     "anchors and aliases may have multiplied the document; write it out plainly")
     doc.nodes[path] = node
+    if _check_tag(node, doc, problems, tagged):
+        return None
     if isinstance(node, yaml.MappingNode):
         result: dict = {}
         for key_node, value_node in node.value:
+            if _check_tag(key_node, doc, problems, tagged):
+                continue
             if not isinstance(key_node, yaml.ScalarNode):
                 problems.append(Diagnostic(_mark_position(doc.file, key_node.start_mark),
                                            "mapping keys must be plain scalars"))
@@ -318,23 +395,25 @@ def _build(node: yaml.Node, path: Path_, doc: YamlDoc, loader: _Loader, counter:
                     "(the later one would silently win)"))
                 continue
             doc.key_nodes[path + (key,)] = key_node
-            result[key] = _build(value_node, path + (key,), doc, loader, counter, problems)
+            result[key] = _build(value_node, path + (key,), doc, loader, counter, problems, tagged)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), doc, loader, counter, problems) for i, item in enumerate(node.value)]
+        return [_build(item, path + (i,), doc, loader, counter, problems, tagged) for i, item in enumerate(node.value)]
     if node.tag == _STR:  # most values are text: no constructor needed
         return node.value
     if node.tag == _INT and _DECIMAL.match(node.value):  # and most numbers are plain decimals
         return int(node.value)
+    if node.tag in (_INT, _FLOAT):
+        return _scalar_number(node, doc, loader, problems)
     try:
         value = loader.construct_object(node, deep=True)
     except yaml.constructor.ConstructorError as exc:
         problems.append(Diagnostic(_mark_position(doc.file, node.start_mark), f"YAML value: {exc.problem}",
                                    "only plain YAML (strings, numbers, booleans, lists, mappings) is allowed"))
         return None
-    except (ValueError, OverflowError):  # a number of thousands of digits
-        problems.append(Diagnostic(_mark_position(doc.file, node.start_mark), "YAML value: this number is far too long",
-                                   "numbers in a ruleset have at most a few digits"))
+    except (ValueError, OverflowError):  # a value its constructor cannot read (numbers are bounded above)
+        problems.append(Diagnostic(_mark_position(doc.file, node.start_mark), "YAML value: this value cannot be read",
+                                   _PLAIN_HINT))
         return None
     if not isinstance(value, (str, int, float, bool, type(None))):
         # dates and the like: keep the original text so the schema can judge it

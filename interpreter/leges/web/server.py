@@ -404,13 +404,16 @@ def _variant_requests(value, default) -> list[str]:
     """The variants a table is played under: --variant requests (NAME, NAME=VALUE,
     NAME.PARAM=VALUE), each looked up among the ruleset's own variant files (nothing else is
     read); none given: the command line's."""
+    from ..model.variants.choice import check_requests
     if value is None:
         return list(default)
     if not isinstance(value, list) or len(value) > MAX_VARIANT_REQUESTS or \
             not all(isinstance(v, str) and 0 < len(v) <= MAX_NAME for v in value):
         raise LegesError(Diagnostic(Position("variants"), f"variants are a list of at most {MAX_VARIANT_REQUESTS} texts",
                                     "NAME, NAME=VALUE or NAME.PARAM=VALUE, as leges play --variant takes them"))
-    return list(dict.fromkeys(value))
+    # read strictly, as the command line's (ASCII names, a parameter once, digits 0-9): a request is
+    # echoed into the table's record as written, so a newline or a look-alike letter never gets there
+    return check_requests(value, "variants")
 
 
 def _table_seed(requested, fixed: int | None, practice: bool) -> tuple[int, bool]:

@@ -16,7 +16,7 @@ from ...text.origin import TextOrigin
 from . import ast
 from .grammar import fingerprint, lark_parser, without_comments
 from .syntax_errors import bad_dedent, syntax_error
-from .to_ast import TRANSFORMER
+from .to_ast import TRANSFORMER, LiteralError
 
 MAX_TEXT = 100_000
 MAX_DEPTH = 200  # levels of the parse tree; deeper rules would exhaust Python's stack later on
@@ -63,11 +63,23 @@ def _parse_program(text: str, origin: TextOrigin) -> ast.Program:
     except UnexpectedInput as exc:
         raise syntax_error(exc, source, origin, "program") from None
     except VisitError as exc:  # a literal the transformer could not read
-        raise LegesError(Diagnostic(origin.locate(1, 1), f"syntax error: {exc.orig_exc}")) from None
+        raise _literal_error(exc, origin) from None
     except DedentError:
         line, col = bad_dedent(source)
         raise LegesError(Diagnostic(origin.locate(line, col), "syntax error: this line is indented to a column no "
                                     "enclosing block starts at", "indent it as the block it belongs to")) from None
+
+
+def _literal_error(exc: VisitError, origin: TextOrigin, original: str | None = None) -> LegesError:
+    """A literal the transformer refused, at its place (an expression was parsed as one line: its
+    column is found again in the `original` lines)."""
+    bad = exc.orig_exc
+    if not isinstance(bad, LiteralError):
+        return LegesError(Diagnostic(origin.locate(1, 1), f"syntax error: {bad}"))
+    line, col = bad.line, bad.col
+    if original is not None and "\n" in original:
+        line, col = line_col(original, max(0, col - 1))
+    return LegesError(Diagnostic(origin.locate(line, col), f"syntax error: {bad.message}", bad.hint))
 
 
 def parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
@@ -86,7 +98,7 @@ def _parse_expression(text: str, origin: TextOrigin) -> ast.Expr:
     except UnexpectedInput as exc:
         raise syntax_error(exc, flat, origin, "expression", original) from None
     except VisitError as exc:
-        raise LegesError(Diagnostic(origin.locate(1, 1), f"syntax error: {exc.orig_exc}")) from None
+        raise _literal_error(exc, origin, original) from None
     if "\n" in original:
         for n in node.walk():  # the parser saw one line: map columns back to lines
             n.line, n.col = line_col(original, max(0, n.col - 1))

@@ -5,7 +5,17 @@ import ast as pyast
 
 from lark import Transformer, v_args
 
+from ...text import numbers
 from . import ast
+
+
+class LiteralError(Exception):
+    """A literal the language does not take (a number past its bound), where it is written: raised
+    inside Lark's transformer, which wraps it; parser.py reports it at its place."""
+
+    def __init__(self, message: str, hint: str, line: int, col: int):
+        super().__init__(message)
+        self.message, self.hint, self.line, self.col = message, hint, line, col
 
 
 def _pos(meta_or_token) -> dict:
@@ -20,7 +30,13 @@ class ToAst(Transformer):
 
     # -- expressions
     def int_(self, meta, c):
-        return ast.Literal(int(c[0]), **_pos(meta))
+        # bounded before conversion: int() of a stranger's thousands of digits costs time, then fails
+        # with Python's own message; past 2^53 - 1 no rule could compute with the number anyway
+        text = str(c[0])
+        why = numbers.too_long(text) or numbers.out_of_bounds(int(text))
+        if why:
+            raise LiteralError(why, numbers.BOUND_HINT, **_pos(c[0]))
+        return ast.Literal(int(text), **_pos(meta))
 
     def string(self, meta, c):
         return ast.Literal(pyast.literal_eval(str(c[0])), **_pos(meta))
