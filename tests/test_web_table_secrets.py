@@ -167,3 +167,14 @@ def test_a_request_without_a_browser_holds_no_seat(serving):
     server = serving(ruleset_dir("tictactoe"))
     status, refused = send(server, "/api/play", {"players": 2, "seat": "x"}, browser=None)
     assert status == 403 and "open the page first" in refused["diagnostics"][0]["hint"]
+
+
+def test_a_record_whose_result_its_actions_do_not_give_is_flagged_in_the_page(serving):
+    server = serving(ruleset_dir("tictactoe"))
+    st = leges.load(str(ruleset_dir("tictactoe"))).new_initial_state(players=2, seed=0)
+    while not st.is_terminal():
+        st.apply_action(st.legal_actions()[0])
+    record = {"leges_record": 1, "ruleset": "tictactoe", "players": 2, "seed": 0, "actions": list(st.history),
+              "result": {"ranking": [["o"], ["x"]], "scores": [0, 1]}}  # x won: the result is forged
+    status, view = send(server, "/api/replay", {"record": json.dumps(record), "name": "forged.json"})
+    assert status == 200 and view["error"] and "replayed end with" in view["error"]

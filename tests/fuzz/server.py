@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 MAX_SECONDS = 5.0  # one request's answer, at most (the server's request limit is set to 1 s below)
 ROUTES = ["/", "/static/app.js", "/static/../../x", "/api/info", "/api/watch", "/api/play", "/api/play/{m}",
           "/api/play/{m}/act", "/api/play/{m}/continue", "/api/play/{m}/why", "/api/play/{m}/undo",
-          "/api/play/{m}/reveal", "/api/play/{m}/record", "/api/play/{m}?stamp=1", "/api/replay", "/api/replay/{r}",
+          "/api/play/{m}/reveal", "/api/play/{m}/record", "/api/play/{m}/handover", "/api/play/{m}?stamp=1", "/api/replay",
+          "/api/replay/{r}",
           "/api/nothing", "/x"]
 
 
@@ -93,7 +94,8 @@ def bodies(planted: Path, record: str) -> st.SearchStrategy[bytes]:
 
 
 def headers(token: str) -> st.SearchStrategy[dict[str, str]]:
-    page = {"Host": "127.0.0.1:8765", "X-Leges-Token": token, "Content-Type": "application/json"}  # most get past the guard
+    page = {"Host": "127.0.0.1:8765", "X-Leges-Token": token, "Content-Type": "application/json",
+            "Cookie": "leges_client=a"}  # most get past the guard, as the browser holding the tables' seats
     return st.one_of(st.just(page), st.just(page), st.fixed_dictionaries(
         {"Host": st.sampled_from(["127.0.0.1:8765", "localhost:8765", "evil.example", "127.0.0.1:1", ""])},
                                  optional={"X-Leges-Token": st.sampled_from([token, token, "", "x"]),
@@ -119,15 +121,15 @@ def campaign(cases: int, seed: int | None, work: Path, max_seconds: float | None
     app = create_app(str(bundled("rulesets") / "tictactoe"),
                      options=ServeOptions(agents=AgentPolicy(max_iterations=50, max_seconds=0.2), request_seconds=1.0))
     token = app.state.token
-    base = {"Host": "127.0.0.1:8765", "X-Leges-Token": token, "Content-Type": "application/json"}
+    base = {"Host": "127.0.0.1:8765", "X-Leges-Token": token, "Content-Type": "application/json", "Cookie": "leges_client=a"}
     _, _, made = call(app, "POST", "/api/play", base, json.dumps({"players": 2, "seat": "o"}).encode())
     match = json.loads(made)["match"]
     _, _, made = call(app, "POST", "/api/play", base, json.dumps({"players": 2, "seat": "x", "hotseat": True,
                                                                   "seats": {"x": "person", "o": "person"}}).encode())
     hot = json.loads(made)["match"]
-    _, _, made = call(app, "POST", "/api/play", base, json.dumps({"players": 2, "seat": "x",
-                                                                  "seats": {"x": "person", "o": "person"}}).encode())
-    friend = json.loads(made)["links"]["o"]
+    _, _, made = call(app, "POST", "/api/play", dict(base, Cookie="leges_client=host"),
+                      json.dumps({"players": 2, "seat": "x", "seats": {"x": "person", "o": "person"}}).encode())
+    friend = json.loads(made)["links"]["o"]  # not opened yet: the first request for it claims it (web/claims.py)
     record = json.dumps({"leges_record": 1, "ruleset": "tictactoe", "players": 2, "seed": 0, "actions": []})
     out = Findings()
 

@@ -60,6 +60,11 @@ class Replay:
             if (i + 1) % CHECKPOINT == 0:
                 self.checkpoints[i + 1] = st.copy()
         self.steps = len(actions)
+        from ..lab.records import check_result
+        try:  # a result its actions do not give: the record was edited, or is of other rules
+            check_result(record, st, self.name)
+        except LegesError as exc:
+            self.error = exc.diagnostics[0].message
 
     def state_at(self, step: int):
         step = max(0, min(step, self.steps))
