@@ -112,7 +112,7 @@ def test_simulate_takes_the_budget_and_says_which_bound_stopped_a_game(game, cap
     run = leges(capsys, "simulate", "game", "-g", "2", "-j", "1", "--game-work", "1000000")
     assert run.status == 0, run.err
     assert "(unfinished: the game's budget spent (--game-work 1000000))" in run.out
-    assert "unfinished (turn, decision or budget limit): 2" in run.out
+    assert "UNFINISHED: 2 of 2 games (100.0 %) spent their budget of 1000000 (--game-work) — seeds 0, 1" in run.out
     expect(leges(capsys, "simulate", "game", "-g", "1", "--game-seconds", "0"), "--game-seconds", "above 0")
 
 

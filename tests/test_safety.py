@@ -243,7 +243,7 @@ def test_a_turn_that_never_ends_stops_at_the_decision_cap(game, capsys):
     edit(game / "game" / "ruleset.yaml", MOVE, "      log \"nothing\"")
     edit(game / "game" / "ruleset.yaml", "map: tictactoe\n", "map: tictactoe\nlimits: {max_decisions: 40}\n")
     run = leges(capsys, "simulate", "game", "-g", "2", "-j", "1")
-    assert run.status == 0 and "unfinished (turn, decision or budget limit): 2" in run.out and "40 decisions" in run.out, run.out
+    assert run.status == 0 and "UNFINISHED: 2 of 2 games (100.0 %) hit the decision limit of 40 (limits.max_decisions)" in run.out and "40 decisions" in run.out, run.out
     st = leges_api.load(str(game / "game")).new_initial_state(players=2, seed=0)
     while not st.is_terminal():
         st.apply_option(len(st.pending["options"]) - 1 if len(st.history) % 7 == 6 else 0)

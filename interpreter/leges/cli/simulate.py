@@ -187,7 +187,11 @@ def cmd_simulate(args) -> int:
     if args.plot:
         from ..lab.plot import plot_simulation
         plot_simulation(args.plot, game.title, players, seats, summary.results, measured)
+    from ..lab import unfinished as stopped
+    warnings = stopped.warning_lines(summary.results)
     if args.json:
+        for line in warnings:  # loud on the terminal too: the JSON may go to a file or a pipe
+            print(line, file=sys.stderr)
         print(json.dumps({
             "ruleset": game.id, "players": players, "seed": args.seed, "games": len(results),
             "agents": specs, "rotate_seats": args.rotate_seats,
@@ -197,6 +201,7 @@ def cmd_simulate(args) -> int:
             "mean_length": summary.mean_length(), "seat_win_rate": summary.seat_win_rate(seats),
             "metrics": metrics.to_json(measured),
             "playouts_per_second": summary.playouts_per_second(),
+            "unfinished": stopped.to_json(summary.results),
         }))
         return EXIT_OK
     if not args.quiet:
@@ -206,9 +211,10 @@ def cmd_simulate(args) -> int:
             who = "" if all(a == "random" for a in r.agents) else f" [{', '.join(r.agents)}]"
             print(f"seed {r.seed}{who}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
     n = len(results)
-    unfinished = n - len(summary.finished)
     last = results[-1].seed if results else args.seed
     print(f"{n} games of {shown(game.title)} with {players} players (seeds {args.seed}..{last})")
+    for line in warnings:  # first in the summary, where it cannot be read past
+        print("  " + line)
     if any(s != "random" for s in specs):
         print("  agents: " + ", ".join(f"{s} {a}" for s, a in zip(seats, specs))
               + ("; every seating in turn" if args.rotate_seats else ""))
@@ -219,8 +225,6 @@ def cmd_simulate(args) -> int:
     if agents:
         print("  agent win rate: " + ", ".join(f"{k.split('.', 1)[1]} {interval_text(measured[k], True)}" for k in agents)
               + f" (fair share {1 / players:.1%})")
-    if unfinished:
-        print(f"  unfinished (turn, decision or budget limit): {unfinished}")
     if args.check:
         print(f"  invariants held after every action: {', '.join(i for i, _, _ in game.invariants) or 'none declared'}")
     print("  metrics (value [95 % interval]):")
