@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -188,3 +189,41 @@ def test_a_record_with_an_odd_variant_request_is_refused_where_it_is_written(tmp
                                 "variants": ["mayfair", "three_moves\n"]}, indent=1))
     d = one(read_record, str(path))
     assert d.position.line == 9 and "U+000A" in d.message and "variants" in d.message
+
+
+# ------------------------------------------------------------------ leges doc
+HOSTILE = '<img src=x onerror="alert(1)"> [click](javascript:alert(2)) ![t](http://t.example/p.png) & |cell| `<b>kept</b>`'
+
+
+def test_leges_doc_carries_no_raw_html_of_a_ruleset(game, capsys, tmp_path):  # noqa: F811
+    text = (game / "game" / "ruleset.yaml").read_text()
+    text = text.replace("title: Tic-Tac-Toe\n", f"title: {json.dumps(HOSTILE + ' <script>x</script>')}\n"
+                        f"description: {json.dumps(HOSTILE + chr(10) + '```' + chr(10) + '<i>after</i>')}\n", 1)
+    text = text.replace('quote: "each player has five marks of their own"', f"quote: {json.dumps(HOSTILE)}")
+    text = text.replace("    file: traditional\n    title: The traditional rules, as commonly stated",
+                        f"    file: traditional\n    title: {json.dumps(HOSTILE)}")
+    text = text.replace("  - id: place\n", f"  - id: place\n    description: {json.dumps(HOSTILE)}\n")
+    (game / "game" / "ruleset.yaml").write_text(text)
+    out = tmp_path / "doc.md"
+    assert run_leges(capsys, "doc", "game", "-o", str(out)).status == 0
+    doc = out.read_text()
+    prose = "".join(part for i, part in enumerate(doc.split("`")) if i % 2 == 0)  # outside code spans
+    for raw in ("<img", "<script", "<i>", "![t]("):
+        assert raw not in prose, raw
+    assert not re.search(r"(?<!\\)\]\(javascript", prose)  # no link: its brackets are escaped
+    assert "&lt;img src=x" in doc and "\\[click\\]" in doc and "Tic-Tac-Toe" not in doc.split("\n")[0]
+    assert doc.startswith("# &lt;img src=x onerror=\"alert(1)\"&gt;") and "\n```\n<i>" not in doc
+    assert "`<b>kept</b>`" in doc  # an author's code span is shown as written: Markdown prints it, never renders it
+    for line in doc.splitlines():
+        if line.startswith("| `mark`"):
+            assert line.count(" | ") == 4 and "\\|cell\\|" in line  # the cell's '|' does not split the table
+
+
+def test_a_rule_text_with_backticks_does_not_close_its_code_block(game, capsys, tmp_path):  # noqa: F811
+    edit(game / "game" / "ruleset.yaml", "      move top(supply(me)) to square",
+         "      # ``` <script>x</script>\n      move top(supply(me)) to square")
+    out = tmp_path / "doc.md"
+    assert run_leges(capsys, "doc", "game", "-o", str(out)).status == 0
+    lines = out.read_text().splitlines()
+    at = lines.index("# ``` <script>x</script>")
+    assert lines[at - 1] == "````" and "````" in lines[at + 1:]

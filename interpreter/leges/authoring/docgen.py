@@ -4,6 +4,12 @@ Meant for translators and reviewers: read the encoded rules beside the printed o
 variants (`leges doc --variant V`) the rules are the patched ones: every rule a variant changed
 says so, cites the variant (its source or provenance) and keeps the citation it had before as
 "before the change", and the variants' parameter values in force are listed.
+
+Every text that comes from the ruleset (a title, a description, a quote, a display name, a rule text)
+is a stranger's when the ruleset is a mod, and the Markdown is read in browsers and on forges:
+prose carries no raw HTML (`<`, `>`, `&` as entities) and no link or image (`[`, `]` escaped), a
+table cell no `|`, a one-line place no line break, and code spans and blocks are fenced longer than
+any run of backticks inside them, so no text closes its fence.
 """
 from __future__ import annotations
 
@@ -12,6 +18,45 @@ import re
 from pathlib import Path
 
 from ..model.sections import citations
+
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_ESCAPED = re.compile(r"[&<>\\\[\]]")
+_CODE_SPAN = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # an author's `code`: its text is shown as written, no HTML
+
+
+def _escaped(text: str) -> str:
+    return _ESCAPED.sub(lambda m: _ENTITIES.get(m.group(), "\\" + m.group()), text)
+
+
+def _md(text) -> str:
+    """A ruleset's text as Markdown prose: HTML's `<`, `>`, `&` as entities, `\\`, `[`, `]` escaped (no
+    link, no image) outside the author's code spans (whose text Markdown shows as written, HTML and
+    all); a line that would open a code fence is escaped (it would swallow the rest of the document)."""
+    lines = []
+    for line in str(text).split("\n"):
+        parts, at = [], 0
+        for m in _CODE_SPAN.finditer(line):
+            parts += [_escaped(line[at:m.start()]), m.group()]
+            at = m.end()
+        line = "".join(parts) + _escaped(line[at:])
+        lines.append("\\" + line.lstrip() if line.lstrip().startswith(("~~~", "```")) else line)
+    return "\n".join(lines)
+
+
+def _line(text) -> str:
+    """A ruleset's text where one line goes (a heading, a list item, a table cell): spaces for its line breaks."""
+    return _md(" ".join(str(text).split())).replace("|", "\\|")
+
+
+def _span(text, cell: bool = False) -> str:
+    """A ruleset's text as a code span on one line: fenced by more backticks than it holds in a row."""
+    text = " ".join(str(text).split())
+    if cell:
+        text = text.replace("|", "\\|")  # a table's cells split at '|' even inside code
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _cite(item) -> str:
@@ -31,15 +76,15 @@ def _parts(c: dict) -> list[str]:
     """The pieces of one citation: book § section — “quote”, the reading, the provenance, a note."""
     parts = []
     if "book" in c:
-        parts.append(f"{c['book']} § {c['section']}" + (f" — “{c['quote']}”" if c.get("quote") else ""))
+        parts.append(f"{_line(c['book'])} § {_line(c['section'])}" + (f" — “{_line(c['quote'])}”" if c.get("quote") else ""))
     if c.get("reading"):
-        parts.append(f"reading `{c['reading']}`")
+        parts.append(f"reading {_span(c['reading'])}")
     if c.get("provenance"):
         p = c["provenance"]
-        parts.append(f"{p['status']}" + (f" ({p['confidence']})" if p.get("confidence") else "")
-                     + (f": {p['note']}" if p.get("note") else ""))
+        parts.append(f"{_line(p['status'])}" + (f" ({_line(p['confidence'])})" if p.get("confidence") else "")
+                     + (f": {_line(p['note'])}" if p.get("note") else ""))
     if c.get("note"):
-        parts.append(c["note"])
+        parts.append(_line(c["note"]))
     return parts
 
 
@@ -92,9 +137,9 @@ def _variant_lines(variants: _Variants, item) -> list[str]:
     lines = []
     for variant, keys in variants.changes(item):
         data = variant.data
-        what = keys[0] if keys in (["brings it"], ["sets it"]) else "changes " + ", ".join(f"`{k}`" for k in keys)
+        what = keys[0] if keys in (["brings it"], ["sets it"]) else "changes " + ", ".join(_span(k) for k in keys)
         citation = variant.citation()
-        lines.append(f"*Variant* `{variant.id}` ({data['kind'].replace('_', ' ')}) {what}: "
+        lines.append(f"*Variant* {_span(variant.id)} ({_line(data['kind']).replace('_', ' ')}) {what}: "
                      + (_cite_source(citation) if citation else "(the variant cites nothing)"))
     return lines
 
@@ -102,7 +147,9 @@ def _variant_lines(variants: _Variants, item) -> list[str]:
 def _code(text) -> list[str]:
     if text is None:
         return []
-    return ["```", text.text.rstrip("\n"), "```"]
+    body = text.text.rstrip("\n")
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
+    return [fence, body, fence]
 
 
 _VARIANTS = None  # the variants of the ruleset being rendered (set by render)
@@ -113,7 +160,7 @@ def _named(item) -> str:
     """` (its display name)` of a component or zone in the document's language, or nothing."""
     from ..engine.words import pick
     name = pick(item.name, _LANG) if isinstance(getattr(item, "name", None), dict) else None
-    return f" ({name})" if name else ""
+    return f" ({_line(name)})" if name else ""
 
 
 def _seat(game, name: str) -> str:
@@ -123,8 +170,8 @@ def _seat(game, name: str) -> str:
     from ..engine.words import seat_called
     called = seat_called(game, name, _LANG)
     said = game.words.seats.get(name, {}) if game.words else {}
-    others = [f"{lang} “{text}”" for lang, text in said.items() if lang != _LANG and text not in (called, name)]
-    return f"`{name}`" + (f" “{called}”" if called != name else "") + (f" ({', '.join(others)})" if others else "")
+    others = [f"{_line(lang)} “{_line(text)}”" for lang, text in said.items() if lang != _LANG and text not in (called, name)]
+    return _span(name) + (f" “{_line(called)}”" if called != name else "") + (f" ({', '.join(others)})" if others else "")
 
 
 def _said(item, game) -> list[str]:
@@ -138,19 +185,19 @@ def _said(item, game) -> list[str]:
     if item in game.ruleset.events:
         said = as_written(pick(phrases.events.get(item.id), _LANG))
     if said:
-        out.append(f"- in words: “{said}”")
+        out.append(f"- in words: “{_line(said)}”")
     for label in (getattr(item, "asks", None) or {}):
         said = as_written(pick(phrases.choices.get(label), _LANG))
         if said:
-            out.append(f"- asks `{label}`, in words: “{said}”")
+            out.append(f"- asks {_span(label)}, in words: “{_line(said)}”")
     return out
 
 
 def _rule(lines: list[str], item, kind: str, extra: list[str] | None = None) -> None:
-    lines.append(f"#### {kind} `{item.id}`")
+    lines.append(f"#### {kind} {_span(item.id)}")
     lines.append("")
     if item.description:
-        lines.append(item.description.strip())
+        lines.append(_md(item.description.strip()))
         lines.append("")
     variants = _VARIANTS  # set while a document is made (None: no variants)
     changed = _variant_lines(variants, item) if variants is not None else []
@@ -163,7 +210,7 @@ def _rule(lines: list[str], item, kind: str, extra: list[str] | None = None) -> 
     uses = variants.uses(item) if variants is not None else []
     if uses and variants is not None:
         lines += ["*Numbers set by variants:* " + "; ".join(
-            f"`{c.id}` = {_value(c.value)} ({', '.join(f'variant `{v.id}`' for v, _ in variants.changes(c))})"
+            f"{_span(c.id)} = {_line(_value(c.value))} ({', '.join(f'variant {_span(v.id)}' for v, _ in variants.changes(c))})"
             for c in uses) + ". The quote above gives the rulebook's own.", ""]
     for line in extra or []:
         lines.append(line)
@@ -193,10 +240,10 @@ def render(game, lang: str | None = None) -> str:
 
 
 def _render(game, rs, variants: _Variants) -> str:
-    out: list[str] = [f"# {rs.title}", ""]
+    out: list[str] = [f"# {_line(rs.title)}", ""]
     if rs.description:
-        out += [rs.description.strip(), ""]
-    out += [f"Ruleset `{rs.id}` version {rs.version}" + (f", variants: {', '.join(rs.variants)}" if rs.variants else "")
+        out += [_md(rs.description.strip()), ""]
+    out += [f"Ruleset {_span(rs.id)} version {_line(rs.version)}" + (f", variants: {', '.join(_line(v) for v in rs.variants)}" if rs.variants else "")
             + f"; {rs.min_players}–{rs.max_players} players"
             + (" (" + ", ".join(_seat(game, str(s['name'])) for s in rs.seats[:rs.max_players]) + ")" if rs.seats else "") + ".", ""]
     out += ["Generated by `leges doc` from the ruleset; do not edit by hand.", ""]
@@ -205,20 +252,20 @@ def _render(game, rs, variants: _Variants) -> str:
         for v in variants.on:
             data = v.data
             citation = v.citation()
-            out.append(f"- `{v.id}` ({data['kind'].replace('_', ' ')}): {data['title']}. "
+            out.append(f"- {_span(v.id)} ({_line(data['kind']).replace('_', ' ')}): {_line(data['title'])}. "
                        + (f"*Source:* {_cite_source(citation)}." if citation else "It cites nothing."))
             if data.get("description"):
-                out.append(f"  {' '.join(data['description'].split())}")
+                out.append(f"  {_line(data['description'])}")
             values = {c.id: c.value for c in rs.constants if c.at.file == v.doc.file}
             for p in v.parameters:
                 shown = _value(values.get(p["id"], p["default"]))
-                out.append(f"  - parameter `{p['id']}` = {shown}" + (f" (default {_value(p['default'])})"
+                out.append(f"  - parameter {_span(p['id'])} = {_line(shown)}" + (f" (default {_line(_value(p['default']))})"
                                                                       if values.get(p["id"], p["default"]) != p["default"] else "")
-                           + (f": {p['description']}" if p.get("description") else ""))
+                           + (f": {_line(p['description'])}" if p.get("description") else ""))
         out.append("")
     if rs.rulebooks:
         out += ["## Rulebooks", ""]
-        out += [f"- `{b['id']}`: {b.get('title', b['file'])} (`{b['file']}`)" for b in rs.rulebooks]
+        out += [f"- {_span(b['id'])}: {_line(b.get('title', b['file']))} ({_span(b['file'])})" for b in rs.rulebooks]
         out.append("")
     if rs.constants:
         out += ["## Constants", "", "The numbers and lists the rules name; a variant's parameter is one of them.", "",
@@ -228,26 +275,27 @@ def _render(game, rs, variants: _Variants) -> str:
             cite = _cite(c) if c.source else ""
             if any(keys == ["sets it"] for _, keys in variants.changes(c)):  # a variant's parameter
                 variant = variants.by_file[c.at.file]
-                cite = f"parameter of variant `{variant.id}` ({variant.data['kind'].replace('_', ' ')}): {cite}"
+                cite = f"parameter of variant {_span(variant.id)} ({_line(variant.data['kind']).replace('_', ' ')}): {cite}"
             elif changed:
                 cite = "; ".join([x.replace("*Variant*", "variant") for x in changed] + ([f"before: {cite}"] if cite else []))
-            out.append(f"| `{c.id}` | `{_value(c.value)}` | {cite or '—'} |")
+            out.append(f"| {_span(c.id, True)} | {_span(_value(c.value), True)} | {cite or '—'} |")
         out.append("")
     out += ["## Components", "", "| component | per player | how many | kinds | source |", "|---|---|---|---|---|"]
     for c in rs.components:
         count = c.count if not isinstance(c.count, dict) else ", ".join(f"{k} players: {v}" for k, v in c.count.items())
         kinds = "; ".join(", ".join(f"{k} {v}" for k, v in values.items()) + f" ×{cnt}" for values, cnt, _ in c.instances)
-        out.append(f"| `{c.id}`{_named(c)} | {'yes' if c.per_player else 'no'} | {count} | {kinds or '—'} | {_cell(c)} |")
+        out.append(f"| {_span(c.id, True)}{_named(c)} | {'yes' if c.per_player else 'no'} | {_line(count)} | {_line(kinds) or '—'} | {_cell(c)} |")
     out += ["", "## Zones", "", "| zone | kind | per player | seen by | source |", "|---|---|---|---|---|"]
     for z in rs.zones:
-        out.append(f"| `{z.id}`{_named(z)}{f' ×{z.count}' if z.count else ''} | {z.kind} | {'yes' if z.per_player else 'no'} "
-                   f"| {z.visibility} | {_cell(z)} |")
+        out.append(f"| {_span(z.id, True)}{_named(z)}{f' ×{z.count}' if z.count else ''} | {_line(z.kind)} | {'yes' if z.per_player else 'no'} "
+                   f"| {_line(z.visibility)} | {_cell(z)} |")
     if game.board is not None:
         b = game.board
-        out += ["", "## Board", "", f"`{b.id}`: {b.topology} board of {len(b.spaces)} spaces"
-                + (f"; areas: {', '.join(f'{k} ({len(v)})' for k, v in b.areas.items())}" if b.areas else "") + "."]
+        out += ["", "## Board", "", f"{_span(b.id)}: {_line(b.topology)} board of {len(b.spaces)} spaces"
+                + (f"; areas: {', '.join(f'{_line(k)} ({len(v)})' for k, v in b.areas.items())}" if b.areas else "") + "."]
         if b.provenance:
-            out.append(f"Provenance: {b.provenance.get('status')}" + (f" — {b.provenance.get('note')}" if b.provenance.get("note") else ""))
+            out.append(f"Provenance: {_line(b.provenance.get('status'))}"
+                       + (f" — {_line(b.provenance.get('note'))}" if b.provenance.get("note") else ""))
     out += ["", "## Set-up", ""]
     for rule in rs.setup:
         _rule(out, rule, "Set-up", _said(rule, game) + _code(rule.effect) + [""])
@@ -255,12 +303,12 @@ def _render(game, rs, variants: _Variants) -> str:
     for ph in rs.phases:
         extra = _said(ph, game)
         if ph.first is not None:
-            extra.append(f"- first player: `{ph.first.text.strip()}`")
+            extra.append(f"- first player: {_span(ph.first.text)}")
         if ph.order is not None:
-            extra.append(f"- order: `{ph.order.text.strip()}`")
+            extra.append(f"- order: {_span(ph.order.text)}")
         if ph.end_if is not None:
-            extra.append(f"- ends when: `{' '.join(ph.end_if.text.split())}`")
-        extra.append(f"- then: `{ph.next or 'end'}`")
+            extra.append(f"- ends when: {_span(ph.end_if.text)}")
+        extra.append(f"- then: {_span(ph.next or 'end')}")
         extra.append("")
         for label, text in (("At its beginning", ph.on_begin), ("A turn", ph.turn), ("At its end", ph.on_end)):
             if text is not None:
@@ -270,9 +318,9 @@ def _render(game, rs, variants: _Variants) -> str:
     for a in rs.actions:
         extra = _said(a, game)
         for name, text in a.params:
-            extra.append(f"- choose `{name}` from `{' '.join(text.text.split())}`")
+            extra.append(f"- choose {_span(name)} from {_span(text.text)}")
         if a.require is not None:
-            extra.append(f"- allowed when `{' '.join(a.require.text.split())}`")
+            extra.append(f"- allowed when {_span(a.require.text)}")
         if a.anytime:
             extra.append("- any player, at any decision (out of turn too)")
         if a.secret:
@@ -283,34 +331,35 @@ def _render(game, rs, variants: _Variants) -> str:
     if rs.events:
         out += ["## Events", "", "What `emit` fires and triggers listen to; one with words is told to the players as it happens.", ""]
         for e in rs.events:
-            params = ", ".join(f"`{k}`: {v}" for k, v in e.params.items()) or "none"
+            params = ", ".join(f"{_span(k)}: {_line(v)}" for k, v in e.params.items()) or "none"
             _rule(out, e, "Event", _said(e, game) + [f"- parameters: {params}", ""])
     if rs.triggers:
         out += ["## Triggers", ""]
         for t in rs.triggers:
-            extra = [f"- on `{t.on}`" + (f" if `{' '.join(t.condition.text.split())}`" if t.condition else ""), ""]
+            extra = [f"- on {_span(t.on)}" + (f" if {_span(t.condition.text)}" if t.condition else ""), ""]
             _rule(out, t, "Trigger", _said(t, game) + extra + _code(t.effect) + [""])
     if rs.procedures or rs.functions:
         out += ["## Procedures and functions", ""]
         for p in rs.procedures:
-            _rule(out, p, "Procedure", _said(p, game) + [f"Parameters: {', '.join(p.params) or 'none'}", ""] + _code(p.body) + [""])
+            _rule(out, p, "Procedure", _said(p, game) + [f"Parameters: {_line(', '.join(p.params)) or 'none'}", ""]
+                  + _code(p.body) + [""])
         for f in rs.functions:
-            _rule(out, f, "Function", [f"`{f.id}({', '.join(f.params)})` = `{' '.join(f.body.text.split())}`", ""])
+            _rule(out, f, "Function", [f"{_span(f'{f.id}(' + ', '.join(f.params) + ')')} = {_span(f.body.text)}", ""])
     if rs.scoring is not None:
         sc = rs.scoring
-        out += ["## Winning", "", (sc.description or "").strip(), "", f"*Source:* {_cite(sc)}", "",
-                f"- score of player `p`: `{' '.join(sc.score.text.split())}`"]
-        out += [f"- then: `{' '.join(t.text.split())}`" for t in sc.tiebreak]
+        out += ["## Winning", "", _md((sc.description or "").strip()), "", f"*Source:* {_cite(sc)}", "",
+                f"- score of player `p`: {_span(sc.score.text)}"]
+        out += [f"- then: {_span(t.text)}" for t in sc.tiebreak]
         out.append("")
     if rs.readings:
         out += ["## Readings", "", "Where the rulebook is silent, ambiguous or contradicts itself.", "",
                 "| reading | kind | question | reading chosen | source |", "|---|---|---|---|---|"]
         for r in rs.readings:
-            out.append(f"| `{r.id}` | {r.kind or ''} | {(r.question or '').strip()} | {' '.join(r.text.split())} | {_cell(r)} |")
+            out.append(f"| {_span(r.id, True)} | {_line(r.kind or '')} | {_line(r.question or '')} | {_line(r.text)} | {_cell(r)} |")
         out.append("")
     if rs.invariants:
         out += ["## Invariants", ""]
-        out += [f"- `{i.id}`: {i.description or ''} — `{' '.join(i.check.text.split())}`" for i in rs.invariants]
+        out += [f"- {_span(i.id)}: {_line(i.description or '')} — {_span(i.check.text)}" for i in rs.invariants]
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
