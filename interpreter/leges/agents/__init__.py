@@ -11,11 +11,11 @@ Information-Set MCTS where information is hidden); user agents are `module:Class
 from __future__ import annotations
 
 from .base import Agent, View
-from .evaluation import Evaluation, evaluations
+from .evaluation import Evaluation
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
-from .spec import BUILTIN, make, parse, seat_specs, split_specs, start
+from .spec import BUILTIN, evaluations, make, parse, seat_specs, split_specs, start
 
 __all__ = ["Agent", "View", "Evaluation", "evaluations", "RandomAgent", "GreedyAgent", "MCTSAgent", "BUILTIN", "make", "parse", "seat_specs",
            "split_specs", "start"]

@@ -11,7 +11,6 @@ it asks for it itself; the Game's own `heuristics` are never touched.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 from ..text.errors import Diagnostic, LegesError, Position
@@ -93,14 +92,3 @@ def evaluation_of(agent) -> Evaluation:
     if said is None:
         return NOT_STATED
     return said if isinstance(said, Evaluation) else Evaluation(str(said))
-
-
-def evaluations(game, specs) -> dict[str, Evaluation]:
-    """Each spec's evaluation in this ruleset: the agent made and started for seat 0, as a game would."""
-    from .spec import make, start
-    out = {}
-    for spec in dict.fromkeys(specs):
-        agent = make(spec)
-        start(agent, game, 0, random.Random(0))
-        out[spec] = evaluation_of(agent)
-    return out

@@ -17,6 +17,7 @@ import sys
 
 from ..text.errors import Diagnostic, LegesError, Position, did_you_mean
 from .base import Agent
+from .evaluation import Evaluation, evaluation_of
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
@@ -89,6 +90,18 @@ def start(agent, game, player: int, rng) -> None:
         agent.start(game, player, rng)
 
 
+def evaluations(game, specs) -> dict[str, Evaluation]:
+    """What each spec judges positions by in this ruleset: the agent made and started for seat 0, as
+    a game would (so a bad spec, or a heuristic the ruleset lacks, is told here, before any game)."""
+    import random
+    out = {}
+    for spec in dict.fromkeys(specs):
+        agent = make(spec)
+        start(agent, game, 0, random.Random(0))
+        out[spec] = evaluation_of(agent)
+    return out
+
+
 def _user_class(where: str, name: str) -> type:
     if where.endswith(".py"):
         path = os.path.abspath(where)
@@ -114,4 +127,4 @@ def _user_class(where: str, name: str) -> type:
     return cls
 
 
-__all__ = ["Agent", "BUILTIN", "split_specs", "seat_specs", "parse", "make", "start"]
+__all__ = ["Agent", "BUILTIN", "split_specs", "seat_specs", "parse", "make", "start", "evaluations"]

@@ -4,14 +4,16 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..text.errors import Collector, Diagnostic, LegesError, Position
-from .common import EXIT_OK, kind_of
-from .simulate import ProgressBar, add_play_arguments, budget_of, check_agents, interval_text, is_rate, play_batches, players_of
+from .common import kind_of
+from .simulate import add_play_arguments, budget_of, interval_text, is_rate, players_of
+from .surviving import add_study_arguments, check_time_limit, exit_status, open_journal, partial_note, progress
+
+if TYPE_CHECKING:
+    from ..lab.compare import Study
 
 
 def resolve_variants(ruleset: str, text: str, flag: str) -> list[str]:
@@ -37,38 +39,47 @@ def resolve_variants(ruleset: str, text: str, flag: str) -> list[str]:
     return out
 
 
-@dataclass
-class Study:
-    """A and B played by one set of agents: the games, their metrics, the differences."""
-    specs: list[str]
-    a: list
-    b: list
-    ma: dict
-    mb: dict
-    diffs: dict
-    seconds: float
-
-
 def cmd_compare(args) -> int:
     from .. import load
-    from ..agents import seat_specs
+    from ..agents import evaluations, seat_specs
+    from ..lab.compare import play_study, robustness, study_json
+    from ..lab.journal import rules_digest
+    from ..lab.runner import Job, remember
+    from ..lab.session import Session
     if kind_of(args.ruleset) != "ruleset":
         raise LegesError(Diagnostic(Position(args.ruleset, 1, 1), "not a ruleset"))
+    check_time_limit(args)
     va, vb = resolve_variants(args.ruleset, args.a, "--a"), resolve_variants(args.ruleset, args.b, "--b")
     game_a, game_b = load(args.ruleset, variants=va), load(args.ruleset, variants=vb)
     players = players_of(game_a, args)
     players_of(game_b, args)
     agent_sets = [seat_specs(text, players) for text in (args.agents or [None])]
-    for specs in agent_sets:
-        check_agents(game_a, specs)
-        check_agents(game_b, specs)
+    sides = [{"a": evaluations(game_a, specs), "b": evaluations(game_b, specs)} for specs in agent_sets]
     seats = game_a.setup_for(players).seat_names
-    studies = [play_study(args, game_a, game_b, va, vb, players, seats, specs) for specs in agent_sets]
+    path, budget = os.path.abspath(args.ruleset), budget_of(args)
+    jobs = (Job(path, tuple(va), players, budget=budget), Job(path, tuple(vb), players, budget=budget))
+    for job, game in zip(jobs, (game_a, game_b)):
+        remember(job, game)  # (forked workers inherit it)
+    journal = open_journal(args, {"command": "compare", "ruleset": game_a.id, "version": game_a.version,
+                                  "rules": rules_digest(game_a), "variants_a": va, "variants_b": vb, "players": players,
+                                  "seed": args.seed, "games": args.games, "agents": agent_sets,
+                                  "rotate_seats": args.rotate_seats, "until_interval": args.until_interval,
+                                  "game_work": args.game_work, "game_seconds": args.game_seconds})
+    total = 2 * args.games * len(agent_sets)
+    bar = progress(args, "compare", total)
+    finished = RecordWriter(args, game_a, game_b, players, agent_sets) if args.records else None
+    studies: list[Study] = []
+    try:
+        with Session(journal, total, args.jobs, args.dask, args.time_limit, bar, finished) as session:
+            for i, specs in enumerate(agent_sets):
+                studies.append(play_study(session, i, jobs, seats, specs, args.seed, args.games, args.rotate_seats,
+                                          args.until_interval, args.adjust, sides[i]))
+    finally:
+        if bar is not None and hasattr(bar, "close"):
+            bar.close()
+    note = partial_note(session, journal, session.done, total)
     first = studies[0]
-    if args.records:
-        for study in studies:
-            write_records(args, game_a, game_b, players, study, len(studies) > 1)
-    if args.plot:
+    if args.plot and first.a:
         from ..lab.plot import plot_comparison
         plot_comparison(args.plot, game_a.title, players, seats, (args.a or "as they are", args.b or "as they are"),
                         first.a, first.b, first.diffs)
@@ -76,89 +87,74 @@ def cmd_compare(args) -> int:
         print(json.dumps({**study_json(first), "ruleset": game_a.id, "players": players, "seed": args.seed,
                           "rotate_seats": args.rotate_seats, "variants_a": va, "variants_b": vb,
                           "adjustment": args.adjust, "studies": [study_json(s) for s in studies],
-                          "robust": robustness(studies)}))
-        return EXIT_OK
+                          "robust": robustness(studies), "partial": note is not None, "stopped": session.stopped,
+                          "journal": journal.path if journal is not None else None}))
+        return exit_status(session)
+    if note:
+        print(note + "\n")
     name_a, name_b = ", ".join(va) or "the rules as they are", ", ".join(vb) or "the rules as they are"
     print(f"A: {name_a}\nB: {name_b}")
     for study in studies:
         specs = study.specs
         agents = "" if all(s == "random" for s in specs) else f"; agents {', '.join(specs)}" + (
             ", every seating in turn" if args.rotate_seats else "")
+        if not study.a:
+            print(f"\nagents {', '.join(specs)}: no pair of games finished")
+            continue
         print(f"\n{len(study.a)} games each, {players} players, the same seeds ({args.seed}..{study.a[-1].seed}) and seats "
-              f"under both{agents}; {study.seconds:.0f} s\n")
+              f"under both{agents}; {study.seconds:.0f} s")
+        print_players(study)
+        print()
         print_differences(study.ma, study.mb, study.diffs, args.adjust)
     if len(studies) > 1:
         print_robustness(studies)
-    return EXIT_OK
+    return exit_status(session)
 
 
-def play_study(args, game_a, game_b, va, vb, players: int, seats, specs: list[str]) -> Study:
-    """A's games, then B's on the same seeds and seatings (as many as A's, if --until-interval stopped A)."""
-    from ..lab import metrics, stats
-    from ..lab.runner import Job, plan
-    games = plan(args.seed, args.games, specs, args.rotate_seats)
-    path = os.path.abspath(args.ruleset)
-    budget = budget_of(args)
-    bar = ProgressBar(2 * len(games), sys.stderr.isatty() and not args.quiet and not args.json)
-    start = time.perf_counter()
-    until = None
-    if args.until_interval is not None:
-        job_b = Job(path, tuple(vb), players, budget=budget)
-
-        def until(results):  # B's games for these seeds too, then the differences' intervals
-            played_b.extend(play_batches(game_b, job_b, games[len(played_b):len(results)], args, bar))
-            d = metrics.differences(results, played_b, seats)
-            return all(d[k].width < args.until_interval for k in d if k.startswith("seat_win_rate."))
-    played_b: list = []
-    try:
-        a = play_batches(game_a, Job(path, tuple(va), players, budget=budget), games, args, bar, until)
-        bar.advance(len(a))
-        b = played_b if until is not None else \
-            play_batches(game_b, Job(path, tuple(vb), players, budget=budget), games, args, bar)
-    finally:
-        bar.close()
-    diffs = stats.adjust(metrics.differences(a, b, seats), args.adjust)
-    return Study(specs, a, b, metrics.summarise(a, seats), metrics.summarise(b, seats), diffs, time.perf_counter() - start)
+def print_players(study) -> None:
+    """Each agent and what it judges positions by, under A and B — and, before any figure, whether they differ."""
+    a, b = study.sides.get("a", {}), study.sides.get("b", {})
+    width = max((len(spec) for spec in a), default=0)
+    if study.same_players:
+        print("the players, the same under A and B:")
+        for spec, e in a.items():
+            print(f"  {spec:<{width}}  {e}")
+        return
+    print("THE PLAYERS DIFFER between A and B, so B - A mixes the rule change with a change of players:")
+    for spec in a:
+        if a[spec] == b.get(spec):
+            print(f"  {spec:<{width}}  {a[spec]}")
+        else:
+            print(f"  {spec:<{width}}  A: {a[spec]}" + (f" = {a[spec].expression}" if a[spec].expression else ""))
+            print(f"  {'':<{width}}  B: {b.get(spec)}" + (f" = {b[spec].expression}" if b.get(spec) and b[spec].expression else ""))
 
 
-def study_json(study: Study) -> dict:
-    from ..lab import metrics
+class RecordWriter:
+    """A replayable record of every game as it finishes (and of those a resumed study reads from its
+    journal): A's under DIR/a/ and B's under DIR/b/, one folder per set of agents when several."""
 
-    def games(results):
-        return [{"seed": r.seed, "agents": r.agents, "ranking": r.ranking, "scores": r.scores, "length": r.length,
-                 "unfinished": r.unfinished, "statistics": r.statistics,
-                 **({"series": r.series} if r.series else {})} for r in results]
-    return {"agents": study.specs, "games": len(study.a), "a": metrics.to_json(study.ma), "b": metrics.to_json(study.mb),
-            "difference": metrics.to_json(study.diffs), "results_a": games(study.a), "results_b": games(study.b),
-            "seconds": study.seconds}
+    def __init__(self, args, game_a, game_b, players: int, agent_sets: list[list[str]]):
+        self.args, self.games, self.players, self.sets = args, {"a": game_a, "b": game_b}, players, agent_sets
 
-
-def write_records(args, game_a, game_b, players: int, study: Study, several: bool) -> None:
-    """A replayable record of every game, A's under DIR/a/ and B's under DIR/b/ (one folder per set of agents)."""
-    from ..lab.records import make_record, write_record
-    base = Path(args.records)
-    if several:
-        base = base / "-".join(s.replace(":", "_").replace("=", "") for s in study.specs)[:120]
-    for side, game, results in (("a", game_a, study.a), ("b", game_b, study.b)):
+    def __call__(self, task, result) -> None:
+        from ..lab.records import make_record, write_record
+        index, side = task.part.split(":")
+        base = Path(self.args.records)
+        if len(self.sets) > 1:
+            base = base / "-".join(s.replace(":", "_").replace("=", "") for s in self.sets[int(index)])[:120]
+        game = self.games[side]
         folder = base / side
         folder.mkdir(parents=True, exist_ok=True)
-        for n, r in enumerate(results):
-            result = {"ranking": r.ranking, "scores": r.scores, "unfinished": r.unfinished, "agents": r.agents}
-            suffix = f"-game{n}" if args.rotate_seats else ""
-            write_record(str(folder / f"{game.id}-{players}p-seed{r.seed}{suffix}.json"),
-                         make_record(game, args.ruleset, players, r.seed, r.history, result))
-
-
-def robustness(studies: list[Study]) -> dict[str, bool]:
-    """For every difference significant under some set of agents: whether every set finds it, the same way."""
-    out = {}
-    for k in {k for s in studies for k, d in s.diffs.items() if d.significant}:
-        found = [s.diffs.get(k) for s in studies]
-        out[k] = all(d is not None and d.significant for d in found) and len({d.value > 0 for d in found if d}) == 1
-    return dict(sorted(out.items()))
+        suffix = f"-game{task.index}" if self.args.rotate_seats else ""
+        target = folder / f"{game.id}-{self.players}p-seed{result.seed}{suffix}.json"
+        r = result
+        write_record(str(target), make_record(game, self.args.ruleset, self.players, r.seed, r.history,
+                                              {"ranking": r.ranking, "scores": r.scores, "unfinished": r.unfinished,
+                                               "agents": r.agents}))
 
 
 def print_robustness(studies: list[Study]) -> None:
+    from ..lab.compare import robustness
     print("\nDo the players change the answer? Each difference significant under some agents, under each set:")
     held = robustness(studies)
     if not held:
@@ -242,5 +238,7 @@ def register(sub, variant) -> None:
     p.add_argument("--until-interval", type=float, metavar="W",
                    help="stop once every seat's win-rate difference has an interval narrower than W (looked at "
                         "every 100 pairs; --games bounds it)")
-    p.add_argument("--records", metavar="DIR", help="write a replayable record of every game: A's into DIR/a, B's into DIR/b")
+    p.add_argument("--records", metavar="DIR", help="write a replayable record of every game as it finishes: A's "
+                                                    "into DIR/a, B's into DIR/b")
+    add_study_arguments(p, records=True)
     p.set_defaults(run=cmd_compare, check=False)

@@ -4,18 +4,18 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
-import time
 
 from ..text.errors import Diagnostic, LegesError, Position
-from .common import EXIT_OK, load_ruleset, variants_of
-from .simulate import ProgressBar, check_agents
+from .common import load_ruleset, variants_of
+from .surviving import add_study_arguments, check_time_limit, exit_status, open_journal, partial_note, progress
 
 
 def cmd_ladder(args) -> int:
-    from ..agents import split_specs
+    from ..agents import evaluations, split_specs
+    from ..lab.journal import rules_digest
     from ..lab.ladder import plan, rate, tables
-    from ..lab.runner import Job, remember, run
+    from ..lab.runner import Job, remember
+    from ..lab.session import Session, Task
     game = load_ruleset(args.ruleset, args)
     players = args.players if args.players is not None else game.min_players
     if not game.min_players <= players <= game.max_players:
@@ -25,25 +25,41 @@ def cmd_ladder(args) -> int:
         raise LegesError(Diagnostic(Position("--agents"), "a ladder needs two agents or more", "e.g. --agents random,greedy,mcts"))
     if args.rounds < 1:
         raise LegesError(Diagnostic(Position("--rounds"), "--rounds must be at least 1"))
-    check_agents(game, agents)
+    check_time_limit(args)
+    judged = evaluations(game, agents)  # (a bad spec, or a heuristic the ruleset lacks, told before any game)
     seats = game.setup_for(players).seat_names
     games = plan(agents, players, args.rounds, args.seed)
     job = Job(os.path.abspath(args.ruleset), tuple(variants_of(args)), players)
     remember(job, game)
-    bar = ProgressBar(len(games), sys.stderr.isatty() and not args.quiet and not args.json)
-    start = time.perf_counter()
+    journal = open_journal(args, {"command": "ladder", "ruleset": game.id, "version": game.version,
+                                  "rules": rules_digest(game), "variants": list(job.variants), "players": players,
+                                  "agents": agents, "rounds": args.rounds, "seed": args.seed})
+    bar = progress(args, "ladder", len(games))
     try:
-        results = run(job, games, args.jobs, None, bar)
+        with Session(journal, len(games), args.jobs, None, args.time_limit, bar) as session:
+            found = session.play([Task("ladder", i, job, g) for i, g in enumerate(games)]).get("ladder", {})
     finally:
-        bar.close()
-    seconds = time.perf_counter() - start
+        if bar is not None and hasattr(bar, "close"):
+            bar.close()
+    results = [found[i] for i in sorted(found)]
+    note = partial_note(session, journal, len(results), len(games))
+    if not results:
+        if note:
+            print(note)
+        print("no game finished: nothing to rate")
+        return exit_status(session)
     ladder = rate(results, agents, seats, args.seed)
     unfinished = sum(1 for r in results if r.unfinished)
+    seconds = session.clock() - session.started
     if args.json:
-        print(json.dumps({"ruleset": game.id, "players": players, "games": len(results), "rounds": args.rounds,
-                          "tables": len(tables(agents, players)), "unfinished": unfinished, "seconds": seconds,
-                          **ladder.to_json()}))
-        return EXIT_OK
+        print(json.dumps({"ruleset": game.id, "players": players, "games": len(results), "planned": len(games),
+                          "rounds": args.rounds, "tables": len(tables(agents, players)), "unfinished": unfinished,
+                          "seconds": seconds, "agents": [{"spec": a, **judged[a].to_json()} for a in agents],
+                          **ladder.to_json(), "partial": note is not None, "stopped": session.stopped,
+                          "journal": journal.path if journal is not None else None}))
+        return exit_status(session)
+    if note:
+        print(note + "\n")
     print(f"{game.title}, {players} players: {len(results)} games ({args.rounds} rounds of "
           f"{len(tables(agents, players))} seatings, seeds {args.seed}..{args.seed + args.rounds - 1}); {seconds:.0f} s")
     width = max(len(a) for a in agents)
@@ -52,13 +68,16 @@ def cmd_ladder(args) -> int:
         print(f"  {r.agent:<{width}}  {r.value:+6.0f}  [{r.low:+5.0f}, {r.high:+5.0f}]   {_share(r.score):>11}  {r.games:>5}")
     print("\n  ratings on the Elo scale (a lead of 200 wins about 3 of 4 pairings), mean 0; "
           "results won: finishing above another agent at the table")
+    print("\n  what each judges positions by:")
+    for a in agents:
+        print(f"  {a:<{width}}  {judged[a]}")
     if unfinished:
-        print(f"  {unfinished} games ended unfinished (turn or decision limit) and count for no one")
+        print(f"\n  {unfinished} games ended unfinished (turn or decision limit) and count for no one")
     for budget, group, rises in ladder.budgets:
         verdict = "rises with it at every step (in 95 % of resamples)" if rises else \
             "does NOT surely rise with it at every step: more search may not play better here (or more rounds are needed)"
         print(f"\n  {', '.join(group)} differ in {budget}: the rating {verdict}")
-    return EXIT_OK
+    return exit_status(session)
 
 
 def _share(x: float) -> str:
@@ -81,4 +100,5 @@ def register(sub, variant) -> None:
     p.add_argument("--jobs", "-j", type=int, help="processes to play on (default: all cores)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_study_arguments(p)
     p.set_defaults(run=cmd_ladder)

@@ -1,0 +1,102 @@
+"""An A/B study: A's and B's games on the same seeds and seatings, under one or more sets of agents.
+
+Why the games go out in pairs (A's game i, then B's game i): a study stopped halfway — Ctrl-C, a
+time limit — still has whole pairs to compare, and reports them (marked partial); one that played
+all of A first would have nothing to pair. Every game is written to the study's journal as it
+finishes (session.py), so `--resume` plays only the pairs it lacks. `--until-interval` looks at the
+differences after every `BATCH` pairs, as it always has, so a resumed study stops where one played
+straight through would.
+
+Each set of agents is named with what each agent judges positions by (agents/evaluation.py) under
+A and under B: a learned heuristic is learned for each side's rules, and where the two differ the
+study compares players as well as rules — the report says so before any figure.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import metrics, stats
+from .runner import Job, plan
+from .session import Session, Task
+
+BATCH = 100  # --until-interval looks at the intervals after every this many pairs
+
+
+@dataclass
+class Study:
+    """A and B played by one set of agents: the games, their metrics, the differences, the players."""
+    specs: list[str]
+    a: list
+    b: list
+    ma: dict
+    mb: dict
+    diffs: dict
+    seconds: float
+    sides: dict = field(default_factory=dict)  # "a", "b" → {spec: Evaluation}
+    planned: int = 0  # pairs the study meant to play (fewer were, when it was stopped)
+
+    @property
+    def same_players(self) -> bool:
+        return self.sides.get("a") == self.sides.get("b")
+
+
+def part(index: int, side: str) -> str:
+    """The journal's name for one side's games of one set of agents."""
+    return f"{index}:{side}"
+
+
+def play_study(session: Session, index: int, jobs: tuple[Job, Job], seats, specs: list[str], seed: int, games: int,
+               rotate: bool, until_width: float | None, adjust: str, sides: dict) -> Study:
+    """The pairs of one set of agents, in batches (of `BATCH` with `until_width`, else all at once),
+    stopping early once every seat's win-rate difference is narrower than `until_width`."""
+    start = session.clock()
+    planned = plan(seed, games, specs, rotate)
+    done: dict[str, dict] = {"a": {}, "b": {}}
+    size = BATCH if until_width is not None else max(1, len(planned))
+    for first in range(0, len(planned), size):
+        tasks = [Task(part(index, side), i, job, planned[i]) for i in range(first, min(first + size, len(planned)))
+                 for side, job in zip("ab", jobs)]
+        found = session.play(tasks)
+        for side in "ab":
+            done[side].update(found.get(part(index, side), {}))
+        if session.stopped is not None:
+            break
+        if until_width is not None:
+            a, b = paired(done)
+            d = metrics.differences(a, b, seats)
+            if all(d[k].width < until_width for k in d if k.startswith("seat_win_rate.")):
+                break
+    a, b = paired(done)
+    diffs = stats.adjust(metrics.differences(a, b, seats), adjust) if a else {}
+    return Study(specs, a, b, metrics.summarise(a, seats) if a else {}, metrics.summarise(b, seats) if b else {},
+                 diffs, session.clock() - start, sides, len(planned))
+
+
+def paired(done: dict[str, dict]) -> tuple[list, list]:
+    """A's and B's results of the games both finished, in the order of the plan."""
+    both = sorted(set(done["a"]) & set(done["b"]))
+    return [done["a"][i] for i in both], [done["b"][i] for i in both]
+
+
+def sides_json(study: Study) -> dict:
+    return {side: [{"spec": spec, **e.to_json()} for spec, e in study.sides.get(side, {}).items()] for side in "ab"}
+
+
+def study_json(study: Study) -> dict:
+    def games(results):
+        return [{"seed": r.seed, "agents": r.agents, "ranking": r.ranking, "scores": r.scores, "length": r.length,
+                 "unfinished": r.unfinished, "statistics": r.statistics,
+                 **({"series": r.series} if r.series else {})} for r in results]
+    return {"agents": study.specs, "sides": sides_json(study), "same_players": study.same_players,
+            "games": len(study.a), "planned": study.planned, "a": metrics.to_json(study.ma),
+            "b": metrics.to_json(study.mb), "difference": metrics.to_json(study.diffs), "results_a": games(study.a),
+            "results_b": games(study.b), "seconds": study.seconds}
+
+
+def robustness(studies: list[Study]) -> dict[str, bool]:
+    """For every difference significant under some set of agents: whether every set finds it, the same way."""
+    out = {}
+    for k in {k for s in studies for k, d in s.diffs.items() if d.significant}:
+        found = [s.diffs.get(k) for s in studies]
+        out[k] = all(d is not None and d.significant for d in found) and len({d.value > 0 for d in found if d}) == 1
+    return dict(sorted(out.items()))
