@@ -54,3 +54,41 @@ def test_a_sample_of_hostile_requests_to_the_server(tmp_path):
     from fuzz.server import campaign
     found = campaign(int(os.environ.get("LEGES_FUZZ_REQUESTS", "150")), None, tmp_path, max_seconds=None)  # speed: the campaign's
     assert found.cases > 0 and not found.found, "\n".join(found.found[:20])
+
+
+def test_a_sample_of_strict_cases_is_refused_where_each_is_written(tmp_path):
+    """tests/fuzz/mutate.py's strict cases (issue 35, item 6): a plain value of a file validate reads
+    replaced by an explicit YAML tag, a number too long or past 2^53 - 1, a non-finite float; each is
+    refused at its place (LEGES_FUZZ_STRICT sets how many, 8 by default)."""
+    from hypothesis import HealthCheck, Phase, given, seed, settings
+    from fuzz.mutate import cases
+    from fuzz.runner import Runner
+    runner = Runner(tmp_path)
+    drawn: list = []
+
+    @seed(int(os.environ.get("LEGES_FUZZ_SEED", "20240")))
+    @settings(max_examples=int(os.environ.get("LEGES_FUZZ_STRICT", "8")), deadline=None, database=None,
+              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @given(case=cases(("tictactoe", "pompeii"), strict=True))
+    def one(case):
+        drawn.append(case.refuse_at)
+        runner.run(case)
+    try:
+        one()
+    finally:
+        runner.close()
+    assert drawn and all(drawn)
+    found = [f for f in runner.summary.findings if f.kind != "slow"]
+    assert not found, "\n".join(f.format() for f in found)
+
+
+def test_the_judge_finds_a_strict_input_accepted_or_refused_elsewhere(tmp_path):
+    from fuzz.mutate import Case
+    from fuzz.runner import Runner
+    judge = Runner(tmp_path).judge
+    case = Case("tictactoe", {}, refuse_at="rulesets/tictactoe/ruleset.yaml:3:8")
+    at = {"status": 2, "out": "", "err": "rulesets/tictactoe/ruleset.yaml:3:8: error: YAML tag '!!str' is not allowed\n",
+          "seconds": 0.1}
+    assert judge(case, ["validate", "x"], at) is None
+    assert judge(case, ["validate", "x"], {**at, "status": 0, "err": ""}).kind == "accepted"
+    assert judge(case, ["validate", "x"], {**at, "err": "rulesets/tictactoe/ruleset.yaml:9:1: error: x\n"}).kind == "misplaced"

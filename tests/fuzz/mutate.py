@@ -10,8 +10,13 @@ mutations drawn by Hypothesis, of three kinds:
   program goes, expressions elsewhere), or a drawn statement is inserted into a program, or a
   token of a text is replaced by a drawn expression;
 - bytes: a byte flipped, bytes inserted (NUL, tabs, invalid UTF-8, YAML tags and anchors, escape
-  sequences, bidirectional overrides), a span deleted or repeated, the file cut short, a line's
-  indentation changed.
+  sequences, bidirectional overrides, numbers of thousands of digits), a span deleted or repeated,
+  the file cut short, a line's indentation changed.
+
+One case in eight is instead a strict case: one plain value of a file `leges validate` reads is
+replaced by what must be refused (an explicit YAML tag, a number too long or past 2^53 - 1, a
+non-finite float; issue 35, item 6), and the case's `refuse_at` says where: the runner finds it a
+finding when validate accepts the ruleset, or refuses it without an error at that place.
 """
 from __future__ import annotations
 
@@ -32,11 +37,19 @@ PROGRAM_KEYS = {"effect", "turn", "on_begin", "on_end", "arrange"}
 EXPRESSION_KEYS = {"end_if", "require", "if", "score", "check", "label", "first", "order", "condition", "value"}
 NASTY_VALUES = [0, -1, 1, 2, 16, 17, 10000, 10001, 2**31, 2**63, 10**30, -(10**30), 1.5, float("inf"), "", " ",
                 "x" * 2000, None, True, False, [], {}, "none", "\x1b[2J\x1b]0;t\x07", "\u202e", "../../outside",
-                "/etc/passwd", "con", "a\x00b", "{{}}", "[", "é", "0" * 5000]
+                "/etc/passwd", "con", "a\x00b", "{{}}", "[", "é", "0" * 5000, 10 ** 4000, 2 ** 53, -(2 ** 53), 2 ** 53 - 1,
+                float("nan"), "٣", "!!str x", "<script>alert(1)</script>", "[x](javascript:y)", "```"]
 NASTY_BYTES = [b"\x00", b"\t", b"\xff\xfe", b"\xc3", b"\x1b[31m", b'"', b"'", b": ", b"- ", b"[", b"{", b"}",
                b"&a ", b"*a", b"*zz ", b"!!python/object/apply:os.system ['true'] ", b"!!binary ", b"\n", b"  ",
                b"<<: *a\n", b"\r", b"\xe2\x80\xae", b"%YAML 1.1\n", b"---\n", b"...\n", b"? ", b"|\n", b">-\n",
-               b"#", b"\\", b"\x85", b"\xef\xbb\xbf", b"\x7f", b"\xc2\x9b"]
+               b"#", b"\\", b"\x85", b"\xef\xbb\xbf", b"\x7f", b"\xc2\x9b", b"!!str ", b"!foo ", b"! ", b"!!int ",
+               b"!<tag:yaml.org,2002:str> ", b"&t !!binary ", b"9" * 5001, b"1" * 4001 + b" ", b"9007199254740992 ",
+               b".inf ", b"0x" + b"f" * 30 + b" "]
+# what a strict case writes in place of a plain value: each must be refused where it is written
+STRICT_VALUES = ["!!str x", "!!str 12", "!!binary aGk=", "!foo x", "! x", "!<tag:yaml.org,2002:str> x",
+                 "!!python/object/apply:os.system ['true']", "!!int 3", "&a !!float 1.5", "9" * 4001, "9" * 5001,
+                 "9007199254740992", "-9007199254740992", "12345678901234567", ".inf", "-.inf", ".nan",
+                 "0x" + "f" * 20, "1." + "5" * 40]
 
 
 # well-formed statements and expressions that stress the interpreter's bounds (loops, growth, depth)
@@ -51,11 +64,14 @@ STRESS_STATEMENTS = [
     "log text(sum(range(1000000000)))",
     "repeat 1000:\n  repeat 1000:\n    repeat 1000:\n      pass",
     "log 1 / 0",
+    "log " + "9" * 5001,
+    "let big = 9007199254740992",
     "goto nowhere_at_all",
     "end game",
 ]
 STRESS_EXPRESSIONS = ["false", "true", "1 / 0", "count(range(1000000000)) > 0", "none", "[]",
-                      "all(range(100000000), i => i >= 0)", "text(none)", "99999999999999999999 * 99999999999999999999"]
+                      "all(range(100000000), i => i >= 0)", "text(none)", "99999999999999999999 * 99999999999999999999",
+                      "9" * 4001 + " > 0", "count(spaces) > 9007199254740992"]
 
 
 @dataclass
@@ -67,6 +83,7 @@ class Case:
     mutations: list[str] = field(default_factory=list)
     variant: str | None = None  # a variant to switch on when simulating (its file was mutated)
     seed: int = 0
+    refuse_at: str | None = None  # a strict case: where `leges validate` must report an error (file:line:col)
 
     def write(self, folder: Path) -> None:
         if folder.exists():
@@ -139,13 +156,16 @@ def _get(data, path):
 
 
 @st.composite
-def cases(draw, bases: tuple[str, ...] | None = None) -> Case:
-    """A case: one bundled ruleset with one to three mutations."""
+def cases(draw, bases: tuple[str, ...] | None = None, strict: bool | None = None) -> Case:
+    """A case: one bundled ruleset with one to three mutations, or (one in eight; `strict` True:
+    always, False: never) a strict case."""
     names = list(bases or BASES)
     weights = [BASES.get(n, 1) for n in names]
     base = draw(st.sampled_from([n for n, w in zip(names, weights) for _ in range(w)]))
     files = dict(_originals(base))
     case = Case(base, files, seed=draw(st.integers(0, 1000)))
+    if strict or (strict is None and draw(st.integers(0, 7)) == 0):
+        return _strict(draw, case)
     for _ in range(draw(st.integers(1, 3))):
         rel = draw(st.sampled_from(sorted(files)))
         kind = draw(st.sampled_from(["structure", "structure", "rule", "rule", "rule", "bytes", "bytes"]))
@@ -164,6 +184,37 @@ def cases(draw, bases: tuple[str, ...] | None = None) -> Case:
         if "/variants/" in rel:
             match = re.search(rb"^id: ([A-Za-z_][A-Za-z0-9_]*)", dict(_originals(base))[rel], re.M)
             case.variant = match.group(1).decode() if match else None
+    return case
+
+
+def _read_by_validate(base: str) -> list[str]:
+    """The files of a case `leges validate` reads whatever it finds: the main file, its includes, the
+    variants (every one is loaded), the map."""
+    main = yaml.safe_load(dict(_originals(base))[f"rulesets/{base}/ruleset.yaml"].decode("utf-8"))
+    read = {f"rulesets/{base}/ruleset.yaml"} | {f"rulesets/{base}/{name}" for name in main.get("include", [])}
+    return sorted(rel for rel, _ in _originals(base) if rel in read or "/variants/" in rel or rel.startswith("maps/"))
+
+
+def _strict(draw, case: Case) -> Case:
+    """One plain value of a file validate reads replaced by a strict input (STRICT_VALUES)."""
+    rel = draw(st.sampled_from(_read_by_validate(case.base)))
+    text = case.files[rel].decode("utf-8")
+    spots: list = []
+    stack = [yaml.compose(text)]
+    while stack:  # every plain value on one line (keys stay: a key is a name, its text is what counts)
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(value for _, value in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif node.style is None and node.start_mark.line == node.end_mark.line and node.value:
+            spots.append(node)
+    node = draw(st.sampled_from(sorted(spots, key=lambda n: n.start_mark.index)))
+    value = draw(st.sampled_from(STRICT_VALUES))
+    start, end = node.start_mark.index, node.end_mark.index
+    case.files[rel] = (text[:start] + value + text[end:]).encode("utf-8")
+    case.refuse_at = f"{rel}:{node.start_mark.line + 1}:{node.start_mark.column + 1}"
+    case.mutations.append(f"{case.refuse_at}: strict value {value[:40]!r}")
     return case
 
 

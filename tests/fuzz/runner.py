@@ -34,7 +34,7 @@ SLOW = {"load": 2.0, "validate": 2.0}
 
 @dataclass
 class Finding:
-    kind: str  # traceback, internal, status, unlocated, time cap, slow, memory, crash
+    kind: str  # traceback, internal, status, unlocated, time cap, slow, memory, crash; accepted, misplaced (strict cases)
     base: str
     command: str
     detail: str
@@ -178,6 +178,11 @@ class Runner:
             return finding("memory", err[-800:])
         if status not in (0, 2):
             return finding("status", f"exit status {status}\n{err[-800:]}")
+        if name == "validate" and case.refuse_at is not None:  # a strict case: refused, and where it was written
+            if status == 0:
+                return finding("accepted", f"a strict input at {case.refuse_at} was accepted")
+            if f"{case.refuse_at}: error: " not in err:
+                return finding("misplaced", f"no error at {case.refuse_at}:\n{err[-800:]}")
         if status == 2:
             located = list(LOCATED.finditer(err))
             if not located:

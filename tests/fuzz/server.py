@@ -85,12 +85,16 @@ def bodies(planted: Path, record: str) -> st.SearchStrategy[bytes]:
         "seats": st.one_of(st.dictionaries(st.sampled_from(["x", "o", "red", ""]), st.one_of(st.just("person"), specs(planted), value),
                                            max_size=3), value),
         "hotseat": st.one_of(st.booleans(), value),
-        "variants": st.one_of(st.lists(st.sampled_from(["nothing", "../x", "a.b=1", "x" * 200, f"{planted}/planted"]), max_size=3),
+        "variants": st.one_of(st.lists(st.sampled_from(["nothing", "../x", "a.b=1", "x" * 200, f"{planted}/planted",
+                                                        "a\nb", "a=\u0663", "a=1", "a.b", "a=" + "9" * 5001, " a", "a\u0131",
+                                                        "a=<script>", "_=\x1b[2J"]), max_size=4),
                               value),
         "action": st.one_of(st.sampled_from(["place square=r1c1", "place square=r9c9", "x" * 5000]), value),
         "record": st.one_of(st.just(record), st.text(max_size=50), value), "name": st.one_of(st.text(max_size=300), value)})
     return st.one_of(fields.map(lambda d: json.dumps(d).encode()), value.map(lambda v: json.dumps(v).encode()),
-                     st.binary(max_size=200), st.integers(1, 3000).map(lambda n: b"[" * n + b"]" * n))
+                     st.binary(max_size=200), st.integers(1, 3000).map(lambda n: b"[" * n + b"]" * n),
+                     st.sampled_from([b'{"players": ' + b"9" * 5001 + b"}", b'{"seed": ' + b"1" * 4001 + b"}",
+                                      b'{"players": 2, "seed": NaN}', b'{"players": 1e999}']))
 
 
 def headers(token: str) -> st.SearchStrategy[dict[str, str]]:
