@@ -70,3 +70,32 @@ def test_compare_names_each_sides_players(capsys):
     second = {a["spec"]: a for a in report["studies"][1]["sides"]["a"]}
     assert first[MCTS] == second[MCTS]  # the same player in both sets, whoever sits beside it
     assert first[MCTS]["evaluation"] == "play-outs to the end (MAST moves)"
+
+
+RICH = """\
+leges_variant: 1
+id: rich
+title: A rich start
+kind: house_rule
+description: Every player starts with 18 coins.
+patch:
+  - {op: set, section: variables, id: money, key: initial, value: 18}
+"""
+
+
+def test_compare_says_before_any_figure_when_the_players_differ_between_a_and_b(tmp_path, capsys):
+    """A heuristic learned for each side's rules is two players: the report says so, and how."""
+    import shutil
+    shutil.copytree(AUCTION, tmp_path / "auction")
+    (tmp_path / "auction" / "variants").mkdir()
+    (tmp_path / "auction" / "variants" / "rich.yaml").write_text(RICH)
+    argv = ["compare", str(tmp_path / "auction"), "--b", "rich", "-g", "2", "--agents", f"greedy,{MCTS}", "-j", "1"]
+    assert main([*argv, "-q"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("THE PLAYERS DIFFER between A and B") < out.index("metric")
+    assert "under B: heuristic learned (learned from 60 random games under rich)" in out
+    assert main([*argv, "--json"]) == 0
+    study = json.loads(capsys.readouterr().out)["studies"][0]
+    assert not study["same_players"]
+    a, b = ({x["spec"]: x for x in study["sides"][side]} for side in "ab")
+    assert a["greedy"]["expression"] != b["greedy"]["expression"] and a[MCTS] == b[MCTS]

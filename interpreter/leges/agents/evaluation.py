@@ -80,8 +80,8 @@ def heuristic_for(game, name: str | None) -> Heuristic:
         return Heuristic(name, None, decl.value.text.strip() if decl is not None and decl.value is not None else "", "the ruleset's")
     if name is None or name == LEARNED:
         expression, fn = learned_heuristic(game)
-        return Heuristic(LEARNED, fn, expression, f"learned from {GAMES_FOR_AGENTS} random games of the ruleset, "
-                                                  "the same in every run")
+        rules = f" under {', '.join(game.variants)}" if game.variants else ""
+        return Heuristic(LEARNED, fn, expression, f"learned from {GAMES_FOR_AGENTS} random games{rules}")
     raise LegesError(Diagnostic(Position("--agents"), f"no heuristic named '{name}'",
                                 "heuristics: " + ", ".join([*game.heuristics, LEARNED])))
 

@@ -124,9 +124,10 @@ def print_players(study) -> None:
     for spec in a:
         if a[spec] == b.get(spec):
             print(f"  {spec:<{width}}  {a[spec]}")
-        else:
-            print(f"  {spec:<{width}}  A: {a[spec]}" + (f" = {a[spec].expression}" if a[spec].expression else ""))
-            print(f"  {'':<{width}}  B: {b.get(spec)}" + (f" = {b[spec].expression}" if b.get(spec) and b[spec].expression else ""))
+            continue
+        for side, e in (("A", a[spec]), ("B", b.get(spec))):
+            formula = f": {' '.join(e.expression.split())}" if e is not None and e.expression else ""
+            print(f"  {spec if side == 'A' else '':<{width}}  under {side}: {e}{formula}")
 
 
 class RecordWriter:

@@ -96,6 +96,7 @@ def study_json(study: Study) -> dict:
 def robustness(studies: list[Study]) -> dict[str, bool]:
     """For every difference significant under some set of agents: whether every set finds it, the same way."""
     out = {}
+    studies = [s for s in studies if s.a]  # (a study stopped before its first pair has nothing to say)
     for k in {k for s in studies for k, d in s.diffs.items() if d.significant}:
         found = [s.diffs.get(k) for s in studies]
         out[k] = all(d is not None and d.significant for d in found) and len({d.value > 0 for d in found if d}) == 1
