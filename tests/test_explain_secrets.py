@@ -106,3 +106,43 @@ def test_the_answer_is_the_same_whichever_card_is_on_top(hidden_top):
 def test_a_game_without_hidden_information_is_explained_as_it_is():
     st = leges.load(str(ROOT / "rulesets" / "tictactoe")).new_initial_state(players=2, seed=0)
     assert seat_explanation(st, "place square=r9c9", 0) == st.explain("place square=r9c9", 0)
+
+
+def told_from_the_real_state(st, text, seat):
+    """An explainer that tells the real state's explanation as it is (`state.explain`, for authors
+    and scenarios): planted, for the leak check to find."""
+    why = st.explain(text, seat)
+    return None if why.legal else why
+
+
+def test_check_leaks_finds_a_planted_explanation_leak(hidden_top):
+    report = check_leaks(hidden_top, 2, games=2, max_decisions=None, explanations=None,
+                         explainer=told_from_the_real_state)
+    found = [leak for leak in report.leaks if leak.part == "explanation"]
+    assert found and "why not '" in found[0].real and found[0].real != found[0].other
+    assert "explanation shows what" in found[0].format()
+    fixed = check_leaks(hidden_top, 2, games=2, max_decisions=None, explanations=None)
+    assert fixed.ok and fixed.explained >= report.explained > 0, "\n".join(leak.format() for leak in fixed.leaks)
+
+
+def test_check_leaks_finds_a_planted_forced_move_leak(capsys):
+    assert main(["check-leaks", str(FORCED_TOP), "-p", "2", "--games", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "the engine took a move by itself" in out and "action:take_" in out
+    assert "«a red card is taken»" in out or "«a blue card is taken»" in out
+    assert "asked by phase:play:turn" in out
+
+
+def test_a_forced_move_decided_by_what_every_seat_sees_is_no_leak(hidden_top):
+    """hidden_top's `act draw, play, swap` has a lone option when the hand is empty: public, no alarm."""
+    report = check_leaks(hidden_top, 3, games=2, max_decisions=None, explanations=5)
+    assert report.ok and report.forced > 0, "\n".join(leak.format() for leak in report.leaks)
+
+
+@pytest.mark.parametrize("name, players, decisions", [
+    ("tictactoe", 2, 8), ("pompeii", 3, 12), ("attika", 2, 12), ("alexander", 3, 12)])
+def test_no_bundled_game_leaks_through_explanations_or_forced_moves(name, players, decisions):
+    game = leges.load(str(ROOT / "rulesets" / name))
+    report = check_leaks(game, players, games=1, seed=5, max_decisions=decisions, explanations=4)
+    assert report.ok, "\n".join(leak.format() for leak in report.leaks)
+    assert report.explained > 0

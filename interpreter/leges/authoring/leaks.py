@@ -25,6 +25,10 @@ rules do until the next decision — is checked for every seat, so:
   another path) is counted as not comparable. The end of the game is not compared: final scores
   may show everything.
 
+Explanations and moves the engine takes by itself (one legal option) are what a seat is told,
+not shown: leaks_told.py compares them — the answers to "why not?" at `explanations` decisions of
+each game, and every forced decision of the steps checked, reported with its rule.
+
 Long games are checked over their whole length: each game is played once to learn its length,
 then `max_decisions` of its decisions, spread evenly from the first to the last, are checked.
 A difference is reported with the game's seed, the step, the seat and the first line that
@@ -37,6 +41,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..engine import knowledge as K
+from . import leaks_told as T
 from ..engine.api import Action
 from ..engine.resample import Pins, resample
 from ..engine.state import State
@@ -54,9 +59,15 @@ class Leak:
     real: str  # the first differing line in the real game
     other: str  # ... and in a world the player cannot tell from it
     after: str | None = None  # the action after which it was seen (SETUP; None: in the state itself)
+    rule: str | None = None  # a forced move's: the action taken and the rule asking, with citations
 
     def format(self) -> str:
         when = ("after set-up" if self.after == SETUP else f"after '{self.after}'") if self.after else "at this decision"
+        if self.part == "forced move":
+            return (f"seed {self.seed}, decision {self.step}, {when}: the engine took a move by itself, its only "
+                    f"option, and which one tells {self.player} what it may not see — {self.rule}\n"
+                    f"      real game, the only option: {self.real}\n"
+                    f"      options in a world {self.player} cannot tell from it: {self.other}")
         return (f"seed {self.seed}, decision {self.step}, {when}: {self.player}'s {self.part} shows what "
                 f"{self.player} may not see\n      real game:      {self.real}\n"
                 f"      world {self.player} cannot tell from it: {self.other}")
@@ -73,6 +84,8 @@ class Report:
     forward: int = 0  # of them, compared after the step too (set-ups included)
     unmatched: int = 0  # samples without a world where the step could be taken and the seat learned the same
     skipped: int = 0  # worlds that could not be drawn (secret choices not re-drawable)
+    explained: int = 0  # explanations compared (seat, decision and world; each of up to leaks_told.TEXTS actions)
+    forced: int = 0  # decisions the engine took by itself, checked for every seat
     leaks: list[Leak] = field(default_factory=list)
 
     @property
@@ -223,10 +236,55 @@ def _replayed(st: State, action: Action | None) -> tuple[State, list[K.Event]]:
     return after, events
 
 
-def check_game(game, players: int, seed: int, report: Report, max_decisions: int | None = 200, samples: int = 1) -> None:
-    """Play one random game and check its set-up and `max_decisions` decisions spread over it."""
+def check_told(step: Step, seats: list[K.Knowledge], rng: random.Random, report: Report,
+               texts: dict[int, list[str]] | None, explainer) -> None:
+    """What the seats are told in the step: explanations before it (`texts`: seat → actions to ask
+    about; None: none asked), and the moves the engine took by itself in it (leaks_told.py)."""
+    for seat in (seats if texts else ()):
+        asked = texts.get(seat.player)
+        if not asked:
+            continue
+        try:
+            other = _world(step.before, seat.player, rng, seat.pins())
+        except LegesError:
+            report.skipped += 1
+            continue
+        report.explained += 1
+        diff = T.explanation_difference(step.before, other, seat.player, asked, explainer)
+        if diff is not None:
+            report.leaks.append(Leak(step.seed, step.number, step.before.player_name(seat.player), *diff))
+    if not step.after.at_once:
+        return
+    reported = {leak.rule for leak in report.leaks}
+    for forced in T.forced_decisions(step.before, step.action):
+        report.forced += 1
+        for seat in seats:
+            also = K.seen(step.before, step.events, seat.player) | (
+                K.named(step.before, step.action, step.option) if step.action else set())
+            diff = T.forced_difference(forced, seat, rng, also)
+            if diff is None:
+                continue
+            rule = T.forced_rule(forced)
+            if rule not in reported:
+                reported.add(rule)
+                who = forced.player_name(forced.pending["player"])
+                report.leaks.append(Leak(step.seed, step.number, forced.player_name(seat.player), "forced move",
+                                         f"{who}: {diff[0][0]}", ", ".join(diff[1]) or "(none: nothing is taken)",
+                                         after=step.action.text if step.action else SETUP, rule=rule))
+            break
+
+
+def check_game(game, players: int, seed: int, report: Report, max_decisions: int | None = 200, samples: int = 1,
+               explanations: int | None = 10, explainer=None) -> None:
+    """Play one random game and check its set-up and `max_decisions` decisions spread over it; at
+    `explanations` of them (None: all checked) the seats' explanations too (`explainer`: the
+    function asked, engine/seat_explanation.py's by default)."""
+    from ..engine.seat_explanation import seat_explanation
+    explainer = explainer or seat_explanation
     choices = _choices(game, players, seed)
     checked = _spread(len(choices), max_decisions)
+    ordered = sorted(checked)
+    explained = set(ordered) if explanations is None else {ordered[i] for i in _spread(len(ordered), explanations)}
     worlds = random.Random(seed * 7919 + 1)
     st = game.new_initial_state(players=players, seed=seed, run=False)
     after, events = _replayed(st, None)
@@ -234,8 +292,11 @@ def check_game(game, players: int, seed: int, report: Report, max_decisions: int
     step = Step(st, after, events, seed=seed)
     for seat in seats:
         check_step(step, seat, worlds, report, samples)
+    check_told(step, seats, worlds, report, None, explainer)
+    for seat in seats:
         seat.learn(after, events)
     st = after
+    pool: list[str] = []
     for number, k in enumerate(choices):
         pending = st.pending
         assert pending is not None  # the game went on after this decision when _choices played it
@@ -247,7 +308,11 @@ def check_game(game, players: int, seed: int, report: Report, max_decisions: int
                         shown_before=step.shown_after if step.after is st else {})
             for seat in seats:
                 check_step(step, seat, worlds, report, samples)
+            texts = ({seat.player: T.texts_to_ask(st, seat.player, pool, worlds) for seat in seats}
+                     if number in explained else None)
+            check_told(step, seats, worlds, report, texts, explainer)
             report.decisions += 1
+        T.remember(pool, st)
         for seat in seats:
             seat.learn(after, events, action, option)
         report.played += 1
@@ -255,12 +320,13 @@ def check_game(game, players: int, seed: int, report: Report, max_decisions: int
 
 
 def check_leaks(game, players: int, games: int = 3, seed: int = 0, max_decisions: int | None = 200,
-                samples: int = 1, progress=None) -> Report:
+                samples: int = 1, progress=None, explanations: int | None = 10, explainer=None) -> Report:
     """Play `games` random games (seeds seed, seed+1, ...) and check, for every seat, their set-up and
-    `max_decisions` decisions of each (None: every decision) spread over the whole game."""
+    `max_decisions` decisions of each (None: every decision) spread over the whole game, and
+    explanations at `explanations` of those (0: none; None: all)."""
     report = Report(game.id, players)
     for g in range(games):
-        check_game(game, players, seed + g, report, max_decisions, samples)
+        check_game(game, players, seed + g, report, max_decisions, samples, explanations, explainer)
         report.games += 1
         if progress is not None:
             progress(g + 1, games)

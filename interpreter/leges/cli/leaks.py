@@ -20,20 +20,22 @@ def cmd_check_leaks(args) -> int:
         from ..authoring.information_flow import report as flow_report
         print(flow_report(game, args.players), end="")
         return EXIT_OK
-    for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 0), ("--samples", args.samples, 1)):
+    for name, value, least in (("--games", args.games, 1), ("--decisions", args.decisions, 0), ("--samples", args.samples, 1),
+                                 ("--explanations", args.explanations, 0)):
         if value < least:
             raise LegesError(Diagnostic(Position(name), f"{name} must be at least {least}"))
     found = 0
     for n in counts:
         report = check_leaks(game, n, games=args.games, seed=args.seed, max_decisions=args.decisions or None,
-                             samples=args.samples)
+                             samples=args.samples, explanations=args.explanations)
         verdict = "no leak" if report.ok else f"{len(report.leaks)} LEAK{'S' if len(report.leaks) != 1 else ''}"
         skipped = f", {report.skipped} worlds could not be drawn" if report.skipped else ""
         unmatched = (f", {report.unmatched} without a world where the seat learned the same in the step"
                      if report.unmatched else "")
         print(f"{shown(game.title)}, {n} players: {report.games} games and their set-ups, {report.decisions} of "
               f"{report.played} decisions, {report.comparisons} indistinguishable worlds compared, at least one "
-              f"per seat and step ({report.forward} also after the step){unmatched}{skipped}: {verdict}")
+              f"per seat and step ({report.forward} also after the step), {report.explained} seats' explanations and "
+              f"{report.forced} moves the engine took by itself{unmatched}{skipped}: {verdict}")
         for leak in report.leaks[:args.show]:
             print("  " + leak.format())
         found += len(report.leaks)
@@ -56,6 +58,9 @@ def register(sub, variant) -> None:
                         "0: every decision)")
     p.add_argument("--samples", type=int, default=1,
                    help="worlds drawn per seat and step, each indistinguishable for that seat (default 1)")
+    p.add_argument("--explanations", type=int, default=10,
+                   help="decisions per game (of those checked) at which each seat asks why some actions are not "
+                        "legal, in the real game and a world it cannot tell from it (default 10; 0: none)")
     p.add_argument("--show", type=int, default=5, help="leaks shown per number of players (default 5)")
     p.add_argument("--explain", action="store_true",
                    help="play nothing: list, per seat, every rule that shows it what it may not see (what the "
