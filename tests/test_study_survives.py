@@ -126,3 +126,23 @@ def test_progress_lines_off_a_terminal(capsys):
     assert main([*LADDER, "-q"]) == 0 and capsys.readouterr().err == ""
     assert main([*LADDER, "--progress-every", "often"]) == 2
     assert "neither a number of games nor of seconds" in capsys.readouterr().err
+
+
+def test_a_damaged_journal_is_told_at_its_line(tmp_path, capsys, monkeypatch):
+    journal = tmp_path / "j.jsonl"
+    with monkeypatch.context() as m:
+        stop_after(m, 2)
+        assert main([*LADDER, "--log", str(journal), "-q"]) == 130
+    capsys.readouterr()
+    text = journal.read_text().splitlines()
+    line = json.loads(text[2])
+    line["result"]["length"] = "long"
+    text[2] = json.dumps(line)
+    journal.write_text("\n".join(text) + "\n")
+    assert main([*LADDER, "--resume", str(journal)]) == 2
+    assert f"{journal}:3:1: error: this line of the journal has a game's 'length' of the wrong kind: \"long\"" \
+        in capsys.readouterr().err
+    text[2] = "[]"
+    journal.write_text("\n".join(text) + "\n")
+    assert main([*LADDER, "--resume", str(journal)]) == 2
+    assert f"{journal}:3:1: error:" in capsys.readouterr().err

@@ -43,10 +43,24 @@ def result_json(r: PlayResult) -> dict:
     return asdict(r)
 
 
+_TYPES: dict[str, tuple[type, ...]] = {
+    "seed": (int,), "ranking": (list,), "scores": (list,), "returns": (list,), "length": (int,), "unfinished": (bool,),
+    "history": (list,), "agents": (list,), "turns": (int,), "options": (int,), "forced": (int, type(None)),
+    "leaders": (list,), "statistics": (dict,), "series": (dict,), "ending": (dict, type(None))}
+
+
 def result_from_json(data: object, where: Position) -> PlayResult:
-    """A game's result as the journal wrote it (leaders as the tuples the metrics read)."""
+    """A game's result as the journal wrote it (leaders as the tuples the metrics read), its fields
+    checked: a damaged journal is told at its line, not by the figures it would upset."""
     if not isinstance(data, dict) or set(data) != _FIELDS:
         raise LegesError(Diagnostic(where, "this line of the journal is not a game's result", WRITTEN_BY))
+    for key, types in _TYPES.items():
+        if not isinstance(data[key], types) or (bool not in types and isinstance(data[key], bool)):
+            raise LegesError(Diagnostic(where, f"this line of the journal has a game's '{key}' of the wrong kind: "
+                                        f"{shown(json.dumps(data[key]), 60)}", WRITTEN_BY))
+    if not all(isinstance(x, list) and len(x) == 2 for x in data["leaders"]):
+        raise LegesError(Diagnostic(where, "this line of the journal has a game's 'leaders' of the wrong kind",
+                                    WRITTEN_BY))
     try:
         result = PlayResult(**data)
         result.leaders = [tuple(x) for x in result.leaders]

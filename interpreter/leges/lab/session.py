@@ -103,8 +103,8 @@ class Session:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
+        if self._pool is not None:  # (after a failed game, the games not begun are not waited for)
+            self._pool.shutdown(wait=True, cancel_futures=exc[0] is not None)
             self._pool = None
         if self._saved_handler is not None:
             signal.signal(signal.SIGTERM, self._saved_handler)
