@@ -1,4 +1,5 @@
-"""`greedy`: one-ply look-ahead on the ruleset's heuristic (own value minus the best opponent's).
+"""`greedy`: one-ply look-ahead on the ruleset's heuristic (own value minus the best opponent's);
+in a ruleset that declares none, on one learned for it, which stays the agent's (evaluation.py).
 
 One ply is one move *completed*: the decisions of the same player a move opens at once (paying
 for what was just bought) are made greedily before the move is judged.

@@ -18,7 +18,8 @@ How an iteration is scored — the defaults, and why (measured: docs/balance-tes
   leaf costs far less than a play-out, so the same time buys many more iterations.
 - Without one (or with `heuristic=none`), play-outs go to the end, their moves chosen by MAST
   (playout.py) rather than uniformly, so that a game without a heuristic still gets better
-  play-outs than random ones.
+  play-outs than random ones — whatever ran before in the process: a heuristic another agent
+  learned for the ruleset is that agent's (evaluation.py); `heuristic=learned` asks for one.
 
 Secret simultaneous decisions (`secret: true`, e.g. a share-out everybody makes behind a screen,
 committed in seat order): a choice sealed from the others must not steer their choices, so the
