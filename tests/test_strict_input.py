@@ -227,3 +227,38 @@ def test_a_rule_text_with_backticks_does_not_close_its_code_block(game, capsys, 
     lines = out.read_text().splitlines()
     at = lines.index("# ``` <script>x</script>")
     assert lines[at - 1] == "````" and "````" in lines[at + 1:]
+
+
+# ------------------------------------------------------------------ names end where the text ends
+def test_a_name_with_a_final_line_break_is_not_a_name(game, capsys):  # noqa: F811
+    """A schema's `^...$` ends the text (JSON Schema's reading), not before a final line break (Python's)."""
+    edit(game / "game" / "ruleset.yaml", "  - id: supply\n", '  - id: "supply\\n"\n')
+    expect(run_leges(capsys, "validate", "game"), f"{RULES}:26:9", "does not have the required form",
+           hint="names start with a letter")
+
+
+def test_a_variant_file_whose_id_ends_in_a_line_break_is_refused(tmp_path):
+    import shutil
+    shutil.copytree(ROOT / "rulesets" / "pompeii", tmp_path / "pompeii")
+    path = tmp_path / "pompeii" / "variants" / "mayfair.yaml"
+    path.write_text(path.read_text().replace("\nid: mayfair\n", '\nid: "mayfair\\n"\n'))
+    found = refusal(leges.load, str(tmp_path / "pompeii"), ["mayfair"])
+    assert any(d.position.file.endswith("mayfair.yaml") and "required form" in d.message for d in found)
+
+
+# ------------------------------------------------------------------ the page's requests
+def test_a_request_body_with_a_huge_number_is_refused_at_its_place():
+    import asyncio
+    from leges.web.guard import read_json
+
+    class Body:
+        def __init__(self, raw: bytes):
+            self.raw = raw
+
+        async def stream(self):
+            yield self.raw
+
+    for raw, words in [(b'{"players": 2,\n "seed": ' + b"9" * 5001 + b"}", "5,001 digits"),
+                       (b'{"players": 2,\n "seed": NaN}', "NaN")]:
+        d = one(lambda: asyncio.run(read_json(Body(raw), 1 << 20)))
+        assert (d.position.file, d.position.line, d.position.col) == ("request", 2, 10) and words in d.message

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from functools import lru_cache
 from typing import Any
 from pathlib import Path
@@ -34,8 +35,23 @@ def schema(name: str) -> dict:
 
 
 @lru_cache(maxsize=None)
+def _whole(pattern: str) -> "re.Pattern[str]":
+    """A schema's pattern as JSON Schema means it (ECMA-262): a final `$` ends the text. Python's `$`
+    also matches before a final line break, which let `id: "mayfair\\n"` pass as a name."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+def _pattern(validator, pattern: str, instance, _schema):
+    if validator.is_type(instance, "string") and not _whole(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@lru_cache(maxsize=None)
 def _validator(name: str) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema(name))
+    cls = jsonschema.validators.extend(cls, {"pattern": _pattern})
     return cls(inlined(name))
 
 

@@ -19,7 +19,6 @@ Every refusal is a JSON error the page (or curl) can read: `{"error", "diagnosti
 from __future__ import annotations
 
 import hmac
-import json
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
@@ -122,9 +121,10 @@ async def read_json(request: Any, limit: int) -> dict:
     raw = b"".join(chunks)
     if not raw:
         return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
+    from ..text.json_source import parse_json
+    try:  # numbers bounded in digits, NaN and Infinity refused, each at its place (text/json_source.py)
+        data = parse_json(raw.decode("utf-8"), "request", "request")
+    except (ValueError, RecursionError):  # not UTF-8
         raise LegesError(Diagnostic(Position("request"), "the request is not JSON (or is nested too deeply)")) from None
     if not isinstance(data, dict):
         raise LegesError(Diagnostic(Position("request"), "the request is not a JSON object"))
