@@ -146,3 +146,10 @@ def test_no_bundled_game_leaks_through_explanations_or_forced_moves(name, player
     report = check_leaks(game, players, games=1, seed=5, max_decisions=decisions, explanations=4)
     assert report.ok, "\n".join(leak.format() for leak in report.leaks)
     assert report.explained > 0
+
+
+def test_state_explain_for_a_seat_is_the_seat_explanation(hidden_top):
+    st = hidden_top.new_initial_state(players=2, seed=1)
+    text = f"swap card={st.setup.clabel[st.zones['hand.x'][0]]}"
+    assert st.explain(text, seat=0) == seat_explanation(st, text, 0)
+    assert st.explain("draw", seat=0) is None  # legal

@@ -155,9 +155,14 @@ class StateAPI(StateData):
             raise _illegal(self, text, player)
         return i
 
-    def explain(self, action, player: int | None = None):
+    def explain(self, action, player: int | None = None, seat: int | None = None):
         """Why an action (an Action or its text) is or is not legal now: the condition that fails, the values
-        involved, the rule's citation (engine/explain.py). `str()` of the result is one line for a player."""
+        involved, the rule's citation (engine/explain.py). `str()` of the result is one line for a player.
+        It reads the whole state, hidden cards too (for authors); with `seat`, only what that seat may
+        be told, the same in every state it cannot tell apart (engine/seat_explanation.py; None: legal)."""
+        if seat is not None:
+            from .seat_explanation import seat_explanation
+            return seat_explanation(self, getattr(action, "text", None) or str(action), seat)
         from .explain import explain
         return explain(self, action, player)
 
