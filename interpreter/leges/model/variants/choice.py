@@ -138,7 +138,7 @@ def chosen(requests: list[str], available: dict[str, Variant], ruleset_file: str
             target = params.get(param) if param else variant.parameters[0]
             if target is None:
                 raise LegesError(Diagnostic(Position(where.file, where.line, len(name) + 2),
-                                            f"variant '{name}' has no parameter '{param}'", did_you_mean(param, params)))
+                                            f"variant '{name}' has no parameter '{param}'", did_you_mean(param or "", params)))
             if (name, target["id"]) in given:
                 _twice(Request(name, param, raw, where), f"parameter '{target['id']}'", given[(name, target["id"])])
             given[(name, target["id"])] = number
