@@ -3,9 +3,8 @@
 Loading and checking a ruleset takes a third of a second and a few megabytes; a server that did it
 for every table held every new table behind one lock. What a Game changes while it plays is small
 and known: the per-action work counter (`game.work`, drawn on by every loop through `st.game`),
-the meter that hands it out and looks at the game's budget, the flow that runs the rules for it,
-and the heuristics an agent may attach. A copy with those of its own plays in its thread without
-racing any other; everything else — the compiled rules, the board, the set-ups, the caches of
+the meter that hands it out and looks at the game's budget, and the flow that runs the rules for
+it. A copy with those of its own plays in its thread without racing any other; everything else — the compiled rules, the board, the set-ups, the caches of
 values that depend on nothing a game changes — is read, or filled with the same values by
 whichever game gets there first.
 """
@@ -24,5 +23,4 @@ def private_copy(game: Game) -> Game:
     twin.work = twin.max_work
     twin.meter = Meter(twin)
     twin.flow = Flow(twin)
-    twin.heuristics = dict(game.heuristics)  # an agent may learn one for its game (agents/learn.py)
     return twin
