@@ -19,7 +19,8 @@ GRAMMAR = Path(__file__).resolve().parents[2] / "interpreter" / "leges" / "lang"
 MAX_DEPTH = 7
 
 # regular-expression terminals: what to write for them
-NUMBERS = ["0", "1", "2", "3", "7", "10", "100", "65536", "999999999999", "1" + "0" * 40]
+NUMBERS = ["0", "1", "2", "3", "7", "10", "100", "65536", "999999999999", "1" + "0" * 40, "9007199254740991",
+           "9007199254740992", "9" * 4001, "9" * 5001]  # 10^40 and the last three: refused where written (too long, past 2^53 - 1)
 STRINGS = ['"x"', "''", '"red"', "'a b'", '"' + "s" * 300 + '"', '"\\n"']
 OPERATORS = {"ASSIGN_OP": ["=", "+=", "-="], "COMP_OP": ["==", "!=", "<=", ">=", "<", ">"],
              "ADD_OP": ["+", "-"], "MUL_OP": ["*", "/", "%"]}

@@ -178,7 +178,7 @@ class Runner:
             return finding("memory", err[-800:])
         if status not in (0, 2):
             return finding("status", f"exit status {status}\n{err[-800:]}")
-        if name == "validate" and case.refuse_at is not None:  # a strict case: refused, and where it was written
+        if name == "validate" and getattr(case, "refuse_at", None) is not None:  # a strict case: refused, there
             if status == 0:
                 return finding("accepted", f"a strict input at {case.refuse_at} was accepted")
             if f"{case.refuse_at}: error: " not in err:
