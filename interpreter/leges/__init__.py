@@ -23,7 +23,8 @@ def load(path: str, variants=(), optimise: bool = True) -> Game:
 
     `optimise=False` gives the reference build: every rule by plain evaluation (no memoised
     functions, nothing hoisted or inlined), many times slower and the same game for the same
-    seed and actions — what every optimisation is checked against (tests/test_reference_build.py)."""
+    seed and actions — what every optimisation is checked against (`leges check-conformance`,
+    authoring/conformance.py)."""
     from .model.loader import load_declarations
     from .engine.builder import build_game
 

@@ -10,10 +10,10 @@ import sys
 
 from ..text.errors import MESSAGE, Diagnostic, LegesError, Position
 from ..text.terminal import shown
-from . import check, compare, diff, docs, eval, ladder, leaks, learn, mutate, play, render, replay, serve, simulate
+from . import check, compare, conformance, diff, docs, eval, ladder, leaks, learn, mutate, play, render, replay, serve, simulate
 from .common import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
 
-COMMANDS = [check, simulate, compare, ladder, learn, play, eval, render, serve, replay, leaks, diff, docs, mutate]  # the order of `leges --help`
+COMMANDS = [check, simulate, compare, ladder, learn, play, eval, render, serve, replay, leaks, conformance, diff, docs, mutate]  # the order of `leges --help`
 
 
 def parser() -> argparse.ArgumentParser:

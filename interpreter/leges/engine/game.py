@@ -112,6 +112,10 @@ class Game:
         self.max_options = 100_000  # options one action or choose may offer at a decision
         self.work = self.max_work  # what is left of the current action's work budget (lang/runtime.each)
         self.meter = Meter(self)  # hands it out, and looks at the game's budget (engine/budget.py)
+        # the budget of a state whose maker names none: a new game, a loaded one and the replays that
+        # check it, a resampled world replayed from its seed (authoring/conformance.py sets one
+        # without seconds, so that no equivalence check depends on the machine's load)
+        self.budget: GameBudget = DEFAULT_BUDGET
         self.flow = Flow(self)
         self._setups: dict[int, Setup] = {}
         self.setup_builder: Callable[[int], Setup] | None = None
@@ -221,7 +225,7 @@ class Game:
         """A game at its start. `explicit_chance`: every shuffle, draw from a bag and random choice is a
         chance node; `forced_moves`: a decision with a single option is asked too (by default it is
         taken at once and appears neither in `legal_actions` nor in the history); `budget`: the most
-        its rules may spend in all (engine/budget.py; default GameBudget()), past which it ends
+        its rules may spend in all (engine/budget.py; default the game's `budget`), past which it ends
         unfinished — a copy of the state spends on from what the original had spent."""
         from ..text.errors import Diagnostic, LegesError, Position
         n = self.min_players if players is None else players
@@ -256,7 +260,7 @@ class Game:
         st.history, st.sealed, st.fired, st.log = [], [], [], []
         st.explicit_chance = explicit_chance
         st.forced_moves, st.forced, st.ending, st.at_once = forced_moves, 0, None, []
-        st.budget, st.spent = budget or DEFAULT_BUDGET, [0, 0.0]
+        st.budget, st.spent = budget or self.budget, [0, 0.0]
         st.forget_cached()
         if run:
             self.flow.run(st)

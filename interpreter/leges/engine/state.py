@@ -13,7 +13,6 @@ from ..lang.optimise.memo import TURN
 from ..lang.codegen.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
-from .budget import DEFAULT_BUDGET
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
 from .state_data import copy_state, load_saved, saved_dict
 
@@ -311,6 +310,6 @@ class State(StateAPI):
         for key, items in s.zones.items():
             for c in items:
                 s.where[c] = key
-        s.budget, s.spent = DEFAULT_BUDGET, [0, 0.0]  # what a game spent is not saved: it begins afresh
+        s.budget, s.spent = game.budget, [0, 0.0]  # what a game spent is not saved: it begins afresh
         s.forget_cached()
         return s

@@ -1,0 +1,210 @@
+"""The conformance harness (leges/authoring/conformance.py, `leges check-conformance`): the optimised
+build of every bundled game, each variant and each number of players plays as the reference build
+(`leges.load(..., optimise=False)`: plain evaluation) — along random lines of play, copies and their
+siblings, resampled worlds and their copies, a greedy look-ahead, a short MCTS search and JSON round
+trips, compared at every decision. Every optimisation of the engine lands only with this green.
+
+It replaces tests/test_reference_build.py (single random lines, each game under the default game
+budget of 60 seconds, so a loaded machine cut the slow reference build short and the test failed):
+nothing here depends on a clock — the harness gives both builds a budget without seconds.
+
+By default a brief run: the first decisions of every game, variant and player count, and one whole
+game per ruleset (tests/test_conformance.py `brief`). LEGES_SLOW=1 also runs the long check below
+(the `slow` marker; `-m slow` picks it out). The planted bugs show that the harness finds the kind
+of bug that slipped past single lines: a memo slot that copies of a resampled world share (the
+round's sibling bug, found by an agent benchmark), and memoised values that are not forgotten.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+import pytest
+
+import leges
+from helpers import RULESETS, ruleset_dir
+from leges.authoring.conformance import UNTIMED, Settings, builds, check_conformance
+from leges.cli import main
+from leges.engine.resample import Resampler
+from leges.engine.state import State
+
+GAMES = ("tictactoe", "pompeii", "attika", "alexander")
+BRIEF = Settings(games=1, every=4, depth=3, siblings=2, width=3, iterations=6, decisions=30)
+
+
+def brief(game: str, variant: str | None, players: int, counts: range) -> Settings:
+    """What the default run plays of one game, variant and player count: its first 30 decisions, and
+    a whole game at one player count per ruleset (Attika's, whose reference build is slow — about
+    16 ms a decision — with fewer probes, and only without variants)."""
+    if game == "tictactoe":
+        return replace(BRIEF, games=4, every=1, decisions=None)
+    whole = players == counts[len(variant or "") % len(counts)]
+    if game == "attika":
+        return replace(BRIEF, decisions=None, every=10) if whole and variant is None else BRIEF
+    return replace(BRIEF, decisions=None) if whole else BRIEF
+
+
+def _variants(game: str) -> list[str | None]:
+    return [None] + sorted(p.stem for p in (RULESETS / game / "variants").glob("*.yaml"))
+
+
+CASES = [(g, v) for g in GAMES for v in _variants(g)]
+_BUILT: dict = {}
+
+
+def built(game: str, variant: str | None = None):
+    """Both builds of a game, loaded once for the whole module (each load compiles the ruleset)."""
+    key = (game, variant)
+    if key not in _BUILT:
+        _BUILT[key] = builds(str(ruleset_dir(game)), [variant] if variant else [])
+    return _BUILT[key]
+
+
+@pytest.mark.parametrize("game, variant", CASES, ids=[f"{g}+{v}" if v else g for g, v in CASES])
+def test_every_bundled_game_variant_and_player_count_conforms(game, variant):
+    candidate, reference = built(game, variant)
+    assert candidate.optimised and not reference.optimised
+    assert game == "tictactoe" or candidate.compiler.memo.keys and not reference.compiler.memo.keys  # (nothing to memoise there)
+    counts = range(candidate.min_players, candidate.max_players + 1)
+    for players in counts:
+        report = check_conformance(candidate, reference, players, brief(game, variant, players, counts))
+        assert report.ok, report.difference.format()
+        assert report.decisions > 20 and report.lines > 3
+        assert set(report.probes) == {"copies", "world", "look-ahead", "search", "saved"}, report.probes
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("LEGES_SLOW"), reason="slow: run with LEGES_SLOW=1")
+@pytest.mark.parametrize("game", GAMES)
+def test_a_longer_run_conforms(game):
+    """What a change of the engine is checked with before it lands: 20 games a player count, the
+    harness's own settings (LEGES_SLOW=1; `leges check-conformance RULESET --games N` runs more)."""
+    candidate, reference = built(game)
+    for players in range(candidate.min_players, candidate.max_players + 1):
+        report = check_conformance(candidate, reference, players, Settings(games=20))
+        assert report.ok, report.difference.format()
+
+
+# ---------------------------------------------------------------------------- planted bugs
+def _first_difference(game: str, players: int = 2, games: int = 2, decisions: int | None = 40):
+    candidate, reference = built(game)
+    return check_conformance(candidate, reference, players, replace(BRIEF, games=games, decisions=decisions))
+
+
+@pytest.fixture
+def world_copies_share_their_slots(monkeypatch):
+    """The sibling bug, planted in the optimised build only: copies of a resampled world take the
+    world's memo slots for their own, so a copy forgetting values in place (State._forget_near)
+    changes what the world and its other copies are served."""
+    worlds: set[int] = set()
+    sample, copy = Resampler.sample, State.copy
+
+    def drawn(self, rng):
+        world = sample(self, rng)
+        if world.game.optimised:
+            worlds.add(id(world))
+        return world
+
+    def copied(self):
+        twin = copy(self)
+        if id(self) in worlds:
+            twin.private = set(range(len(twin.memo)))
+            self.private = set(range(len(self.memo)))
+        return twin
+
+    monkeypatch.setattr(Resampler, "sample", drawn)
+    monkeypatch.setattr(State, "copy", copied)
+
+
+@pytest.mark.parametrize("game", ["pompeii", "attika", "alexander"])
+def test_the_harness_finds_copies_of_a_world_sharing_memo_slots(game, world_copies_share_their_slots):
+    report = _first_difference(game)
+    assert not report.ok
+    found = report.difference
+    assert any(step.startswith(WORLD_MARKS) for step in found.steps)  # the line of play passed a world
+    text = found.format()
+    assert text.startswith(built(game)[0].ruleset_file + ": error: ") and "line of play:" in text
+    assert "Traceback" not in text
+
+
+WORLD_MARKS = ("[resampled for seat", "[the look-ahead's world", "[an MCTS search")
+
+
+@pytest.mark.parametrize("game", ["pompeii", "attika"])
+def test_the_harness_finds_a_move_that_forgets_no_memoised_value(game):
+    """A memoised value not invalidated: moves on the board forget nothing (optimised build only)."""
+    candidate, reference = built(game)
+    kept = candidate.place_slots
+    candidate.place_slots = {t: (slots[0], (), slots[2]) for t, slots in kept.items()}
+    try:
+        report = check_conformance(candidate, reference, 3, replace(BRIEF, decisions=40))
+    finally:
+        candidate.place_slots = kept
+    assert not report.ok
+    assert report.difference.what in ("the legal actions", "the current player", "the log")
+
+
+def test_the_harness_finds_a_redeal_that_forgets_no_memoised_value(monkeypatch):
+    """A re-deal that keeps every memoised value, also those reading the cards it traded: only a
+    resampled world shows it (a single line of play never resamples)."""
+    forget = State.forget_redealt
+    monkeypatch.setattr(State, "forget_redealt", lambda st, keys: forget(st, keys) if not st.game.optimised else None)
+    report = _first_difference("attika")
+    assert not report.ok
+    assert any(step.startswith(WORLD_MARKS) for step in report.difference.steps)
+
+
+# ---------------------------------------------------------------------------- no clock
+def test_no_equivalence_check_depends_on_the_clock(monkeypatch):
+    """Both builds run under a budget without seconds while the harness runs (a loaded machine
+    cannot cut the slow reference build short), states read back from JSON too; the game's own
+    budget comes back afterwards."""
+    from leges.authoring import conformance
+    from leges.engine.budget import DEFAULT_BUDGET
+    candidate, reference = built("pompeii")
+    seen = []
+    play = conformance._Game.play
+
+    def playing(self):
+        seen.append((self.games[0].budget, self.games[1].budget))
+        st = self.games[1].state_from_json(self.games[1].new_initial_state(players=2, seed=1).to_json())
+        seen.append((st.budget,))
+        return play(self)
+
+    monkeypatch.setattr(conformance._Game, "play", playing)
+    assert check_conformance(candidate, reference, 2, Settings(games=1, decisions=3)).ok
+    assert seen == [(UNTIMED, UNTIMED), (UNTIMED,)] and UNTIMED.seconds == float("inf")
+    assert candidate.budget is reference.budget is DEFAULT_BUDGET
+
+
+# ---------------------------------------------------------------------------- the command
+def test_the_command_reports_agreement(capsys):
+    assert main(["check-conformance", str(ruleset_dir("tictactoe")), "--games", "3", "--seed", "4"]) == 0
+    out, err = capsys.readouterr()
+    assert "Tic-Tac-Toe, 2 players: 3 games" in out and "the builds agree" in out
+    assert "2 players: 3/3 games" in err  # progress on standard error
+
+
+def test_the_command_reports_the_first_difference_located(capsys, world_copies_share_their_slots):
+    path = str(ruleset_dir("pompeii"))
+    assert main(["check-conformance", path, "-p", "2", "-g", "2", "--decisions", "40", "--quiet"]) == 1
+    out, err = capsys.readouterr()
+    first = out.splitlines()[0]
+    assert first.startswith(leges.load(path).ruleset_file + ": error: The Downfall of Pompeii, 2 players, seed ")
+    assert "the builds differ in" in first and "candidate" in first and "reference" in first
+    assert "plays it again" in out and "line of play:" in out and "      1. " in out and "Traceback" not in out + err
+
+
+def test_the_command_refuses_bad_options_located(capsys):
+    assert main(["check-conformance", str(ruleset_dir("tictactoe")), "-p", "7"]) == 2
+    assert "--players: error: Tic-Tac-Toe is for 2 to 2 players, not 7" in capsys.readouterr().err
+    assert main(["check-conformance", str(ruleset_dir("tictactoe")), "--games", "0"]) == 2
+    assert "--games: error: --games must be at least 1" in capsys.readouterr().err
+
+
+def test_a_lines_random_choices_are_its_own():
+    """The same seed plays the same games: what a report names can be played again."""
+    candidate, reference = built("alexander")
+    one = check_conformance(candidate, reference, 3, Settings(games=1, seed=9, decisions=30))
+    two = check_conformance(candidate, reference, 3, Settings(games=1, seed=9, decisions=30))
+    assert (one.decisions, one.lines, one.probes) == (two.decisions, two.lines, two.probes)
