@@ -233,7 +233,12 @@ def _state_note(st, stopped: bool, what: str) -> str:
 
 
 def _scores_line(st) -> str:
+    """The scores, and with tiebreaks the keys the ranking compares (score first), one a seat."""
     names = st.setup.seat_names
+    keys = getattr(st, "_score_keys", None)
+    if st.game.tiebreak_fns and keys is not None:
+        return "\n       scores, then tiebreaks: " + ", ".join(
+            f"{s} ({', '.join(_num(k) for k in keys(p))})" for p, s in enumerate(names))
     return "\n       scores: " + ", ".join(f"{s} {_num(v)}" for s, v in zip(names, st.scores()))
 
 
