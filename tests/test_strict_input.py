@@ -262,3 +262,18 @@ def test_a_request_body_with_a_huge_number_is_refused_at_its_place():
                        (b'{"players": 2,\n "seed": NaN}', "NaN")]:
         d = one(lambda: asyncio.run(read_json(Body(raw), 1 << 20)))
         assert (d.position.file, d.position.line, d.position.col) == ("request", 2, 10) and words in d.message
+
+
+def test_agent_specs_and_the_pages_numbers_take_ascii_digits_only():
+    from leges.agents import make
+    from leges.text.errors import LegesError
+    from leges.web.server import _int
+    for spec in ("mcts:iterations=٣", "mcts:iterations=３", "mcts:iterations=3:iterations=4"):
+        with pytest.raises(LegesError) as refused:
+            make(spec)
+        assert refused.value.diagnostics[0].hint
+    assert make("mcts:iterations=3").iterations == 3
+    for text in ("٣", "３", "1_000", " ", "0x10"):
+        with pytest.raises(LegesError):
+            _int(text, 0, "players")
+    assert _int("12", 0, "players") == 12 and _int(" 7", 0, "players") == 7 and _int(None, 3, "players") == 3

@@ -70,6 +70,11 @@ def parse(spec: str, user_agents: bool = True) -> tuple[type, dict[str, str]]:
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise LegesError(Diagnostic(WHERE, f"'{item}' in '{spec}' is not key=value"))
+        if not (item.isascii() and item.isprintable()):  # Python's int() takes '٣' and '３': a spec takes ASCII only
+            raise LegesError(Diagnostic(WHERE, f"'{ascii(item)[1:-1]}' in an agent spec is not plain ASCII",
+                                        "numbers in ASCII digits, e.g. mcts:iterations=300"))
+        if key in settings:
+            raise LegesError(Diagnostic(WHERE, f"'{key}' is given twice in '{spec}'", "give each parameter once"))
         settings[key] = value
     return cls, settings
 

@@ -34,6 +34,7 @@ looked up among the ruleset's own variant files.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -439,10 +440,10 @@ def _int(value, default: int, where: str) -> int:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)) or (isinstance(value, str) and len(value) > 20):
         raise LegesError(Diagnostic(Position(where), "not a whole number"))
-    try:
-        number = int(value)
-    except ValueError:
-        raise LegesError(Diagnostic(Position(where), f"'{value}' is not a whole number")) from None
+    if isinstance(value, str) and not re.fullmatch(r"[+-]?[0-9]+", value.strip()):  # int() takes '٣' too
+        raise LegesError(Diagnostic(Position(where), f"'{ascii(value)[1:-1]}' is not a whole number",
+                                    "ASCII digits: 0-9"))
+    number = int(value)
     if abs(number) > 2 ** 53:
         raise LegesError(Diagnostic(Position(where), "the number is too large"))
     return number
