@@ -246,3 +246,28 @@ def test_a_lone_option_taken_in_a_game_that_goes_on(tmp_path):
     found = failures(str(path))
     assert "the engine took the lone option itself ('a: knock')" in found[0] and "legal now: ['take n=1', 'take n=2']" \
         in found[0]
+
+
+SAMPLE_END = """leges_scenario: 1
+id: last_draws
+ruleset: {ruleset}
+players: 2
+source: {{book: docs, section: Scenarios}}
+position:
+  phase: bonus
+  turn: x
+  arrange: |
+    score[x] = 4
+    score[o] = 5
+    move [g for g in bag if g.colour == "blue"] to box
+    move top(supply(o)) to r0c0
+steps:
+"""  # the example of docs/language.md, A scenario's end: a tie on 5 points broken by the marks in the supply
+
+
+def test_a_ranking_decided_by_a_tiebreak_shows_the_keys(tmp_path):
+    sample = ROOT / "docs" / "examples" / "sample"
+    assert failures(scenario(tmp_path, SAMPLE_END, "  - ranking: [[x], [o]]\n    end: last_phase\n", sample)) == []
+    found = failures(scenario(tmp_path, SAMPLE_END, "  - ranking: [o, x]\n", sample))
+    assert found[0].endswith(":15:14: expected the ranking o > x, got x > o\n"
+                             "       scores, then tiebreaks: x (5, 5), o (5, 4)"), found
