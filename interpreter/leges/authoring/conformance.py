@@ -35,11 +35,12 @@ from ..agents.base import View
 from ..agents.mcts import MCTSAgent
 from ..agents.moves import moves, play
 from ..engine.budget import DEFAULT_GAME_WORK, GameBudget
-from .conformance_compare import (Difference, Line, Outcome, action, attempt, compare, ended, heuristics,
+from .conformance_compare import (FIELDS, Difference, Line, Outcome, action, attempt, compare, ended, heuristics,
                                   seen, step_text)
 
 UNTIMED = GameBudget(work=DEFAULT_GAME_WORK, seconds=math.inf)  # the game's bound of work, no seconds
 PROBES = ("copies", "world", "look-ahead", "search", "saved")
+OUT_OF_TURN = 0.1  # how often a line takes another player's out-of-turn action, when there is one
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Report:
     lines: int = 0
     probes: Counter = field(default_factory=Counter)
     errors: int = 0  # lines that both builds ended with the same error of the rules
+    out_of_turn: int = 0  # out-of-turn actions taken
     difference: Difference | None = None
 
     @property
@@ -150,16 +152,26 @@ class _Game:
             self.report.lines += 1
             return False
         count = len(shown["legal actions"])
+        if count == 0:  # (a decision without options ends the game: not reached by play)
+            self.report.lines += 1
+            return False
         if line is self.main and line.decisions % self.settings.every == self.settings.every // 2:
             self._probe(line, count)
+        others = shown.get("out-of-turn actions")
         i = line.first if line.first is not None else line.rng.randrange(count)
         line.first = None
         player, text = shown["current player"], shown["legal actions"][i]
-        if line is self.main:  # the public API, as a player's program uses it
+        if others and line.rng.random() < OUT_OF_TURN:  # another player interrupts, as an agent may
+            player, text = others[line.rng.randrange(len(others))]
+            line.steps.append(step_text(line.candidate, player, text) + "  (out of turn)")
+            self.report.out_of_turn += 1
+            done = self._apply(line, lambda st: st.apply_action(action(player, text)))
+        elif line is self.main:  # the public API, as a player's program uses it
+            line.steps.append(step_text(line.candidate, player, text))
             done = self._apply(line, lambda st: st.apply_action(action(player, text)))
         else:  # the agents' fast path (agents/moves.py)
+            line.steps.append(step_text(line.candidate, player, text))
             done = self._apply(line, lambda st: play(st, moves(st), i))
-        line.steps.append(step_text(line.candidate, player, text))
         line.decisions += 1
         if line.left is not None:
             line.left -= 1
@@ -170,13 +182,10 @@ class _Game:
         return True
 
     def _apply(self, line: Line, fn) -> Outcome:
+        """Take the action (already in the line's steps) in both builds: they must fail alike or not."""
         a, b = attempt(fn, line.candidate), attempt(fn, line.reference)
-        self._check(line, "what taking the action did", a, b, extra=[f"[taking {self._next(line)}]"])
+        self._check(line, "what taking the action did", a, b)
         return a
-
-    @staticmethod
-    def _next(line: Line) -> str:
-        return "the action" if line.first is None else f"option {line.first}"
 
     # ------------------------------------------------------------------ comparing
     def _same(self, line: Line, what: str, fn: Callable) -> Any:
@@ -185,14 +194,14 @@ class _Game:
         self._check(line, what, a, b)
         return a.value if a.error is None else {"terminal": True, "legal actions": []}
 
-    def _check(self, line: Line, what: str, a: Outcome, b: Outcome, extra: list[str] | None = None) -> None:
+    def _check(self, line: Line, what: str, a: Outcome, b: Outcome) -> None:
         found = compare(a, b)
         if found is None:
             return
         path, x, y = found
-        if path and path[0] in ("terminal", "current player", "legal actions", "log", "returns", "saved state"):
+        if path and path[0] in FIELDS:
             what, path = f"the {path[0]}", path[1:]
-        raise _Found(self._difference(line.name, what, path, x, y, line.steps + (extra or [])))
+        raise _Found(self._difference(line.name, what, path, x, y, line.steps))
 
     def _difference(self, name: str, what: str, path: tuple, x: Any, y: Any, steps: list[str]) -> Difference:
         game = self.games[0]

@@ -20,7 +20,8 @@ from ..engine.api import Action
 from ..text.errors import Diagnostic, Position
 from ..text.terminal import WIDE, shown
 
-CANDIDATE, REFERENCE = "candidate", "reference"
+# the fields of what is compared, named as a report names them ("the legal actions differ at [3]")
+FIELDS = ("terminal", "current player", "legal actions", "out-of-turn actions", "log", "returns", "saved state")
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ def seen(st) -> dict[str, Any]:
     terminal = st.is_terminal()
     out: dict[str, Any] = {"terminal": terminal, "current player": st.current_player(),
                            "legal actions": [a.text for a in st.legal_actions()], "log": list(st.log)}
+    if st.game.anytime:
+        out["out-of-turn actions"] = [[a.player, a.text] for a in st.out_of_turn_actions()]
     if terminal:
         out["returns"] = list(st.returns())
     return out
