@@ -271,3 +271,10 @@ def test_a_ranking_decided_by_a_tiebreak_shows_the_keys(tmp_path):
     found = failures(scenario(tmp_path, SAMPLE_END, "  - ranking: [o, x]\n", sample))
     assert found[0].endswith(":15:14: expected the ranking o > x, got x > o\n"
                              "       scores, then tiebreaks: x (5, 5), o (5, 4)"), found
+
+
+def test_the_player_whose_lone_option_was_taken_is_not_to_move(tmp_path):
+    found = failures(scenario(tmp_path, DRAW, "  - do: place square=r2c1\n    to_move: x\n"))
+    assert len(found) == 1 and ":14:5: expected x to decide, but the game is over: the only option was taken at once " \
+        "('x: place square=r0c1')" in found[0], found
+    assert found[0].endswith("the game is over: ended by the rules: phase 'play' ended (`end_if`) and no phase follows")

@@ -240,9 +240,14 @@ def _step(game, st, doc: YamlDoc, i: int, step: dict) -> list[str]:
             return [f"{where}: {d.message}" + (f" — {why}" if why is not None and not why.legal else "")
                     + (f" ({d.hint})" if d.hint else "") for d in exc.diagnostics]
     if "to_move" in step:
-        who = st.player_name(st.current_player())
-        if who != step["to_move"]:
-            failures.append(f"{where}: expected {step['to_move']} to decide, but it is {who}" + _context(st))
+        who = st.player_name(st.current_player()) if not st.is_terminal() else None
+        taken = [t for t in st.at_once if t.split(": ", 1)[0] == step["to_move"]]
+        if who != step["to_move"] and taken:  # its decision had one option: the engine took it
+            lone = scenario_end.lone_option(st, [t.split(": ", 1)[1] for t in taken])
+            failures.append(f"{where}: expected {step['to_move']} to decide, but {lone}" + _context(st))
+        elif who != step["to_move"]:
+            failures.append(f"{where}: expected {step['to_move']} to decide, but "
+                            + (f"it is {who}" if who is not None else "nobody decides") + _context(st))
     checks = step.get("expect", [])
     if isinstance(checks, str):
         checks = [checks]
