@@ -208,3 +208,26 @@ def test_a_lines_random_choices_are_its_own():
     one = check_conformance(candidate, reference, 3, Settings(games=1, seed=9, decisions=30))
     two = check_conformance(candidate, reference, 3, Settings(games=1, seed=9, decisions=30))
     assert (one.decisions, one.lines, one.probes) == (two.decisions, two.lines, two.probes)
+
+
+def test_the_probe_names_of_the_command_are_the_harness_probes():
+    from leges.authoring.conformance import PROBES
+    from leges.cli.conformance import PROBE_NAMES
+    assert PROBE_NAMES == PROBES
+
+
+def test_the_search_probe_compares_the_root_statistics(monkeypatch):
+    """A heuristic off by a little in the worlds a search draws (nowhere else) changes the values at
+    the search's root: the search probe alone reports it."""
+    heuristic = State.heuristic
+
+    def skewed(st, name=None):
+        values = heuristic(st, name)
+        return [v + 0.5 for v in values] if st.game.optimised and st.seed == -1 and len(st.history) % 2 else values
+
+    monkeypatch.setattr(State, "heuristic", skewed)
+    candidate, reference = built("alexander")
+    report = check_conformance(candidate, reference, 3, replace(BRIEF, probes=("search",), games=2))
+    assert not report.ok and report.difference.what == "the search's choice and root statistics"
+    assert report.difference.path[0] in ("choice", "root") and "MCTS search" in report.difference.line
+    assert "--probes search" in report.difference.diagnostic().hint

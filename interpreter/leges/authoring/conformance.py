@@ -55,6 +55,7 @@ class Settings:
     siblings: int = 2  # copies played beside the original (and beside each world)
     width: int = 6  # actions the look-ahead tries (drawn at random when there are more)
     iterations: int = 12  # of the MCTS search
+    probes: tuple[str, ...] = PROBES  # the kinds of probe made, in turn
 
 
 @dataclass
@@ -73,6 +74,15 @@ class Report:
     @property
     def ok(self) -> bool:
         return self.difference is None
+
+
+def options(settings: Settings) -> str:
+    """The command-line options, besides the seed and the games, that play the same probes again."""
+    default = Settings()
+    out = "".join(f" --{name} {getattr(settings, name)}" for name in ("decisions", "every", "depth", "siblings", "width",
+                                                                     "iterations")
+                  if getattr(settings, name) != getattr(default, name))
+    return out + (f" --probes {','.join(settings.probes) or 'none'}" if settings.probes != default.probes else "")
 
 
 class _Found(Exception):
@@ -102,7 +112,7 @@ def check_conformance(candidate, reference, players: int, settings: Settings = S
     candidate.budget = reference.budget = UNTIMED
     try:
         for k in range(settings.games):
-            _Game(candidate, reference, players, settings.seed + k, settings, report, k).play()
+            _Game(candidate, reference, players, settings.seed + k, settings, report).play()
             report.games += 1
             if progress is not None:
                 progress(report)
@@ -122,11 +132,12 @@ def builds(path: str, variants=()) -> tuple[Any, Any]:
 class _Game:
     """One seeded game: its main line and the lines its probes spawn, stepped in turn."""
 
-    def __init__(self, candidate, reference, players: int, seed: int, settings: Settings, report: Report, k: int):
+    def __init__(self, candidate, reference, players: int, seed: int, settings: Settings, report: Report):
         self.games = candidate, reference
         self.players, self.seed, self.settings, self.report = players, seed, settings, report
         self.rng = random.Random(f"conformance probes {seed} {players}")
-        self.turn = k  # which probe comes first: games of a run begin with different ones
+        self.turn = seed  # which probe comes first: games of a run begin with different ones (by seed alone,
+        # so that one game played again with --seed S --games 1 is the same)
         self.lines: list[Line] = []
 
     # ------------------------------------------------------------------ driving
@@ -206,7 +217,7 @@ class _Game:
     def _difference(self, name: str, what: str, path: tuple, x: Any, y: Any, steps: list[str]) -> Difference:
         game = self.games[0]
         return Difference(game.ruleset_file, game.title, self.players, self.seed, tuple(game.variants),
-                          name, what, path, x, y, list(steps))
+                          name, what, path, x, y, list(steps), options(self.settings))
 
     def _both(self, fn: Callable, what: str, steps: list[str], name: str = "the main line") -> tuple[Any, Any]:
         """`fn` of each game (or of each of a pair of states), which must agree in failing or not."""
@@ -220,7 +231,10 @@ class _Game:
 
     # ------------------------------------------------------------------ probes
     def _probe(self, line: Line, count: int) -> None:
-        kind = PROBES[self.turn % len(PROBES)]
+        kinds = self.settings.probes
+        if not kinds:
+            return
+        kind = kinds[self.turn % len(kinds)]
         self.turn += 1
         self.report.probes[kind] += 1
         getattr(self, "_" + kind.replace("-", "_"))(line, count)
@@ -312,7 +326,8 @@ class _Game:
             agent.start(game, player, random.Random(seed))
             choice = agent.choose(View(st, player))
             root = agent.root
-            stats = [[who, text, child.visits, child.avail, child.value]
+            stats = [{"player": who, "action": text, "visits": child.visits, "available": child.avail,
+                      "rewards": child.value}
                      for (who, text), child in (root.children.items() if root is not None else ())]
             return {"choice": choice, "root": stats}
 

@@ -13,6 +13,7 @@ The module knows no game: it reads states through their public API only.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,6 +136,7 @@ class Difference:
     candidate: Any
     reference: Any
     steps: list[str] = field(default_factory=list)
+    options: str = ""  # the command's options that set the probes as they were (" --every 3")
 
     def message(self) -> str:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in self.path).lstrip(".")
@@ -145,9 +147,10 @@ class Difference:
 
     def diagnostic(self) -> Diagnostic:
         variants = "".join(f" --variant {v}" for v in self.variants)
+        folder = os.path.dirname(self.ruleset) or "."
         return Diagnostic(Position(self.ruleset), self.message(),
-                          f"the line of play below reaches it; `leges check-conformance RULESET -p {self.players} "
-                          f"--seed {self.seed} --games 1{variants}` plays it again")
+                          f"the line of play below reaches it; `leges check-conformance {folder} -p {self.players} "
+                          f"--seed {self.seed} --games 1{self.options}{variants}` plays it again")
 
     def format(self) -> str:
         """The located message, then the line of play, one step a line (numbered as played)."""
