@@ -52,10 +52,10 @@ def cmd_check_conformance(args) -> int:
                 sys.stderr.write("\n")
             print(report.difference.format())
             return EXIT_FAIL
-        probes = ", ".join(f"{kind} {count}" for kind, count in sorted(report.probes.items()))
+        made = ", ".join(f"{kind} {count}" for kind, count in sorted(report.probes.items()))
         errors = f"; {report.errors} lines ended alike by an error of the rules" if report.errors else ""
         print(f"{shown(candidate.title)}, {n} players: {report.games} games, {report.decisions:,} decisions compared "
-              f"on {report.lines} lines of play (probes: {probes or 'none'}){errors}: the builds agree")
+              f"on {report.lines} lines of play (probes: {made or 'none'}){errors}: the builds agree")
     return EXIT_OK
 
 
