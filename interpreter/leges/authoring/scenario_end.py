@@ -133,7 +133,7 @@ def check_step(st, doc: YamlDoc, i: int, step: dict) -> list[str]:
         got = [[names[p] for p in group] for group in st.ranking()]
         if stopped or [set(g) for g in got[:len(wanted)]] != wanted:
             failures.append(f"{doc.position(path + ('ranking',))}: expected the ranking {_ranking(step['ranking'])}"
-                            + (" and more" if sum(map(len, wanted)) < len(names) else "")
+                            + (" > …" if sum(map(len, wanted)) < len(names) else "")
                             + f", got {_ranking(got)}" + _scores_line(st) + _state_note(st, stopped, "ranking"))
     if "scores" in step:
         scores = st.scores()
