@@ -6,6 +6,7 @@ last — fails when a rule of a bundled game never ran in the whole suite.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -62,11 +63,22 @@ def pytest_deselected(items):
 DESELECTED = [0]  # tests left out by -k, -m or --deselect: then the suite is not whole
 
 
+SLOW = "LEGES_SLOW"  # set (LEGES_SLOW=1): the tests marked `slow` run too
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
-    """The coverage check runs last (it judges only a run of the whole suite)."""
+    """The coverage check runs last (it judges only a run of the whole suite). Tests marked `slow`
+    (checks of breadth: many games, seeds, players; a sample of each stays unmarked) are skipped
+    unless LEGES_SLOW is set — skipped, not deselected, so that the default run is still the whole
+    suite the coverage check judges, and every rule must run outside the slow tests."""
     last = [i for i in items if i.path.name == COVERAGE_TESTS]
     items[:] = [i for i in items if i.path.name != COVERAGE_TESTS] + last
+    if not os.environ.get(SLOW):
+        skip = pytest.mark.skip(reason=f"slow: run with {SLOW}=1 (and -m slow for these alone)")
+        for item in items:
+            if item.get_closest_marker("slow") is not None:
+                item.add_marker(skip)
 
 
 def whole_suite(session) -> bool:

@@ -224,6 +224,7 @@ def _stale_values(game, st, fresh=None) -> list[str]:
     fresh = fresh if fresh is not None else game.state_from_json(st.to_json())
     namespace = game.compiler.namespace
     wrong = []
+    alike: dict = {}  # the components alike in some fixed properties, found once a state (_arguments)
     for slot, values in enumerate(st.memo):
         fname = game.compiler.memo.names[slot]
         body = namespace[f"{fname}_body"]
@@ -244,7 +245,7 @@ def _stale_values(game, st, fresh=None) -> list[str]:
                 full.insert(layout.index(by_space), space)
             parts = full[:arity]  # hoisted calls' values follow the arguments
             me = parts.pop(0) if layout[:1] == ("me",) else None
-            for args in _arguments(fresh, layout[(me is not None):arity], parts, projected):
+            for args in _arguments(fresh, layout[(me is not None):arity], parts, projected, alike):
                 if key_of is not None and key_of(fresh, me, *args) != key:
                     continue  # not served: a hoisted call's value has changed
                 if body(fresh, me, *args) != value:
@@ -252,9 +253,10 @@ def _stale_values(game, st, fresh=None) -> list[str]:
     return wrong
 
 
-def _arguments(st, params, parts, projected) -> list[list]:
+def _arguments(st, params, parts, projected, alike: dict) -> list[list]:
     """The arguments a cached key stands for: a component parameter keyed by its fixed properties
-    stands for every component alike in them (a few are tried: each must give the cached value)."""
+    stands for every component alike in them (a few are tried: each must give the cached value).
+    `alike`: props → projection → the components having it, filled as needed (one pass a state)."""
     if not projected:
         return [parts]
     choices = []
@@ -262,8 +264,13 @@ def _arguments(st, params, parts, projected) -> list[list]:
         if param not in projected:
             choices.append([part])
             continue
-        alike = [c for c in range(len(st.setup.ctype)) if _projection(st, c, projected[param]) == part]
-        choices.append(alike[:1] + alike[len(alike) // 2:][:1] + alike[-1:] if alike else [])
+        props = projected[param]
+        if props not in alike:
+            alike[props] = {}
+            for c in range(len(st.setup.ctype)):
+                alike[props].setdefault(_projection(st, c, props), []).append(c)
+        same = alike[props].get(part, [])
+        choices.append(same[:1] + same[len(same) // 2:][:1] + same[-1:] if same else [])
     return [list(args) for args in itertools.product(*choices)]
 
 
@@ -280,10 +287,15 @@ def _filed(values: dict, by_space: bool):
     return [(None, key, value) for key, value in values.items()]
 
 
-@pytest.mark.parametrize("ruleset, players, seed", [("attika", 2, 1), ("alexander", 3, 2), ("pompeii", 3, 3)])
-def test_cached_values_equal_freshly_computed_ones(ruleset, players, seed):
-    """After every action of a random game, each value the memo would give equals the function
-    computed on a copy of the state without cached values."""
+@pytest.mark.parametrize("ruleset, players, seed, actions", [
+    ("attika", 2, 1, 60), ("alexander", 3, 2, 150), ("pompeii", 3, 3, 150),
+    # breadth: longer games, other seeds and numbers of players (LEGES_SLOW=1; Attika's memo is the largest)
+    *(pytest.param(*case, marks=pytest.mark.slow) for case in [
+        ("attika", 2, 1, 400), ("attika", 3, 4, 400), ("attika", 4, 5, 400), ("alexander", 2, 6, 400),
+        ("alexander", 5, 7, 400), ("pompeii", 2, 8, 400), ("pompeii", 4, 9, 400)])])
+def test_cached_values_equal_freshly_computed_ones(ruleset, players, seed, actions):
+    """After every action of a random game (its first `actions`), each value the memo would give
+    equals the function computed on a copy of the state without cached values."""
     game = leges.load(str(ROOT / "rulesets" / ruleset))
     checked = 0
     served = 0
@@ -293,10 +305,10 @@ def test_cached_values_equal_freshly_computed_ones(ruleset, players, seed):
         assert _stale_values(game, st) == []
         served += sum(len(values) for values in st.memo)
         checked += 1
-        return checked >= 150
+        return checked >= actions
 
     play_random(game, players, seed=seed, until=no_stale_value)
-    assert checked >= 60 and served > 100  # the check looked at real values
+    assert checked >= min(actions, 60) and served > min(actions, 100)  # the check looked at real values
 
 
 @pytest.mark.parametrize("ruleset, players", [("attika", 2), ("pompeii", 3)])
