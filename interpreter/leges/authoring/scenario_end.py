@@ -97,10 +97,11 @@ def _check_end(doc: YamlDoc, path: tuple, end, phases, errors: Collector) -> Non
     words = ", ".join(END_WORDS)
     reason = end.get("reason") if isinstance(end, dict) else end
     if not isinstance(reason, str) or reason not in END_WORDS:
+        close = did_you_mean(reason, END_WORDS) if isinstance(reason, str) else None
         errors.error(doc.position(path + (("reason",) if isinstance(end, dict) else ())),
                      f"no ending '{reason}'" if isinstance(reason, str) else "`end` names why the game ended",
-                     (did_you_mean(reason, END_WORDS) + "; " if isinstance(reason, str) and did_you_mean(reason, END_WORDS)
-                      else "") + f"one of {words}; or {{reason: end_if, phase: PHASE}}, {{reason: end_game, rule: RULE}}")
+                     (close + "; " if close else "")
+                     + f"one of {words}; or {{reason: end_if, phase: PHASE}}, {{reason: end_game, rule: RULE}}")
         return
     if isinstance(end, dict) and "phase" in end and end["phase"] not in phases:
         errors.error(doc.position(path + ("phase",)), f"no phase '{end['phase']}' in this game",
@@ -192,7 +193,7 @@ def _names(recorded, given) -> bool:
 
 
 def _wanted(end) -> str:
-    word = end.get("reason") if isinstance(end, dict) else end
+    word = str(end.get("reason") if isinstance(end, dict) else end)
     text = {"rules": "by its rules", "unfinished": "unfinished (a turn or decision limit, or its budget)",
             "end_if": "by a phase's `end_if`", "end_game": "by a rule's `end game`",
             "last_phase": "as its last phase ended", "max_turns": "at the turn limit (limits.max_turns)",
