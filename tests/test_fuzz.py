@@ -3,19 +3,25 @@
 never a traceback, never past the time and memory caps.
 
 The sample is drawn from a fixed seed, so every run checks the same cases; LEGES_FUZZ_CASES
-sets how many (24 by default), LEGES_FUZZ_SEED another seed. The full campaign:
+sets how many (24 by default; 200 more of another seed with LEGES_SLOW=1), LEGES_FUZZ_SEED
+another seed. The full campaign:
 `python -m tests.fuzz --cases 10000`.
 """
 from __future__ import annotations
 
 import os
 
+import pytest
+
 from fuzz.runner import fuzz, report
 
 
-def test_a_sample_of_mutated_rulesets(tmp_path):
-    count = int(os.environ.get("LEGES_FUZZ_CASES", "24"))
-    seed = int(os.environ.get("LEGES_FUZZ_SEED", "20240"))
+@pytest.mark.parametrize("count, seed", [(None, None), pytest.param(200, 20241, marks=pytest.mark.slow)],
+                         ids=["sample", "breadth"])
+def test_a_sample_of_mutated_rulesets(tmp_path, count, seed):
+    """24 cases by default; a larger sample of another seed is a check of breadth (LEGES_SLOW=1)."""
+    count = count or int(os.environ.get("LEGES_FUZZ_CASES", "24"))
+    seed = seed or int(os.environ.get("LEGES_FUZZ_SEED", "20240"))
     summary = fuzz(count, tmp_path, tmp_path / "findings", seed=seed)
     assert summary.cases == count
     # a load past its promised processor seconds is the campaign's to find (python -m tests.fuzz), not
@@ -49,7 +55,6 @@ def test_the_campaign_command(tmp_path, capsys):
 
 def test_a_sample_of_hostile_requests_to_the_server(tmp_path):
     """tests/fuzz/server.py: no request runs planted Python, gets a 500 or a refusal that is not a JSON error."""
-    import pytest
     pytest.importorskip("starlette")
     from fuzz.server import campaign
     found = campaign(int(os.environ.get("LEGES_FUZZ_REQUESTS", "150")), None, tmp_path, max_seconds=None)  # speed: the campaign's
