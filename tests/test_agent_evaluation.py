@@ -99,3 +99,15 @@ def test_compare_says_before_any_figure_when_the_players_differ_between_a_and_b(
     assert not study["same_players"]
     a, b = ({x["spec"]: x for x in study["sides"][side]} for side in "ab")
     assert a["greedy"]["expression"] != b["greedy"]["expression"] and a[MCTS] == b[MCTS]
+
+
+def test_simulate_names_what_each_agent_judges_by(capsys):
+    import json
+    from leges.cli import main
+    from helpers import ruleset_dir
+    assert main(["simulate", str(ruleset_dir("tictactoe")), "-g", "2", "--agents", "greedy,random", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy judges by: heuristic open_lines (the ruleset's)" in out and "random judges by: none" in out
+    assert main(["simulate", str(ruleset_dir("tictactoe")), "-g", "2", "--agents", "greedy,random", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["evaluations"]["greedy"]["heuristic"] == "open_lines"

@@ -80,14 +80,6 @@ def players_of(game, args) -> int:
     return players
 
 
-def check_agents(game, specs: list[str]) -> None:
-    """Build each agent once for seat 0, so that a bad spec or a missing heuristic is told before any game."""
-    import random
-    from ..agents import make, start
-    for spec in set(specs):
-        start(make(spec), game, 0, random.Random(0))
-
-
 class ProgressBar:
     """A tqdm bar on the terminal's stderr (nothing when it is not a terminal, or with --quiet)."""
 
@@ -153,14 +145,14 @@ def print_metrics(measured: dict, indent: str = "  ") -> None:
 # ------------------------------------------------------------------ simulate
 def cmd_simulate(args) -> int:
     from ..lab import metrics
-    from ..agents import seat_specs
+    from ..agents import evaluations, seat_specs
     from ..lab.records import make_record, write_record
     from ..lab.runner import Job, plan
     from ..lab.simulate import Summary
     game = load_ruleset(args.ruleset, args)
     players = players_of(game, args)
     specs = seat_specs(args.agents, players)
-    check_agents(game, specs)
+    judged = evaluations(game, specs)  # each agent built once: a bad spec or a missing heuristic is told before any game
     seats = game.setup_for(players).seat_names
     job = Job(os.path.abspath(args.ruleset), tuple(variants_of(args)), players, args.check, budget_of(args))
     games = plan(args.seed, args.games, specs, args.rotate_seats)
@@ -195,6 +187,7 @@ def cmd_simulate(args) -> int:
         print(json.dumps({
             "ruleset": game.id, "players": players, "seed": args.seed, "games": len(results),
             "agents": specs, "rotate_seats": args.rotate_seats,
+            "evaluations": {spec: e.to_json() for spec, e in judged.items()},  # what each agent judged positions by
             "results": [{"seed": r.seed, "agents": r.agents, "ranking": r.ranking, "scores": r.scores,
                          "length": r.length, "unfinished": r.unfinished, "statistics": r.statistics,
                          **({"series": r.series} if r.series else {})} for r in summary.results],
@@ -218,6 +211,8 @@ def cmd_simulate(args) -> int:
     if any(s != "random" for s in specs):
         print("  agents: " + ", ".join(f"{s} {a}" for s, a in zip(seats, specs))
               + ("; every seating in turn" if args.rotate_seats else ""))
+        for spec, judge in judged.items():
+            print(f"    {spec} judges by: {judge}")
     print(f"  mean length: {summary.mean_length():.1f} decisions")
     print("  seat win rate: " + ", ".join(f"{s} {interval_text(measured[f'seat_win_rate.{s}'], True)}"
                                          for s in seats if f"seat_win_rate.{s}" in measured))
