@@ -10,7 +10,6 @@ from leges.engine.constants import CHANCE
 from leges.text.errors import LegesError
 
 ALEXANDER = {"march.armies": {"length": 15, "values": 3}, "march.from_temples": 4}
-SIZES = {("tictactoe", 2): 9}
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-AGGREGATES = ("sum", "count", "mean", "max", "min", "last", "series")
-
 
 @dataclass(frozen=True)
 class Measure:

@@ -44,7 +44,6 @@ PREFIXED = {
     "score": Metric("mean", "the seat's final score"),
     "stat": Metric("auto", "the ruleset's statistic (statistics:), at the end of a game or along it as it says"),
 }
-LEADERS = "by the ruleset's first heuristic, else by its score, after every turn"
 
 
 def metric(name: str) -> Metric:

@@ -134,7 +134,6 @@ SECTIONS: tuple[Section, ...] = (
 BY_NAME: dict[str, Section] = {s.name: s for s in SECTIONS}
 LIST_SECTIONS: tuple[str, ...] = tuple(s.name for s in SECTIONS)
 RULE_SECTIONS: tuple[str, ...] = tuple(s.name for s in SECTIONS if s.build is not None)  # items with an id
-SCALAR_SECTIONS = ("scoring", "limits")  # one object each, changed key by key
 # the keys of each section's items that hold rule-language expressions (those holding programs: the
 # Section's `programs`); the scalar section `scoring` included
 EXPRESSIONS: dict[str, frozenset] = {

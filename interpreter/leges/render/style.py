@@ -208,8 +208,6 @@ class Style:
         return out
 
 
-LOOK_KEYS = {"fill", "stroke", "label", "glyph", "hidden", "fill_by", "colours", "glyph_by", "glyphs"}
-
 
 def style_of(board, errors: Collector | None = None) -> Style:
     """The map's `render:` section with its defaults. Names it gives that the map does not have
