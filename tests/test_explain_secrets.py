@@ -153,3 +153,15 @@ def test_state_explain_for_a_seat_is_the_seat_explanation(hidden_top):
     text = f"swap card={st.setup.clabel[st.zones['hand.x'][0]]}"
     assert st.explain(text, seat=0) == seat_explanation(st, text, 0)
     assert st.explain("draw", seat=0) is None  # legal
+
+
+def test_a_sealed_move_the_engine_took_is_not_named_to_another_seat():
+    """An explanation lists the moves the engine took by itself; another seat's secret one stays sealed."""
+    st = leges.load(str(ROOT / "rulesets" / "alexander")).new_initial_state(players=3, seed=0)
+    deciding = st.current_player()
+    other, asker = (deciding + 1) % 3, (deciding + 2) % 3
+    st.at_once = [f"{st.player_name(other)}: share order=5 armies=5 temples=5", f"{st.player_name(other)}: pass"]
+    told = st.explain("share order=1 armies=1 temples=1", asker).message
+    assert "'" + st.player_name(other) + ": pass'" in told and "share order=5" not in told
+    own = st.explain("share order=1 armies=1 temples=1", other).message
+    assert "share order=5" in own

@@ -205,11 +205,18 @@ class _Explainer:
         self.pending = st.pending
 
     def result(self, reason: str, message: str, **more) -> Explanation:
-        taken = self.st.at_once
+        me = self.who(self.player) + ": "
+        taken = [t for t in self.st.at_once if t.startswith(me) or not self.sealed(t.split(": ", 1)[-1])]
         if taken and reason in ("not_offered", "not_your_decision"):  # the cause may be a decision not asked
             message += (f" (since the last action the engine took {len(taken)} decision{'s' if len(taken) > 1 else ''} "
                         "with a single option by itself: " + "; ".join(f"'{t}'" for t in taken[-3:]) + ")")
         return Explanation(self.text, self.player, reason == "legal", reason, message, **more)
+
+    def sealed(self, text: str) -> bool:
+        """Whether an action text is of a secret action: another seat's, taken by the engine as its
+        only option, it is sealed from this one as the history seals it (`record_view`)."""
+        action = self.game.actions.get(text.split(" ", 1)[0])
+        return action is not None and action.secret
 
     def who(self, player: int) -> str:
         return self.st.player_name(player)
