@@ -168,11 +168,11 @@ class _Game:
             return False
         if line is self.main and line.decisions % self.settings.every == self.settings.every // 2:
             self._probe(line, count)
-        others = shown.get("out-of-turn actions")
-        i = line.first if line.first is not None else line.rng.randrange(count)
+        others, forced = shown.get("out-of-turn actions"), line.first
+        i = forced if forced is not None else line.rng.randrange(count)
         line.first = None
         player, text = shown["current player"], shown["legal actions"][i]
-        if others and line.rng.random() < OUT_OF_TURN:  # another player interrupts, as an agent may
+        if others and forced is None and line.rng.random() < OUT_OF_TURN:  # another player interrupts, as an agent may
             player, text = others[line.rng.randrange(len(others))]
             line.steps.append(step_text(line.candidate, player, text) + "  (out of turn)")
             self.report.out_of_turn += 1
@@ -239,7 +239,7 @@ class _Game:
         self.report.probes[kind] += 1
         getattr(self, "_" + kind.replace("-", "_"))(line, count)
 
-    def _firsts(self, count: int, how_many: int) -> list[int]:
+    def _firsts(self, count: int, how_many: int) -> list[int | None]:
         """Options for lines played side by side: different ones while there are enough."""
         chosen = self.rng.sample(range(count), min(count, how_many))
         return [chosen[i % len(chosen)] for i in range(how_many)]
@@ -278,12 +278,11 @@ class _Game:
         self._check(Line(name, None, None, None, steps), "the resampled world",
                     attempt(ended, worlds[0]), attempt(ended, worlds[1]))
         copies = [(worlds[0].copy(), worlds[1].copy()) for _ in range(self.settings.siblings)]
-        count = len(worlds[0].legal_actions()) if not worlds[0].is_terminal() else 1
-        firsts = self._firsts(max(1, count), self.settings.siblings + 1)
-        self._spawn(name, worlds, list(steps), firsts[0] if count else None)
+        options = len(worlds[0].legal_actions())  # (the world's own: a hidden hand drawn afresh offers others)
+        firsts = self._firsts(options, self.settings.siblings + 1) if options else [None] * (self.settings.siblings + 1)
+        self._spawn(name, worlds, list(steps), firsts[0])
         for k, pair in enumerate(copies, 1):
-            self._spawn(f"copy {k} of {name}", pair, steps + [f"[a copy of the world: copy {k}]"],
-                        firsts[k] if count else None)
+            self._spawn(f"copy {k} of {name}", pair, steps + [f"[a copy of the world: copy {k}]"], firsts[k])
 
     def _look_ahead(self, line: Line, count: int) -> None:
         """What greedy does: a world drawn by the seat's view, each action tried on a copy of it,
@@ -302,8 +301,8 @@ class _Game:
             return
         wa, wb = worlds[0].value, worlds[1].value
         self._same(Line(name, wa, wb, None, steps), "the look-ahead's world", ended)
-        tried = sorted(self.rng.sample(range(count), min(count, self.settings.width)))
-        texts = [x.text for x in a.legal_actions()]
+        texts = [x.text for x in wa.legal_actions()]  # the world's own (a hidden hand drawn afresh offers others)
+        tried = sorted(self.rng.sample(range(len(texts)), min(len(texts), self.settings.width)))
         for i in tried:
             pair = (wa.copy(), wb.copy())
             probe = Line(name, pair[0], pair[1], None,
@@ -339,13 +338,12 @@ class _Game:
 
     def _saved(self, line: Line, count: int) -> None:
         """The state saved as JSON in both builds (the same text), read back, and played on."""
-        texts = self._same(line, "the saved state", lambda st: st.to_json())
+        self._same(line, "the saved state", ended)
         steps = line.steps + ["[saved with state.to_json(), read back with game.state_from_json(text)]"]
         line.steps.append("[saved with state.to_json()]")
         name = f"the state read back from its JSON at decision {line.decisions} of the main line"
-        text = texts if isinstance(texts, str) else line.candidate.to_json()
-        a = attempt(self.games[0].state_from_json, text)
-        b = attempt(self.games[1].state_from_json, text)
+        a = attempt(lambda st: self.games[0].state_from_json(st.to_json()), line.candidate)
+        b = attempt(lambda st: self.games[1].state_from_json(st.to_json()), line.reference)
         self._check(Line(name, None, None, None, steps), "reading the saved state back", _failed(a), _failed(b))
         if a.error is None:
             self._spawn(name, (a.value, b.value), steps, None)
