@@ -73,15 +73,19 @@ def test_every_bundled_game_variant_and_player_count_conforms(game, variant):
         assert set(report.probes) == {"copies", "world", "look-ahead", "search", "saved"}, report.probes
 
 
+LONG = {"tictactoe": 100, "pompeii": 20, "alexander": 10, "attika": 3}  # games a player count (Attika's: minutes each)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("LEGES_SLOW"), reason="slow: run with LEGES_SLOW=1")
 @pytest.mark.parametrize("game", GAMES)
 def test_a_longer_run_conforms(game):
-    """What a change of the engine is checked with before it lands: 20 games a player count, the
-    harness's own settings (LEGES_SLOW=1; `leges check-conformance RULESET --games N` runs more)."""
+    """What a change of the engine is checked with before it lands: whole games at every player
+    count with the harness's own settings (LEGES_SLOW=1; `leges check-conformance RULESET --games N`
+    runs more)."""
     candidate, reference = built(game)
     for players in range(candidate.min_players, candidate.max_players + 1):
-        report = check_conformance(candidate, reference, players, Settings(games=20))
+        report = check_conformance(candidate, reference, players, Settings(games=LONG[game]))
         assert report.ok, report.difference.format()
 
 
