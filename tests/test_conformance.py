@@ -16,7 +16,6 @@ round's sibling bug, found by an agent benchmark), and memoised values that are 
 """
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 import pytest
@@ -77,8 +76,7 @@ def test_every_bundled_game_variant_and_player_count_conforms(game, variant):
 LONG = {"tictactoe": 100, "pompeii": 20, "alexander": 10, "attika": 3}  # games a player count (Attika's: minutes each)
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("LEGES_SLOW"), reason="slow: run with LEGES_SLOW=1")
+@pytest.mark.slow  # skipped unless LEGES_SLOW=1 (tests/conftest.py)
 @pytest.mark.parametrize("game", GAMES)
 def test_a_longer_run_conforms(game):
     """What a change of the engine is checked with before it lands: whole games at every player
