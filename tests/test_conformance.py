@@ -180,6 +180,24 @@ def test_no_equivalence_check_depends_on_the_clock(monkeypatch):
     assert candidate.budget is reference.budget is DEFAULT_BUDGET
 
 
+def test_a_clock_gone_mad_cuts_no_line_short(monkeypatch):
+    """A machine so loaded that every reading of the clock is ten minutes on: the default budget
+    would end each game after its first action, in both builds alike (so they would still agree,
+    on nothing). The harness's games play on: its budget counts work, not seconds."""
+    from leges.engine import budget as engine_budget
+    now = [0.0]
+
+    def ticking() -> float:
+        now[0] += 600.0
+        return now[0]
+
+    monkeypatch.setattr(engine_budget, "perf_counter", ticking)
+    candidate, reference = built("pompeii")
+    assert candidate.new_initial_state(players=2, seed=3).budget.seconds == 60.0  # (the default, outside)
+    report = check_conformance(candidate, reference, 2, replace(BRIEF, decisions=20, games=1))
+    assert report.ok and report.decisions >= 20 and now[0] > 0
+
+
 # ---------------------------------------------------------------------------- the command
 def test_the_command_reports_agreement(capsys):
     assert main(["check-conformance", str(ruleset_dir("tictactoe")), "--games", "3", "--seed", "4"]) == 0
