@@ -67,7 +67,9 @@ class Leak:
             return (f"seed {self.seed}, decision {self.step}, {when}: the engine took a move by itself, its only "
                     f"option, and which one tells {self.player} what it may not see — {self.rule}\n"
                     f"      real game, the only option: {self.real}\n"
-                    f"      options in a world {self.player} cannot tell from it: {self.other}")
+                    f"      options in a world {self.player} cannot tell from it: {self.other}\n"
+                    f"      (when the lone option is also one in that world, `ask_alone: true` on its action has it asked, "
+                    f"not taken at once)")
         return (f"seed {self.seed}, decision {self.step}, {when}: {self.player}'s {self.part} shows what "
                 f"{self.player} may not see\n      real game:      {self.real}\n"
                 f"      world {self.player} cannot tell from it: {self.other}")
@@ -123,7 +125,7 @@ def _first_difference(a: dict[str, list[str]], b: dict[str, list[str]]) -> tuple
 
 def _world(st: State, player: int, rng: random.Random, pins: Pins) -> State:
     """A world `player` cannot tell from `st`, its pending decision computed afresh by the rules."""
-    from ..engine.saved_state import recompute_pending
+    from ..engine.pending import recompute_pending
     other = resample(st, player, rng, pins)
     if other.pending is not None:
         fresh = recompute_pending(other)
@@ -241,7 +243,7 @@ def check_told(step: Step, seats: list[K.Knowledge], rng: random.Random, report:
     """What the seats are told in the step: explanations before it (`texts`: seat → actions to ask
     about; None: none asked), and the moves the engine took by itself in it (leaks_told.py)."""
     for seat in (seats if texts else ()):
-        asked = texts.get(seat.player)
+        asked = texts.get(seat.player) if texts else None
         if not asked:
             continue
         try:
@@ -267,6 +269,7 @@ def check_told(step: Step, seats: list[K.Knowledge], rng: random.Random, report:
             rule = T.forced_rule(forced)
             if rule not in reported:
                 reported.add(rule)
+                assert forced.pending is not None  # a forced decision (leaks_told.forced_states)
                 who = forced.player_name(forced.pending["player"])
                 report.leaks.append(Leak(step.seed, step.number, forced.player_name(seat.player), "forced move",
                                          f"{who}: {diff[0][0]}", ", ".join(diff[1]) or "(none: nothing is taken)",

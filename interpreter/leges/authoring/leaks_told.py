@@ -101,7 +101,7 @@ def forced_decisions(before: State, action) -> list[State]:
             st.game.flow.run(st)
         else:
             st.apply_action(action)
-        out = []
+        out: list[State] = []
         while (st.pending is not None and len(st.pending["options"]) == 1 and len(out) < FORCED
                and st.pending["player"] >= 0):
             out.append(st.copy())
@@ -117,7 +117,7 @@ def forced_difference(forced: State, seat: K.Knowledge, rng: random.Random, also
     forced decision in `forced` is not what the rules give there; None when it is (or no world).
     `also`: the components the seat is shown in the step, kept in the world (what is shown anyway
     is no leak: a card paid openly, a building revealed)."""
-    from ..engine.saved_state import recompute_pending
+    from ..engine.pending import recompute_pending
     player = seat.player
     try:
         world = resample(forced, player, rng, seat.pins(also))
@@ -126,9 +126,11 @@ def forced_difference(forced: State, seat: K.Knowledge, rng: random.Random, also
         return None
     if world.observation_string(player) != forced.observation_string(player):
         return None  # a world the seat can tell apart (its own options differ): the options leak is leaks.py's
-    real = [o[0] for o in forced.pending["options"]]
+    asked = forced.pending
+    assert asked is not None  # a forced decision is pending (forced_states)
+    real = [o[0] for o in asked["options"]]
     there = [o[0] for o in pending["options"]] if pending is not None else []
-    if pending is not None and pending["player"] != forced.pending["player"]:
+    if pending is not None and pending["player"] != asked["player"]:
         there = [f"{world.player_name(pending['player'])}: {t}" for t in there]
     return (real, there) if there != real else None
 
@@ -136,6 +138,7 @@ def forced_difference(forced: State, seat: K.Knowledge, rng: random.Random, also
 def forced_rule(st: State) -> str:
     """The rule behind a forced decision: the action taken and the rule asking, with their citations."""
     game = st.game
+    assert st.pending is not None, "a forced decision is pending"
     option = st.pending["options"][0]
     parts = []
     action = game.actions.get(option[1])

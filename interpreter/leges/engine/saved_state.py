@@ -30,6 +30,7 @@ from ..text.errors import Collector, Diagnostic, LegesError, Position
 from ..text.files import MAX_JSON_BYTES
 from ..text.json_source import JsonDoc
 from .constants import CHANCE, SUSPEND
+from .pending import recompute_pending
 from .state import LOG_LIMIT, State
 from .state_consistency import check_consistency
 from .state_replay import check_replay
@@ -303,24 +304,6 @@ class _Checker:
         for i, index in enumerate(self.data["sealed"]):
             if index >= len(history):
                 self.error(("sealed", i), f"entry {index} of a history of {len(history)}")
-
-
-def recompute_pending(st: State) -> dict | None:
-    """The decision the rules ask for now, computed afresh by running again (on a copy) the instruction
-    that suspended; None if no decision arises there. Raises what the instruction raises.
-
-    This is how the engine itself recomputes a decision after an out-of-turn action: the waiting
-    instruction runs again with the same locals. It is what makes a saved or resampled state's
-    options the rules' own.
-    """
-    if not st.frames:
-        return None
-    trial = st.copy()
-    trial.pending = None
-    frame = trial.frames[-1]
-    instructions = st.game.codes[frame[0]][0]
-    result = instructions[frame[1]](trial, frame, frame[1])
-    return trial.pending if result == SUSPEND else None
 
 
 def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:

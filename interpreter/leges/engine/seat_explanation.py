@@ -56,14 +56,14 @@ def seat_worlds(st, seat: int, worlds: int = WORLDS) -> list:
     variables hidden from the seat that no re-deal draws (docs/leaks.md).
     """
     from .resample import NO_PINS, Resampler
-    from .saved_state import recompute_pending
+    from .pending import recompute_pending
     seen = st.observation_string(seat)
     rng = random.Random(int.from_bytes(hashlib.sha256(seen.encode()).digest()[:8], "big"))
     try:
         sampler = Resampler(st, seat, replace(NO_PINS, secrets=True), canonical=True)
     except LegesError:
         return []
-    out = []
+    out: list = []
     for _ in range(DRAWS):
         if len(out) >= worlds:
             break

@@ -9,6 +9,7 @@ these checks hold for a position set up by a program too, which is not replayed.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..lang.codegen.runtime import MAX_CHARS, MAX_INT
@@ -41,6 +42,7 @@ def out_of_bounds(value: Any, path: tuple, depth: int = 0) -> tuple[tuple, str] 
         return (path, f"a text of {len(value):,} characters, past the bound of {MAX_CHARS:,}") if len(value) > MAX_CHARS else None
     if depth > 64:  # the JSON reader bounds nesting already; a value this deep is no rule's
         return path, "a value nested more than 64 deep"
+    items: Iterable[tuple[Any, Any]]
     if isinstance(value, list):
         items = enumerate(value)
     elif isinstance(value, dict):
@@ -62,7 +64,7 @@ def _digits(value: int) -> str:
 def numbers(checker) -> None:
     """Variables, dynamic properties and the running rules' locals: every number within the bound."""
     data = checker.data
-    places = [(("vars", k), v) for k, v in data["vars"].items()]
+    places: list[tuple[tuple, Any]] = [(("vars", k), v) for k, v in data["vars"].items()]
     places += [(("cprops", k), v) for k, v in data["cprops"].items()]
     places += [(("sprops", k), v) for k, v in data["sprops"].items()]
     places += [(("frames", i, 2), frame[2]) for i, frame in enumerate(data["frames"])]
@@ -81,7 +83,7 @@ def properties(checker) -> None:
     if sym is None:
         return
     changing = sym.dynamic_component_props
-    space_changing = getattr(checker.game.compiler, "dynamic_space_props", set())
+    space_changing: set[str] = getattr(checker.game.compiler, "dynamic_space_props", set())
     count = len(setup.ctype)
     for key, props in checker.data["cprops"].items():
         c = int(key)
