@@ -17,6 +17,14 @@ def attika():
     return leges.load(ATTIKA)
 
 
+def reveal(st, text: str) -> None:
+    """A reveal, and the building kept when it cannot be built: `keep_revealed` is asked even alone
+    (`ask_alone`: taken at once, it would tell the others the hand cannot pay)."""
+    st.apply_action(text)
+    if texts(st) == ["keep_revealed"]:
+        st.apply_action("keep_revealed")
+
+
 def names(st, zone):
     return sorted(st.setup.cstatic[c]["name"] for c in st.zones[zone])
 
@@ -58,7 +66,7 @@ def test_play_either_reveals_or_builds_never_both(attika):
     move take([c for c in draw_pile if c.kind == "forest"], 4) to hand(athens)
     """)
     assert any(t.startswith("reveal") for t in texts(st)) and any(t.startswith("build") for t in texts(st))
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     if st.pending and any(t.startswith("build_revealed") for t in texts(st)):
         st.apply_action("keep_revealed")
     assert not any(t.startswith("build building") for t in texts(st))
@@ -84,7 +92,7 @@ def test_expand_map_after_the_last_building_of_a_stack(attika):
     move take(tile_stack, 1) to tile_stack
     """)
     assert expr(attika, st, "count(tile_stack) == 22")
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     options = texts(st)
     assert options and all(t.startswith("place_tile centre=") for t in options)
     assert len(options) % 6 == 0  # every fitting place, in six turns
@@ -158,13 +166,13 @@ def test_finish_turn_after_reveals_draws_one_card_per_reveal_given_up(attika):
     move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
     """
     st = position(attika, 2, "play", "athens", arrange)
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     assert expr(attika, st, "count(hand(athens)) == 0 and count(board(athens)) == 1")
     st.apply_action("pass")
     assert expr(attika, st, "count(hand(athens)) == 1")
     st = position(attika, 2, "play", "athens", arrange)
-    st.apply_action("reveal stack=stack_a.athens")
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     # the turn is over (and corinth's, with nothing to do, gave it three cards): athens drew none
     assert expr(attika, st, "count(hand(athens)) == 0 and count(board(athens)) == 2 and count(hand(corinth)) == 3")
 
@@ -237,7 +245,7 @@ def test_place_tile_in_any_of_six_turns(attika):
     move first([b for b in components("building", athens) if b.name == "temple"]) to stack_a(athens)
     move first([b for b in components("building", athens) if b.name == "oracle"]) to stack_b(athens)
     """)
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     turns = Counter(t.split()[1] for t in texts(st))
     assert turns and set(turns.values()) == {6}
     assert all(f"place_tile {centre} rotation={r}" in texts(st) for centre in turns for r in range(6))
@@ -249,12 +257,12 @@ def test_every_turn_starts_afresh(attika):
     move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
     move [b for b in components("building", corinth) if b.group == "city"] to stack_a(corinth)
     """)
-    st.apply_action("reveal stack=stack_a.athens")
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     assert st.player_name(st.current_player()) == "corinth"
-    st.apply_action("reveal stack=stack_a.corinth")
+    reveal(st, "reveal stack=stack_a.corinth")
     assert "reveal stack=stack_a.corinth" in texts(st)  # the second reveal of corinth's own turn
-    st.apply_action("reveal stack=stack_a.corinth")
+    reveal(st, "reveal stack=stack_a.corinth")
     assert expr(attika, st, "count(board(corinth)) == 2 and count(hand(corinth)) == 0")
 
 
@@ -292,7 +300,7 @@ def test_build_revealed_at_once(attika):
     move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
     move streets[1] to stack_a(athens)
     """)
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     assert "keep_revealed" in texts(st) and "build_revealed square=h16_15" in texts(st)
     st.apply_action("build_revealed square=h16_15")
     assert expr(attika, st, "top(h16_15).name == 'street' and count(revealing(athens)) == 0 and taken == 1")
@@ -305,7 +313,7 @@ def test_an_amphora_card_ends_the_reveals_and_builds_not_the_amphorae(attika):
     move [b for b in components("building", athens) if b.group == "city"] to stack_a(athens)
     move take(amphora_supply, 2) to amphorae(athens)
     """)
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     st.apply_action("amphora_card")
     assert "reveal stack=stack_a.athens" not in texts(st) and "amphora_card" in texts(st)
     st.apply_action("amphora_card")
@@ -395,16 +403,16 @@ def test_expand_map_with_the_tiles_used_up_or_fitting_nowhere(attika):
     move first([b for b in components("building", athens) if b.name == "oracle"]) to stack_b(athens)
 """
     st = position(attika, 2, "play", "athens", arrange + "    move [t for t in tile_stack] to box\n")
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     assert texts(st) == ["reveal stack=stack_b.athens", "pass"]  # no tile to lay: the second reveal
     st = position(attika, 2, "play", "athens", arrange + "    move take(tile_stack, 21) to box\n")
-    st.apply_action("reveal stack=stack_a.athens")
+    reveal(st, "reveal stack=stack_a.athens")
     assert texts(st) and all(t.startswith("place_tile ") for t in texts(st))
     st = position(attika, 2, "play", "athens", arrange + """
     for h in spaces:
       set h.land = "blank"
     """)
-    st.apply_action("reveal stack=stack_a.athens")  # the table is full: the tile drawn fits nowhere
+    reveal(st, "reveal stack=stack_a.athens")  # the table is full: the tile drawn fits nowhere
     assert expr(attika, st, "count(new_tile) == 0 and count(tile_stack) == 21 and count(box, t => t.type == 'tile') == 1")
     assert texts(st) == ["reveal stack=stack_b.athens", "pass"]
 

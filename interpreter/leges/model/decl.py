@@ -131,6 +131,7 @@ class ActionDecl(Decl):
     effect: Text | None = None
     anytime: bool = False
     secret: bool = False
+    ask_alone: bool = False  # asked even as a decision's only option (engine/program/decisions.py `_ask`)
 
 
 @dataclass

@@ -91,7 +91,8 @@ def _component(r: ItemReader, common: dict) -> d.ComponentDecl:
 def _action(r: ItemReader, common: dict) -> d.ActionDecl:
     params = [(name, r.text("params", name)) for name in (r.get("params") or {})]
     return d.ActionDecl(**common, params=params, args=r.get("args", {}), require=r.text("require"),
-                        effect=r.text("effect"), anytime=r.get("anytime", False), secret=r.get("secret", False))
+                        effect=r.text("effect"), anytime=r.get("anytime", False), secret=r.get("secret", False),
+                        ask_alone=r.get("ask_alone", False))
 
 
 SECTIONS: tuple[Section, ...] = (

@@ -64,6 +64,8 @@ class RuleCompiling(BuilderParts):
             game.actions[action.id] = compiled
             if action.anytime:
                 game.anytime.append(compiled)
+            if action.ask_alone:
+                game.ask_alone |= {action.id}
 
     def _triggers(self) -> None:
         sym = self.sym

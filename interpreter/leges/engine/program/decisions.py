@@ -191,7 +191,7 @@ class Decisions(StatementBase):
 def _ask(st, env: dict, player: int, options: list, pc: int) -> int:
     """An `act`'s decision: asked of `player`, or a lone option taken at once (and counted) unless
     the state asks forced moves too; then the instruction runs again with the answer."""
-    if len(options) == 1 and not st.forced_moves:
+    if len(options) == 1 and not st.forced_moves and options[0][1] not in st.game.ask_alone:
         st.forced += 1
         st.at_once = st.at_once + [f"{st.player_name(player)}: {options[0][0]}"]  # never changed in place
         env["$answer"] = options[0]
