@@ -110,3 +110,21 @@ def send(server, path, body=None, headers=None, raw: bytes | None = None, token=
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())
+
+
+class StuckAgent:
+    """An agent that thinks until the test lets it go (`STUCK["release"].set()`): a search that
+    takes as long as a test needs, with no clock (`leges serve --agent stuck=helpers:StuckAgent`)."""
+
+    def choose(self, view):
+        STUCK["thinking"].set()
+        STUCK["release"].wait(120)
+        return 0
+
+
+def _stuck_events() -> dict:
+    import threading
+    return {"thinking": threading.Event(), "release": threading.Event()}
+
+
+STUCK = _stuck_events()

@@ -203,10 +203,6 @@ class Match:
         self.shown = deciding
         self.stamp += 1
 
-    def _waiting(self) -> bool:
-        """A person may act now: at its own decision, or out of turn."""
-        return self.st.is_terminal() or self.deciding() is not None
-
     def run(self, force: bool = False, budget: int = 5000, seconds: float = 30.0) -> None:
         """Let the agents play until a person may act (or the game ends). A request waits for
         at most `seconds` of it: then `thinking` says that the agents have moves left to make
