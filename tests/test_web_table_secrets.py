@@ -178,3 +178,33 @@ def test_a_record_whose_result_its_actions_do_not_give_is_flagged_in_the_page(se
               "result": {"ranking": [["o"], ["x"]], "scores": [0, 1]}}  # x won: the result is forged
     status, view = send(server, "/api/replay", {"record": json.dumps(record), "name": "forged.json"})
     assert status == 200 and view["error"] and "replayed end with" in view["error"]
+
+
+class _Draws:
+    """An agent that draws when it may (what it draws stays in its hidden hand)."""
+
+    def choose(self, view):
+        texts = [a.text if hasattr(a, "text") else a for a in view.legal_actions()]
+        return texts.index("draw") if "draw" in texts else 0
+
+
+def test_undo_in_practice_stops_at_the_next_card_the_person_sees():
+    """Taking back replays the same deal, so a decision followed by a card the person had not seen
+    (its own draw) is not taken back: it would know what comes next. One followed by nothing new is."""
+    from helpers import ROOT
+    from leges.text.errors import LegesError as Refusal
+    from leges.web.match import Match
+    game = leges.load(str(ROOT / "tests" / "rulesets" / "hidden_top"))
+    match = Match("m", 0, 2, 7, ["", "draws"], make=lambda spec: _Draws())
+    match.start(game)
+    match.run()
+    played = next(a.text for a in match.st.legal_actions(0) if a.text.startswith("play "))
+    match.act(played, seat=0)  # a card of the hand discarded: nothing new seen; o draws in secret
+    assert match.can_undo(0)
+    assert match.undo(0) == f"x: {played}" and match.st.history == []
+    match.act("draw", seat=0)  # a card x had not seen
+    assert not match.can_undo(0)
+    with pytest.raises(Refusal) as refused:
+        match.undo(0)
+    assert "you saw a card you had not seen" in refused.value.diagnostics[0].message
+    assert match.st.history[0] == "x: draw"  # nothing taken back

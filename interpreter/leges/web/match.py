@@ -66,6 +66,8 @@ class Match:
     note: str | None = None
     thinking: bool = False  # the agents were stopped by the time limit, with moves still to make
     stamp: int = 0  # counts the changes: a page that saw this stamp has nothing new to see
+    seen_by: dict = field(default_factory=dict)  # seat → every component it has seen (its memory forgets; this does not)
+    learned_at: dict = field(default_factory=dict)  # seat → the history's length when it last saw one for the first time
     base_weight: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -97,6 +99,8 @@ class Match:
         self.told = {0: list(self.st.log)} if self.st.log else {}  # the set-up's: before any entry
         if self.memories is not None:
             self.memories.set_up(self.st)
+            self.seen_by, self.learned_at = {}, {}
+            self._note_learned()
         self.base_weight = OBJECT_BYTES * len(self.st.to_json())
         self.agents = {}
         for p, spec in enumerate(self.specs):
@@ -151,8 +155,22 @@ class Match:
                 who, text = action.split(": ", 1)
                 act = Action(self.st.player_index(who), text)
             self.memories.step(self.st, lambda: self.st.apply_action(action), act)
+            self._note_learned()
         self.stamp += 1
         self._note_log(before.log)
+
+    def _note_learned(self) -> None:
+        """When each person last saw a component it had never seen (a card drawn, one played face up):
+        a decision before that is not taken back (`undo`), or the person would know what comes next."""
+        if self.memories is None:
+            return
+        for p in self.people:
+            memory = self.memories.seats[p]
+            seen = self.seen_by.setdefault(p, set())
+            new = (memory.fixed | memory.known) - seen
+            if new:
+                seen |= new
+                self.learned_at[p] = len(self.st.history)
 
     def _note_log(self, before: list[str]) -> None:
         """The log lines the last action wrote, kept with the history's length (the page tells them
@@ -291,11 +309,15 @@ class Match:
             return {"legal": False, "error": exc.diagnostics[0].message if exc.diagnostics else "not legal now"}
 
     def can_undo(self, seat: int) -> bool:
-        """Practice: a person plays alone against agents, and has made a decision to take back."""
-        if self.people != [seat] or self.hotseat:
-            return False
+        """Practice: a person plays alone against agents, and has made a decision to take back, which
+        no card it saw since follows."""
+        return self.people == [seat] and not self.hotseat and self._last_decision(seat) is not None and \
+            self._last_decision(seat) >= self.learned_at.get(seat, 0)
+
+    def _last_decision(self, seat: int) -> int | None:
         me = self.st.player_name(seat) + ": "
-        return any(entry.startswith(me) for entry in self.st.history)
+        history = self.st.history
+        return next((i for i in range(len(history) - 1, -1, -1) if history[i].startswith(me)), None)
 
     def undo(self, seat: int) -> str:
         """The person's own last decision taken back: the game played again from its start,
@@ -303,16 +325,17 @@ class Match:
         if self.people != [seat] or self.hotseat:
             raise LegesError(Diagnostic(Position("undo"), "a decision is taken back only in practice",
                                         "when every other seat is an agent's"))
-        me = self.st.player_name(seat) + ": "
         history = list(self.st.history)
-        last = next((i for i in range(len(history) - 1, -1, -1) if history[i].startswith(me)), None)
+        last = self._last_decision(seat)
         if last is None:
             raise LegesError(Diagnostic(Position("undo"), "no decision of yours to take back"))
+        if last < self.learned_at.get(seat, 0):  # the game is played again from the same deal
+            raise LegesError(Diagnostic(Position("undo"), f"'{history[last]}' is not taken back: since it you saw a card "
+                                        "you had not seen, and the same deal would show it to you again",
+                                        "in practice a decision is taken back until the next card you see"))
         self.thinking = False
         self.replay(self.game, self.version, history[:last])
         self.note = f"taken back: {history[last]}"
-        if self.memories is not None:  # hidden cards: the same deal again, said plainly (a re-deal would break the record's replay)
-            self.note += " — played again from the same deal: what you saw drawn after it comes again"
         return history[last]
 
     def hand_over(self, name: str) -> str:
