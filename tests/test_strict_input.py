@@ -174,7 +174,7 @@ def test_good_requests_still_work():
 
 def test_the_page_refuses_what_the_command_line_refuses():
     pytest.importorskip("starlette")
-    from leges.web.server import _variant_requests
+    from leges.web.request_fields import variant_requests as _variant_requests
     assert _variant_requests(["mayfair", "mayfair", "three_moves=2"], []) == ["mayfair", "three_moves=2"]
     for bad, words in [(["mayfair\nx"], "U+000A"), (["three_moves=٣"], "U+0663"),
                        (["three_moves=2", "three_moves=3"], "given twice")]:
@@ -267,7 +267,7 @@ def test_a_request_body_with_a_huge_number_is_refused_at_its_place():
 def test_agent_specs_and_the_pages_numbers_take_ascii_digits_only():
     from leges.agents import make
     from leges.text.errors import LegesError
-    from leges.web.server import _int
+    from leges.web.request_fields import whole_number as _int
     for spec in ("mcts:iterations=٣", "mcts:iterations=３", "mcts:iterations=3:iterations=4"):
         with pytest.raises(LegesError) as refused:
             make(spec)

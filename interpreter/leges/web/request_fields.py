@@ -14,7 +14,7 @@ from .seating import AgentPolicy
 MAX_NAME = 120
 
 
-def _seat_specs(seats, names: list[str], policy: AgentPolicy) -> list[str]:
+def people_and_agents(seats, names: list[str], policy: AgentPolicy) -> list[str]:
     """A spec per seat from `{seat name: "person" | agent spec}` ("" for a person's seat); a seat
     not named is a random agent's. Only the agents the policy admits."""
     if not isinstance(seats, dict):
@@ -25,7 +25,7 @@ def _seat_specs(seats, names: list[str], policy: AgentPolicy) -> list[str]:
                                         "seats: " + ", ".join(names)))
     specs = []
     for name in names:
-        spec = _text(seats.get(name), "seats") or "random"
+        spec = text_field(seats.get(name), "seats") or "random"
         if spec == "person":
             specs.append("")
         else:
@@ -36,7 +36,7 @@ def _seat_specs(seats, names: list[str], policy: AgentPolicy) -> list[str]:
 MAX_VARIANT_REQUESTS = 32
 
 
-def _variant_requests(value, default) -> list[str]:
+def variant_requests(value, default) -> list[str]:
     """The variants a table is played under: --variant requests (NAME, NAME=VALUE,
     NAME.PARAM=VALUE), each looked up among the ruleset's own variant files (nothing else is
     read); none given: the command line's."""
@@ -52,7 +52,7 @@ def _variant_requests(value, default) -> list[str]:
     return check_requests(value, "variants")
 
 
-def _table_seed(requested, fixed: int | None, practice: bool) -> tuple[int, bool]:
+def table_seed(requested, fixed: int | None, practice: bool) -> tuple[int, bool]:
     """(seed, secret) of a new table. The seed is drawn by the server from the operating system's
     cryptographic source (engine/rng.secret_seed): a seed a request chooses lets whoever chose it, or
     guesses it, replay the public history and read every hand. A request may fix the seed only of a
@@ -64,13 +64,13 @@ def _table_seed(requested, fixed: int | None, practice: bool) -> tuple[int, bool
             raise LegesError(Diagnostic(Position("seed"), "a table with other people at it is dealt from a secret seed: "
                                         "a request does not choose it",
                                         "a fixed deal for every table: leges serve --seed N (the page says it is not secret)"))
-        return _int(requested, 0, "seed"), False
+        return whole_number(requested, 0, "seed"), False
     if fixed is not None:
         return fixed, False
     return secret_seed(), True
 
 
-def _int(value, default: int, where: str) -> int:
+def whole_number(value, default: int, where: str) -> int:
     if value is None or value == "":
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)) or (isinstance(value, str) and len(value) > 20):
@@ -84,7 +84,7 @@ def _int(value, default: int, where: str) -> int:
     return number
 
 
-def _text(value, where: str) -> str:
+def text_field(value, where: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):

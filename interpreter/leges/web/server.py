@@ -41,7 +41,7 @@ from pathlib import Path
 from ..engine.budget import GameBudget
 from ..text.errors import Diagnostic, LegesError, Position
 from .guard import Guard, host_names, read_json, refusal
-from .request_fields import MAX_NAME, _int, _seat_specs, _table_seed, _text, _variant_requests
+from .request_fields import MAX_NAME, people_and_agents, table_seed, text_field, variant_requests, whole_number
 from .seating import AgentPolicy
 from .ids import new_id
 from .match import Match
@@ -175,14 +175,14 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         """A table: each seat a person's or an agent's (`seats`: name → "person" or a spec; else
         the page's own `seat` and `agents` for the rest), under the `variants` chosen."""
         game = game_or_error()
-        players = _int(data.get("players"), game.min_players, "players")
+        players = whole_number(data.get("players"), game.min_players, "players")
         if not game.min_players <= players <= game.max_players:
             raise LegesError(Diagnostic(Position("players"), f"{game.title} is for {game.min_players} to {game.max_players} players"))
         setup = game.setup_for(players)
-        seat_name = _text(data.get("seat"), "seat")
+        seat_name = text_field(data.get("seat"), "seat")
         seats = data.get("seats")
         if seats is not None:
-            specs = _seat_specs(seats, setup.seat_names, policy)
+            specs = people_and_agents(seats, setup.seat_names, policy)
             people = [p for p, spec in enumerate(specs) if spec == ""]
             if seat_name and seat_name not in setup.seat_names:
                 raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}"))
@@ -196,14 +196,14 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
                 raise LegesError(Diagnostic(Position("seat"), f"no seat '{seat_name[:MAX_NAME]}' in a game of {players}",
                                             "seats: " + ", ".join(setup.seat_names)))
             seat = setup.seat_names.index(seat_name)
-            specs = policy.specs(_text(data.get("agents"), "agents") or "random", players - 1)
+            specs = policy.specs(text_field(data.get("agents"), "agents") or "random", players - 1)
             specs = specs[:seat] + [""] + specs[seat:]
-        variants = _variant_requests(data.get("variants"), ws.variants)
+        variants = variant_requests(data.get("variants"), ws.variants)
         hotseat = data.get("hotseat", False)
         if not isinstance(hotseat, bool):
             raise LegesError(Diagnostic(Position("hotseat"), "hotseat is true or false"))
         from .seating import HOT
-        seed, secret = _table_seed(data.get("seed"), options.seed, practice=len([s for s in specs if s == ""]) == 1 and not hotseat)
+        seed, secret = table_seed(data.get("seed"), options.seed, practice=len([s for s in specs if s == ""]) == 1 and not hotseat)
         match = Match(new_id(), HOT if hotseat else seat, players, seed, specs, policy.make,
                       options.budget, variants=tuple(variants), hotseat=hotseat, secret=secret)
         match.claims.admit(match.keys[match.id], client, "the host")  # the host's browser holds the host's seat
@@ -289,7 +289,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
     def reveal(request, data, client):
         match, key = the_match(request, client)
         with match.lock:
-            match.reveal(key, _text(data.get("seat"), "seat"))
+            match.reveal(key, text_field(data.get("seat"), "seat"))
             return play_view(match, ws, key)
 
     def record_of(request, data, client):
@@ -308,7 +308,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         if key != match.id:
             raise LegesError(Diagnostic(Position("seat"), "only the page that set the table up hands a seat over"))
         with match.lock:
-            new_key = match.hand_over(_text(data.get("seat"), "seat"))
+            new_key = match.hand_over(text_field(data.get("seat"), "seat"))
             ws.rekey(match)
             return play_view(match, ws, key) | {"handed": new_key}
 
@@ -317,7 +317,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
         text = data.get("record")
         if not isinstance(text, str):
             raise LegesError(Diagnostic(Position("record"), "no record given"))
-        entry = _add_replay(ws, client, text, _text(data.get("name"), "name")[:MAX_NAME] or "record")
+        entry = _add_replay(ws, client, text, text_field(data.get("name"), "name")[:MAX_NAME] or "record")
         replay = ws.replays.get(entry["id"])
         with ws.engine:
             return replay_view(replay, 0, None, ws)
@@ -336,7 +336,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
                 if name not in st0.setup.seat_names:
                     raise LegesError(Diagnostic(Position("seat"), f"no seat '{name[:MAX_NAME]}'"))
                 seat = st0.setup.seat_names.index(name)
-            return replay_view(replay, _int(request.query_params.get("step"), 0, "step"), seat, ws)
+            return replay_view(replay, whole_number(request.query_params.get("step"), 0, "step"), seat, ws)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -367,7 +367,7 @@ def create_app(path: str, variants=(), record: str | None = None, options: Serve
 
 def _add_replay(ws: Workspace, client: str, text: str, name: str) -> dict:
     record = read_record_text(text, name)
-    record["variants"] = _variant_requests(record.get("variants") or [], [])  # played under its own variants
+    record["variants"] = variant_requests(record.get("variants") or [], [])  # played under its own variants
     replay = Replay(new_id(), record, name)
     if ws.game is not None:
         with ws.engine:
