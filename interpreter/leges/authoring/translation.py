@@ -17,8 +17,9 @@ import textwrap
 from dataclasses import dataclass, field
 from itertools import zip_longest
 
-from ..model.sections import citations
 from .diff import Difference, compared_fields, lockstep
+from .plain_words import words as plain
+from .translation_same import Quote, books, column_quotes, noted, quotes, sort_unchanged
 
 WIDTH = 100  # characters of a line of the report
 
@@ -35,29 +36,6 @@ FIELD_WORDS = {"require": "may be taken only when", "effect": "does", "condition
                "instances": "comes as", "visibility": "is seen by", "kind": "is of the kind", "params": "takes"}
 # sections whose items change no game: their differences are not played
 NOT_PLAYED = ("readings", "heuristics", "checks", "invariants", "highlights")
-
-
-@dataclass
-class Quote:
-    book: str
-    section: str
-    quote: str
-    reading: str = ""
-
-    def head(self) -> str:
-        return f"{self.book} § {self.section}".strip()
-
-
-def quotes(item) -> list[Quote]:
-    """An item's citations, each rulebook's quote (its `also` ones included)."""
-    if item is None:
-        return []
-    out = []
-    for _, c in citations(item):
-        if "book" in c or c.get("reading"):
-            out.append(Quote(str(c.get("book", "")), str(c.get("section", "")), str(c.get("quote", "") or ""),
-                             str(c.get("reading", "") or "")))
-    return out
 
 
 def side_by_side(left: list[str], right: list[str], width: int = WIDTH) -> list[str]:
@@ -84,12 +62,12 @@ def _quoted(q: Quote) -> list[str]:
     return [q.head(), f"“{q.quote}”"] if q.quote else [q.head()]
 
 
-def _column(qs: list[Quote], side: str) -> list[str]:
-    """A side's column: the quotes of its own rulebook (the item's first citation's), not the others' it
-    cites too (`also`)."""
-    books = [q for q in qs if q.book]
-    own = [q for q in books if q.book == books[0].book] if books else []
+def _column(qs: list[Quote], side: str, book: str = "") -> list[str]:
+    """A side's column: the quotes of its own rulebook (`book`; else the item's first citation's), not the
+    others' it cites too (`also`); a borrowed fact says where it comes from."""
+    own = column_quotes(qs, book)
     lines = [t for q in own for t in _quoted(q)] or [f"({side} cites no rulebook here)"]
+    lines += [f"borrowed: {q.borrowed}" for q in own if q.borrowed]
     return [f"{side}: {lines[0]}", *lines[1:]]
 
 
@@ -136,6 +114,10 @@ class Alone:
         if not self.seeds:
             return "not played (it changes no game)"
         rate = self.parted / self.seeds
+        if not self.parted:
+            return (f"never reached in {self.seeds} random games: no game parted from the base, so random play "
+                    f"did not meet a case where the change matters (95 % interval of the share that part "
+                    f"{self.low:.0%}–{self.high:.0%}); a scenario must show it")
         text = (f"play parts from the base in {self.parted} of {self.seeds} games ({rate:.0%}; 95 % interval "
                 f"{self.low:.0%}–{self.high:.0%})")
         return text + (f"; the first: {self.first}" if self.first else "")
@@ -151,6 +133,7 @@ class Entry:
     readings_b: list = field(default_factory=list)
     words: list = field(default_factory=list)  # the change in words, line by line
     alone: Alone | None = None
+    shared: list = field(default_factory=list)  # (section, id) encoded the same whose passages ground this change
 
     def to_json(self) -> dict:
         q = lambda qs: [vars(x) for x in qs]
@@ -158,7 +141,8 @@ class Entry:
         return {"section": self.difference.section, "id": self.difference.id, "kind": self.difference.kind,
                 "title": self.title, "quotes_a": q(self.quotes_a), "quotes_b": q(self.quotes_b),
                 "readings_a": r(self.readings_a), "readings_b": r(self.readings_b), "change": self.words,
-                "alone": self.alone.to_json() if self.alone else None}
+                "alone": self.alone.to_json() if self.alone else None,
+                "shared": [{"section": s, "id": k} for s, k in self.shared]}
 
 
 def _items(rs, section: str) -> dict:
@@ -190,6 +174,8 @@ def _change_words(x: Difference, thing: str, width: int) -> list[str]:
         if base == "params":
             verb = f"takes {change.field.split('.', 1)[1]} from"
         lines += wrap(f"{thing[0].upper()}{thing[1:]} {verb}:", "", width)
+        lines += _in_words(change, width)
+        lines.append("    as rule text:")
         if change.program and change.a is not None and change.b is not None:
             for line in change.lines():
                 mark, text = line[:2], line[2:]
@@ -204,6 +190,30 @@ def _change_words(x: Difference, thing: str, width: int) -> list[str]:
             lines += wrap(change.a if change.a is not None else "(nothing)", "    in A:  ", width, " " * 15)
             lines += wrap(change.b if change.b is not None else "(nothing)", "    in B:  ", width, " " * 15)
     return lines
+
+
+def _in_words(change, width: int) -> list[str]:
+    """A change read out: each side's changed lines in plain words (plain_words.py), the lines both
+    sides share left out."""
+    if change.program and change.a is not None and change.b is not None:
+        sides: dict[str, list[str]] = {"A": [], "B": []}
+        for line in change.lines():
+            if line[:2] in ("- ", "+ "):
+                sides["A" if line[0] == "-" else "B"].append(plain(line[2:].strip()))
+        said = {k: "; ".join(v) or "(nothing more)" for k, v in sides.items()}
+    else:
+        said = {"A": plain(change.a) if change.a is not None else "(nothing)",
+                "B": plain(change.b) if change.b is not None else "(nothing)"}
+    return [*wrap(said["A"], "    in words, A:  ", width, " " * 22), *wrap(said["B"], "    in words, B:  ", width, " " * 22)]
+
+
+def _descriptions(a, b, width: int) -> list[str]:
+    """The items' own descriptions, when they differ: the change in the author's words."""
+    da, db = (" ".join(str(getattr(x, "description", "") or "").split()) for x in (a, b))
+    if da == db or not (da or db):
+        return []
+    return [*wrap(da or "(no description)", "   A describes it:  ", WIDTH, " " * 21),
+            *wrap(db or "(no description)", "   B describes it:  ", WIDTH, " " * 21)]
 
 
 def play_alone(rs_a, board, rs_b, x: Difference, game_a, players: int, seeds: int, seed: int) -> Alone:
@@ -283,11 +293,18 @@ def report(rs_a, rs_b, board_a, game_a, diffs: list[Difference], players: int, s
             entry.readings_b = [(b.id, b.kind or "", b.question or "", " ".join(b.text.split()))] if b else []
             del r
         else:
-            entry.words = _change_words(x, thing, width)
+            entry.words = _descriptions(a, b, width) + _change_words(x, thing, width)
         if play:
             entry.alone = play_alone(rs_a, board_a, rs_b, x, game_a, players, seeds, seed)
         entries.append(entry)
-    return {"entries": entries, "same": said_differently(rs_a, rs_b, diffs)}
+    items_a = {(sec, k): v for sec in _SECTIONS for k, v in _items(rs_a, sec).items()}
+    items_b = {(sec, k): v for sec in _SECTIONS for k, v in _items(rs_b, sec).items()}
+    book_a, book_b = books(rs_a, rs_b, items_a, items_b)
+    changed = {(e.difference.section, e.difference.id): (e.quotes_a, e.quotes_b) for e in entries}
+    sorted_ = sort_unchanged(said_differently(rs_a, rs_b, diffs, book_a, book_b), changed, book_a, book_b)
+    for e in entries:
+        e.shared = sorted_["shared"].get((e.difference.section, e.difference.id), [])
+    return {"entries": entries, "same": sorted_["same"], "borrowed": sorted_["borrowed"], "books": (book_a, book_b)}
 
 
 def _citing(rs, reading: str) -> list[str]:
@@ -302,21 +319,26 @@ def _citing(rs, reading: str) -> list[str]:
     return out
 
 
-def said_differently(rs_a, rs_b, diffs: list[Difference]) -> list[tuple]:
-    """The items whose citations differ between A and B while their rules are the same:
+_SECTIONS = ("components", "zones", "variables", "constants", "functions", "procedures", "setup", "phases",
+             "actions", "triggers", "events", "invariants", "checks", "heuristics", "highlights", "scoring")
+
+
+def said_differently(rs_a, rs_b, diffs: list[Difference], book_a: str = "", book_b: str = "") -> list[tuple]:
+    """The items whose rules are the same while their citations differ between A and B — or are the
+    same but quote both books with a note on how B's text differs (translation_same.noted):
     (section, id, A's quotes, B's quotes)."""
-    from ..model.sections import BY_NAME, RULE_SECTIONS
+    from ..model.sections import RULE_SECTIONS
     changed = {(x.section, x.id) for x in diffs}
     out = []
-    for section in [*RULE_SECTIONS, "components", "zones", "variables", "constants"]:
-        if section not in BY_NAME and section not in ("components", "zones", "variables", "constants"):
+    for section in dict.fromkeys([*RULE_SECTIONS, *_SECTIONS]):
+        if section == "readings":
             continue
         a, b = _items(rs_a, section), _items(rs_b, section)
         for key in a:
             if key not in b or (section, key) in changed:
                 continue
             qa, qb = quotes(a[key]), quotes(b[key])
-            if [vars(q) for q in qa] == [vars(q) for q in qb]:
+            if [vars(q) for q in qa] == [vars(q) for q in qb] and not noted(qa, qb, book_a, book_b):
                 continue
             try:
                 same = compared_fields(a[key], section) == compared_fields(b[key], section)
@@ -329,35 +351,53 @@ def said_differently(rs_a, rs_b, diffs: list[Difference]) -> list[tuple]:
 
 def lines(result: dict, name_a: str, name_b: str, width: int = WIDTH) -> list[str]:
     """The report as text."""
+    book_a, book_b = result.get("books", ("", ""))
     out = [f"A: {name_a}", f"B: {name_b}", ""]
     entries = result["entries"]
     if not entries:
         out.append("The rules are the same (as syntax trees and values).")
     else:
         out.append(f"{len(entries)} difference{'s' if len(entries) != 1 else ''} in the rules:")
+
+    def columns(qa, qb) -> list[str]:
+        return ["   " + line for line in side_by_side(_column(qa, "A", book_a), _column(qb, "B", book_b), width - 3)]
     for i, e in enumerate(entries, 1):
         x = e.difference
         out += ["", f"{i}. {e.title}" + (f" — {', '.join(x.fields)}" if x.fields else "")]
-        out += ["   " + line for line in side_by_side(_column(e.quotes_a, "A"), _column(e.quotes_b, "B"), width - 3)]
+        out += columns(e.quotes_a, e.quotes_b)
         for side, readings in (("A", e.readings_a), ("B", e.readings_b)):
             for rid, kind, question, answer in readings:
                 out.append(f"   {side} reads it so ({rid}{', ' + kind if kind else ''}):")
                 out += wrap(f"Q: {question}", "     ", width)
                 out += wrap(f"A: {answer}", "     ", width)
         out += ["   " + line for line in e.words]
+        if e.shared:
+            out += wrap("The same passages ground, encoded the same: " + ", ".join(
+                f"the {SECTION_NAMES.get(s, s)} {k}" for s, k in e.shared) + " (they go with this change).", "   ", width)
         if e.alone is not None:
             out += wrap(f"Alone: {e.alone.words()}", "   ", width)
+    borrowed = result.get("borrowed", [])
+    if borrowed:
+        out += ["", f"Borrowed ({len(borrowed)}): B's rulebook does not state these; the ruleset takes them from "
+                    "another rulebook"]
+        for section, key, qa, qb in borrowed:
+            out.append(f" - the {SECTION_NAMES.get(section, section)} {key}")
+            out += columns(qa, qb)
     same = result["same"]
     out += ["", f"Said differently, encoded the same ({len(same)}): the quotes differ, the rule does not"]
     if not same:
         out.append("   (none)")
     for section, key, qa, qb in same:
         out.append(f" - the {SECTION_NAMES.get(section, section)} {key}")
-        out += ["   " + line for line in side_by_side(_column(qa, "A"), _column(qb, "B"), width - 3)]
+        out += columns(qa, qb)
+        for q in qb:
+            if q.book == book_b and q.note:
+                out += wrap(f"note: {q.note}", "   ", width, "         ")
     return out
 
 
 def to_json(result: dict) -> dict:
-    return {"differences": [e.to_json() for e in result["entries"]],
-            "said_differently": [{"section": s, "id": k, "quotes_a": [vars(q) for q in qa],
-                                  "quotes_b": [vars(q) for q in qb]} for s, k, qa, qb in result["same"]]}
+    listed = lambda rows: [{"section": s, "id": k, "quotes_a": [vars(q) for q in qa],
+                            "quotes_b": [vars(q) for q in qb]} for s, k, qa, qb in rows]
+    return {"differences": [e.to_json() for e in result["entries"]], "said_differently": listed(result["same"]),
+            "borrowed": listed(result.get("borrowed", []))}
