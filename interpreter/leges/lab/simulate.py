@@ -9,6 +9,7 @@ generator `agent_rng(seed)` — the same games Leges has always played.
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -62,8 +63,30 @@ def sole_leader(values: list) -> int | None:
 def play_game(game, players: int, seed: int, agents: list[str] | None = None, check: bool = False,
               track: bool = True, budget: GameBudget | None = None) -> PlayResult:
     """Play one game: `agents` gives a spec a seat (default: all random); `budget`: the most its
-    rules may spend (engine/budget.py; default GameBudget()), past which it ends unfinished."""
+    rules may spend (engine/budget.py; default GameBudget()), past which it ends unfinished. A rule
+    that fails says in which game (its seed), so that the author can play that game again alone."""
     specs = list(agents) if agents else ["random"] * players
+    try:
+        return _play_game(game, players, seed, specs, check, track, budget)
+    except RuleError as exc:
+        raise RuleError([_in_game(d, game, players, seed, specs) for d in exc.diagnostics]) from None
+
+
+def _in_game(d: Diagnostic, game, players: int, seed: int, specs: list[str]) -> Diagnostic:
+    """A rule's failure with the game it happened in: its seed, and the command that plays it alone."""
+    if f"seed {seed}" in d.message:  # told already (a broken invariant)
+        return d
+    folder = os.path.dirname(game.ruleset_file) or "RULESET"
+    agents = "" if all(s == "random" for s in specs) else f" --agents {','.join(specs)}"
+    replay = (f"it happened in the game with seed {seed}: play it alone with "
+              f"`leges simulate {folder} --players {players} --seed {seed} --games 1{agents}` "
+              "(and the same --variant flags)")
+    return Diagnostic(d.position, f"{d.message} (in the game with seed {seed})",
+                      f"{d.hint}\n{replay}" if d.hint else replay, d.severity)
+
+
+def _play_game(game, players: int, seed: int, specs: list[str], check: bool, track: bool,
+               budget: GameBudget | None) -> PlayResult:
     plain_random = all(s == "random" for s in specs)
     memories = None if plain_random or not has_hidden_information(game) else SeatMemories(players)
     st = game.new_initial_state(players=players, seed=seed, budget=budget, run=memories is None)

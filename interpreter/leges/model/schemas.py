@@ -200,6 +200,8 @@ def describe_error(error: ValidationError, root: dict | None = None) -> tuple[st
         options = ", ".join(repr(o) for o in error.validator_value)
         hint = did_you_mean(str(error.instance), [str(o) for o in error.validator_value])
         return f"{_shown(error.instance)} is not one of {options}", hint, False
+    if validator == "type" and _is_rule_text(error.schema) and error.absolute_path:
+        return _not_rule_text(error, root)
     if validator == "type":
         wanted = error.validator_value
         wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
@@ -233,6 +235,56 @@ def describe_error(error: ValidationError, root: dict | None = None) -> tuple[st
         options = " or ".join("+".join(s["required"]) for s in error.schema["anyOf"])
         return f"needs {options}", None, False
     return error.message[:300], None, False
+
+
+def _is_rule_text(node: Any) -> bool:
+    """Whether a schema node is the rule language's text (an expression or a program)."""
+    defs = schema("ruleset").get("$defs", {})
+    return isinstance(node, dict) and any(node == defs.get(k) for k in ("expr", "program"))
+
+
+def _not_rule_text(error: ValidationError, root: dict) -> tuple[str, str | None, bool]:
+    """A YAML value (true, 3, null, a list) where rule text is expected: YAML read it as a value of its
+    own before the rule language could. Said with the key and how to write it as text, and — when the
+    key may be left out and then means what was written (`require: true`) — that it may be left out."""
+    keys = [k for k in error.absolute_path if isinstance(k, str)]
+    key = keys[-1] if keys else None
+    value = error.instance
+    written = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    prop, optional = _property_schema(error, root)
+    if value is None:
+        return (f"`{key}` is empty: write its rule text" + (", or leave the key out" if optional else "")
+                if key else "this rule text is empty", None, False)
+    if isinstance(value, (dict, list)):
+        return (f"`{key}` is rule text: one string, not a YAML " + ("mapping" if isinstance(value, dict) else "list"),
+                "quote it as one string, or for several lines write `KEY: |` and indent the lines under it"
+                .replace("KEY", str(key or "...")),
+                False)
+    left_out = optional and prop is not None and str(prop.get("default")) == written
+    where = f"`{key}`" if key else "this"
+    message = f"{where} is rule text: write it as `{key}: \"{written}\"`" if key else \
+        f"this is rule text: write it as \"{written}\""
+    return (message + (" or leave it out" if left_out else ""),
+            f"YAML reads a bare {written} as " + ("a truth value" if isinstance(value, bool) else "a number") +
+            ", not as text: quote it", False)
+
+
+def _property_schema(error: ValidationError, root: dict) -> tuple[dict | None, bool]:
+    """The schema of the key whose value broke a rule (its `default` in particular) and whether the key
+    may be left out, found along the schema path the validator took through `root` (its `$ref`s
+    inlined, so the path walks plain nodes)."""
+    path = list(error.absolute_schema_path)
+    node: Any = root
+    found, optional = None, False
+    for i, step in enumerate(path):
+        if isinstance(node, dict) and step == "properties" and i + 1 < len(path) and isinstance(node.get(step), dict):
+            found = node[step].get(path[i + 1])
+            optional = path[i + 1] not in node.get("required", [])
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            return None, False
+    return (found, optional) if isinstance(found, dict) else (None, False)
 
 
 def _json_type(value) -> str:

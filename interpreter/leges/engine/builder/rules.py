@@ -181,7 +181,9 @@ class RuleCompiling(BuilderParts):
             game.highlights.append((h.id, fn, h.shape, h.when, h.colour))
 
     def _check_unused(self) -> None:
-        """Procedures and functions never called are still checked."""
+        """Procedures and functions never called are still checked. That one is never used is told only
+        when every rule compiled: a rule with an error calls nothing, so beside an error the warning
+        would most likely be the error's echo (a call inside the rule that failed to parse)."""
         c, progs, sym = self.compiler, self.programs, self.sym
         for proc in sym.procedures.values():
             if not any(RuleId.parse(k).kind == "procedure" and RuleId.parse(k).name == proc.id for k in progs.codes):
@@ -189,7 +191,7 @@ class RuleCompiling(BuilderParts):
         for fn in sym.functions.values():
             if not any(k[0] == fn.id for k in c.functions.compiled) and not fn.params:
                 c.parse_code(fn.body, Scope(me=True, me_code="me"))
-            if not any(k[0] == fn.id for k in c.functions.compiled) and fn.params:
+            if not any(k[0] == fn.id for k in c.functions.compiled) and fn.params and not self.errors.errors:
                 self.errors.warning(fn.at.position(), f"function '{fn.id}' is never used")
 
     def _checks(self) -> None:
@@ -227,7 +229,9 @@ class RuleCompiling(BuilderParts):
         return code_id
 
     def _check_reachable_phases(self, phases: list[d.PhaseDecl]) -> None:
-        if not phases:
+        """A phase no `next` and no `goto` leads to; not looked for beside errors, since the `goto` that
+        leads to it may lie in a rule that did not compile."""
+        if not phases or self.errors.errors:
             return
         targets = self.compiler.goto_targets  # a goto anywhere may be reached from any phase
         reachable = {phases[0].id}
