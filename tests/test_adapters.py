@@ -102,6 +102,68 @@ def test_game_types_are_read_from_the_rulesets(spiel):
         assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
 
 
+def test_every_registered_name_loads_with_defaults_and_is_described_by_its_ruleset(spiel):
+    """`registered_games()` tells the games apart; each name loads with no parameter (Alexander too,
+    by the bounds its ruleset declares); a deterministic game has no chance outcome; the length is
+    the ruleset's stated bound (tic-tac-toe: 9) or its decision limit, never a guess."""
+    pyspiel, _ = spiel
+    import leges
+    kinds = {t.short_name: t for t in pyspiel.registered_games() if t.short_name.startswith("leges_")}
+    assert set(kinds) >= {f"leges_{g}" for g in GAMES}
+    for name in GAMES:
+        game = pyspiel.load_game(f"leges_{name}")
+        registered, own = kinds[f"leges_{name}"], game.get_type()
+        assert (registered.chance_mode, registered.information) == (own.chance_mode, own.information)
+        if name == "tictactoe":
+            assert own.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+            assert own.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+            assert (game.max_game_length(), game.max_chance_outcomes()) == (9, 0)
+        else:
+            assert own.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            assert own.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+            assert game.max_chance_outcomes() > 0
+            assert game.max_game_length() == leges.load(name).max_decisions
+    assert pyspiel.load_game("leges_alexander").num_distinct_actions() == 4_002_855
+
+
+def test_a_stated_game_length_that_a_game_passes_is_an_error(spiel, monkeypatch):
+    from leges.text.errors import LegesError
+    pyspiel, _ = spiel
+    game = pyspiel.load_game("leges_tictactoe")
+    monkeypatch.setattr(game, "stated_length", 3)
+    state = game.new_initial_state()
+    for action in (0, 1, 2):
+        state.apply_action(action)
+    with pytest.raises(LegesError, match=r"more than the 3 its ruleset states \(limits.max_game_length\)"):
+        state.apply_action(3)
+
+
+def test_a_resampled_world_has_the_real_history_and_pickles(spiel):
+    """The world has the state's OpenSpiel history (not an empty one), and pickling or serializing it
+    gives the world back — its re-dealt hidden cards included — though its history, replayed from
+    its seed, gives the real state (the adapter's own pickle reads it with edited=True)."""
+    import numpy as np
+    pyspiel, _ = spiel
+    game = _load(spiel, "pompeii", players=3)
+    rng = np.random.RandomState(0)
+    state = game.new_initial_state()
+    while len(state.history()) < 30 or state.is_chance_node():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    for player in range(3):
+        world = state.resample_from_infostate(player, rng.rand)
+        assert world.history() == state.history() and world.history()
+        again = pickle.loads(pickle.dumps(world))
+        assert str(again) == str(world) and again.legal_actions() == world.legal_actions()
+        assert again.history() == world.history()
+        _, copied = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, world))
+        assert str(copied) == str(world)
+    assert any(str(state.resample_from_infostate(0, rng.rand)) != str(state) for _ in range(5))
+
+
 def test_pickle_and_serialization_round_trip_a_mid_game_state(spiel):
     import numpy as np
     from open_spiel.python.bots import uniform_random
@@ -258,10 +320,11 @@ def test_register_names_a_ruleset_once(spiel):
 
 
 def test_an_action_space_too_large_names_its_largest_action(spiel):
+    """Alexander's declared bounds (limits.action_bounds) widened back to the defaults' lists."""
     from leges.text.errors import LegesError
     pyspiel, _ = spiel
     with pytest.raises((LegesError, pyspiel.SpielError, RuntimeError), match="march"):
-        pyspiel.load_game("leges_alexander")
+        pyspiel.load_game("leges_alexander", {"bounds": "march.armies:8:16"})
 
 
 def test_without_the_extra_the_error_names_the_install(monkeypatch):
