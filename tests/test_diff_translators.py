@@ -185,7 +185,24 @@ def test_a_borrowed_fact_is_flagged(russian):
     assert [x["id"] for x in report["borrowed"]] == ["lava"]
     assert "lava" not in {x["id"] for x in report["said_differently"]}
     borrowed = out.split("Borrowed (1)")[1].split("Said differently")[0]
-    assert "the component lava" in borrowed and "borrowed: the counts per symbol: hu" in " ".join(borrowed.split())
+    assert "the component lava" in borrowed and "borrowed from hu: the counts per symbol: hu" in " ".join(borrowed.split())
+    lava = report["borrowed"][0]["quotes_b"][0]
+    assert lava["book"] == "ru" and lava["borrowed_from"] == "hu"
+
+
+def test_a_borrowed_fact_names_a_declared_rulebook(french):
+    """`provenance: {status: borrowed, from: BOOK}` names a declared rulebook; another is a located error."""
+    import leges
+    from leges.text.errors import LegesError
+    path = french / "variants" / "french.yaml"
+    path.write_text(path.read_text().replace(
+        'value: {book: fr, section: Jeu, quote: "posez un de vos pions sur une case vide"}',
+        'value: {book: fr, section: Jeu, quote: "posez un de vos pions sur une case vide", '
+        'provenance: {status: borrowed, from: de}}'))
+    with pytest.raises(LegesError) as caught:
+        leges.load(str(french), variants=["french"])
+    assert "error: no rulebook 'de' is declared" in str(caught.value)
+    assert "ruleset.yaml:" in str(caught.value)  # located: the item the variant patched
 
 
 def test_each_change_is_said_in_words(russian):
@@ -200,7 +217,7 @@ def test_each_change_is_said_in_words(russian):
 def test_a_change_random_play_never_met_is_said_so(russian):
     out, report = russian
     declare = next(d for d in report["differences"] if d["id"] == "declare_eruption")
-    assert declare["alone"]["parted"] == 0
+    assert declare["alone"]["parted"] == 0 and declare["alone"]["never_reached"]
     part = out.split("(action declare_eruption) — require")[1].split("\n\n")[0]
     assert "never reached in 3 random games" in " ".join(part.split()) and "parts from the base in 0" not in part
 

@@ -67,7 +67,7 @@ def _column(qs: list[Quote], side: str, book: str = "") -> list[str]:
     others' it cites too (`also`); a borrowed fact says where it comes from."""
     own = column_quotes(qs, book)
     lines = [t for q in own for t in _quoted(q)] or [f"({side} cites no rulebook here)"]
-    lines += [f"borrowed: {q.borrowed}" for q in own if q.borrowed]
+    lines += [f"borrowed{' from ' + q.borrowed_from if q.borrowed_from else ''}: {q.borrowed}" for q in own if q.borrowed]
     return [f"{side}: {lines[0]}", *lines[1:]]
 
 
@@ -106,7 +106,13 @@ class Alone:
 
     def to_json(self) -> dict:
         return {"parted": self.parted, "seeds": self.seeds, "rate": self.parted / self.seeds if self.seeds else None,
-                "low": self.low, "high": self.high, "first": self.first, "error": self.error}
+                "low": self.low, "high": self.high, "first": self.first, "error": self.error,
+                "never_reached": self.never_reached}
+
+    @property
+    def never_reached(self) -> bool:
+        """Played, and no game parted: random play never met the case the change is about."""
+        return bool(self.seeds) and not self.parted and not self.error
 
     def words(self) -> str:
         if self.error:
@@ -114,7 +120,7 @@ class Alone:
         if not self.seeds:
             return "not played (it changes no game)"
         rate = self.parted / self.seeds
-        if not self.parted:
+        if self.never_reached:
             return (f"never reached in {self.seeds} random games: no game parted from the base, so random play "
                     f"did not meet a case where the change matters (95 % interval of the share that part "
                     f"{self.low:.0%}–{self.high:.0%}); a scenario must show it")

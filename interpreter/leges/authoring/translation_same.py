@@ -6,7 +6,8 @@ there that is not so:
 - an item whose quote shares a passage with a changed item's quote (a variable the changed action sets,
   a function reading it) belongs to that change, and is shown with it;
 - a fact a rulebook does not state and the ruleset takes from another one (a citation whose
-  `provenance` has `status: borrowed`) is listed apart, as borrowed, with where it comes from;
+  `provenance` has `status: borrowed`, `from` naming that rulebook) is listed apart, as borrowed, with
+  where it comes from;
 - a rule the base already cites in both rulebooks (the other book's quote in `also`) is compared too
   when the author noted how the texts differ there (a `note` on that citation): identical citations
   on both sides do not hide a difference of wording.
@@ -28,6 +29,7 @@ class Quote:
     reading: str = ""
     note: str = ""
     borrowed: str = ""  # the provenance note of a fact taken from another rulebook
+    borrowed_from: str = ""  # that rulebook (`provenance.from`)
 
     def head(self) -> str:
         return f"{self.book} § {self.section}".strip()
@@ -44,7 +46,8 @@ def quotes(item) -> list[Quote]:
             prov: dict = given if isinstance(given, dict) else {}
             borrowed = str(prov.get("note") or "borrowed") if prov.get("status") == "borrowed" else ""
             out.append(Quote(str(c.get("book", "")), str(c.get("section", "")), str(c.get("quote", "") or ""),
-                             str(c.get("reading", "") or ""), str(c.get("note", "") or ""), borrowed))
+                             str(c.get("reading", "") or ""), str(c.get("note", "") or ""), borrowed,
+                             str(prov.get("from") or "") if borrowed else ""))
     return out
 
 

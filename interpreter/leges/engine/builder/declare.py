@@ -166,6 +166,11 @@ class Declaring(BuilderParts):
                 if "book" in src and src["book"] not in books:
                     self.error(at.child("book"), f"no rulebook '{src['book']}' is declared",
                                did_you_mean(src["book"], books) or "declare it under `rulebooks`")
+                given = src.get("provenance")
+                taken = str(given.get("from") or "") if isinstance(given, dict) else ""
+                if taken and taken not in books:  # a borrowed value names the rulebook it comes from
+                    self.error(at.child("provenance", "from"), f"no rulebook '{taken}' is declared",
+                               did_you_mean(taken, books) or "name a rulebook declared under `rulebooks`")
                 if "reading" in src and src["reading"] not in self.readings:
                     self.error(at.child("reading"), f"no reading '{src['reading']}' is declared",
                                did_you_mean(src["reading"], self.readings) or "declare it under `readings`")
