@@ -2,7 +2,8 @@
 rule it cites.
 
 An action's text (`play card=6 building=6a square=r3c2`) names its choices; those that are board
-spaces make the action clickable there (an area names its spaces). On a table without a map the
+spaces make the action clickable there (an area names its spaces), and so do those the map relates
+to spaces (a coordinate's value names the spaces that have it: render/board_choice.py). On a table without a map the
 zones and components it names make it clickable there instead: a parameter that is a zone names
 that zone, one that is a component names the card and the zone it lies in — where the seat sees it
 lie (a card in a hidden zone is not pointed at: that would tell where it is). Its citation is the `source`
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model.rule_ids import RuleId, declaration_of
+from .board_choice import board_choices, spaces_chosen
 
 
 @dataclass
@@ -48,11 +50,15 @@ class ActionInfo:
     words: dict = field(default_factory=dict)  # language → the action in words (engine/words.py); empty: none given
     zones: list[str] = field(default_factory=list)  # the zones (not spaces) it names, by key
     cards: list[dict] = field(default_factory=list)  # the components it names: {"zone": key, "label": label}
+    board: dict = field(default_factory=dict)  # parameter → {space: value}: choices the map relates to spaces (board_choice.py)
 
     def to_json(self) -> dict:
-        return {"text": self.text, "player": self.player, "spaces": self.spaces,
-                "cite": self.citation.to_json() if self.citation else None, "words": self.words,
-                "zones": self.zones, "cards": self.cards}
+        out = {"text": self.text, "player": self.player, "spaces": self.spaces,
+               "cite": self.citation.to_json() if self.citation else None, "words": self.words,
+               "zones": self.zones, "cards": self.cards}
+        if self.board:
+            out["board"] = self.board
+        return out
 
 
 def decl_for_code(rs, code_id: str):
@@ -176,6 +182,7 @@ def describe_actions(st, seat: int) -> list[ActionInfo]:
         asking = frames[-1][0]
     out = []
     seen = seen_zones(st, seat) if actions else {}
+    related = board_choices(st, {text: (ids[text], values) for text, values in params.items() if text in ids})
     for action in actions:
         text = action.text
         aid = ids.get(text) or text.split(" ", 1)[0]
@@ -188,6 +195,7 @@ def describe_actions(st, seat: int) -> list[ActionInfo]:
                 if decl is not None:
                     citation = citation_of(game, decl, f"{asking.split(':', 1)[0]} {decl.id}")
         zones, cards = table_targets(st, text, aid, params.get(text), seen)
-        out.append(ActionInfo(text, action.player, spaces_named(game, text, params.get(text)), citation,
-                              words_in(game, text), zones, cards))
+        choices = related.get(aid, {})
+        spaces = spaces_named(game, text, params.get(text)) or spaces_chosen(choices, text)
+        out.append(ActionInfo(text, action.player, spaces, citation, words_in(game, text), zones, cards, choices))
     return out

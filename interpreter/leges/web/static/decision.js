@@ -152,23 +152,33 @@ async function whyNot(actionText) {
   } catch (err) { notice(err.message); }
 }
 
-// a space no action (still) names: the first action that fits the clicks, with this space instead
+// a space no action (still) names: the first action that fits the clicks, with this space instead —
+// or, for a choice the map relates to spaces (a column's number: render/board_choice.py), with the value
+// this space has; a space that no action can take says so
 function illegalClick(space) {
   const view = state.view;
   if (view.terminal) { notice("The game is over."); return; }
   const fitting = candidates().filter((a) => a.spaces.length);
   const pool = fitting.length ? fitting : view.actions.filter((a) => a.spaces.length);
   if (!view.actions.length) { notice("It is not your decision: " + seatName(view.to_move) + " is to decide."); return; }
-  if (!pool.length) { notice("No action of yours now names a space: choose one in the list."); return; }
+  const nothing = "No action takes this space now: choose one in the list.";
+  if (!pool.length) { notice(nothing); return; }
   const action = pool[0];
-  const target = action.spaces[Math.min(state.chosen.length, action.spaces.length - 1)];
+  const related = action.board || {};
   const words = action.text.split(" ");
   let done = false;
   const swapped = words.map((w) => {
     const [k, v] = w.split("=");
-    if (!done && v === target) { done = true; return k + "=" + space; }
+    if (done || v === undefined) return w;
+    if (related[k]) {
+      if (related[k][space] === undefined) return w;
+      done = true; return k + "=" + related[k][space];
+    }
+    const target = action.spaces[Math.min(state.chosen.length, action.spaces.length - 1)];
+    if (v === target) { done = true; return k + "=" + space; }
     return w;
   });
+  if (!done) { notice(nothing); return; }   // never the unchanged action: it is legal, and would be played
   whyNot(swapped.join(" "));
 }
 
