@@ -373,7 +373,10 @@ def test_pettingzoo_plays_a_whole_game_with_masks(zoo, name):
         if terminated or truncated:
             e.step(None)
             continue
-        legal = np.flatnonzero(info["action_mask"])
+        legal = info["legal_actions"]  # the ids the mask marks, listed: no scan of the mask
+        if steps < 5:
+            assert legal == np.flatnonzero(info["action_mask"]).tolist()
+            assert e.state_space.contains(e.state())  # the global state, a method again
         assert len(legal) > 0 and e.observation_space(agent).contains(observation)
         e.step(int(rng.choice(legal)))
         steps += 1
@@ -397,14 +400,66 @@ def test_pettingzoo_observation_hides_what_an_agent_may_not_see(zoo):
     e = zoo("pompeii", players=3)
     e.reset(seed=0)
     raw = e.unwrapped
-    while not raw.state.zones["hand.red"]:
+    while not raw.leges_state.zones["hand.red"]:
         e.step(int(e.infos[e.agent_selection]["action_mask"].nonzero()[0][0]))
     encoding = raw.encoding
     zone = encoding.zones.index("hand.red")
     stretch = slice(zone * encoding.stride, (zone + 1) * encoding.stride)
     mine, theirs = e.observe("player_0")[stretch], e.observe("player_1")[stretch]
-    assert mine[0] == theirs[0] == len(raw.state.zones["hand.red"])
+    assert mine[0] == theirs[0] == len(raw.leges_state.zones["hand.red"])
     assert mine[1:].sum() == mine[0] and theirs[1:].sum() == 0
+
+
+def test_pettingzoo_state_is_every_seats_view_and_others_have_no_legal_ids(zoo):
+    import numpy as np
+    e = zoo("tictactoe")
+    e.reset(seed=0)
+    e.step(4)
+    raw = e.unwrapped
+    assert e.state_space.shape == (2 * raw.encoding.size,)
+    assert np.array_equal(e.state(), np.concatenate([raw.observe("player_0"), raw.observe("player_1")]))
+    assert e.infos["player_0"]["legal_actions"] == [] and e.infos["player_1"]["legal_actions"] == [0, 1, 2, 3, 5, 6, 7, 8]
+
+
+@pytest.fixture(scope="module")
+def parallel():
+    pytest.importorskip("pettingzoo")
+    from leges.adapters.pettingzoo_parallel import parallel_env
+    return parallel_env
+
+
+def _play_parallel(e, seed):
+    import random
+    rng = random.Random(seed)
+    observations, infos = e.reset(seed=seed)
+    acting_counts, rewards = [], {}
+    while e.agents:
+        acting = [a for a in e.agents if infos[a]["acting"]]
+        assert acting and all(infos[a]["legal_actions"] for a in acting)
+        assert all(e.observation_space(a).contains(observations[a]) for a in e.agents)
+        acting_counts.append(len(acting))
+        observations, rewards, terminations, truncations, infos = e.step(
+            {a: rng.choice(infos[a]["legal_actions"]) for a in acting})
+    return acting_counts, rewards
+
+
+def test_parallel_alexanders_secret_share_out_is_one_step_of_every_seat(parallel):
+    """Alexander's share-out (`share`, secret: true) is one parallel step of all three seats; the
+    game plays to its end through the Parallel API, and returns sum to zero."""
+    e = parallel("alexander", players=3)
+    counts, rewards = _play_parallel(e, seed=1)
+    assert counts[0] == 3 and counts.count(3) >= 2 and set(counts) <= {1, 3}
+    assert e.leges_state.is_terminal() and abs(sum(rewards.values())) < 1e-9
+
+
+def test_parallel_tictactoe_is_one_seat_a_step(parallel):
+    e = parallel("tictactoe")
+    counts, rewards = _play_parallel(e, seed=0)
+    assert set(counts) == {1} and 5 <= len(counts) <= 9
+    assert e.state_space.contains(e.state())
+    with pytest.raises(ValueError, match="given no action"):
+        e.reset(seed=0)
+        e.step({})
 
 
 def test_pettingzoo_renders_text_and_says_what_rgb_needs(zoo, monkeypatch):
@@ -432,6 +487,6 @@ def test_pettingzoo_rgb_array_is_the_board_rasterised(zoo, name):
     e.reset(seed=0)
     picture = e.render()
     width, height = (int(float(v)) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"',
-                                                       render_svg(e.unwrapped.state)).groups())
+                                                       render_svg(e.unwrapped.leges_state)).groups())
     assert picture.dtype == np.uint8 and picture.shape == (height, width, 3)
     assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 10  # a picture, not a blank canvas

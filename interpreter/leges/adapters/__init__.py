@@ -18,7 +18,7 @@ from ..engine.action_space import ActionSpace
 from ..text.errors import Diagnostic, LegesError, Position
 from .encoding import Encoding
 
-__all__ = ["ActionSpace", "Encoding", "MissingExtra", "load_game", "missing_extra"]
+__all__ = ["ActionSpace", "Encoding", "MissingExtra", "declared_bounds", "load_game", "missing_extra"]
 
 
 class MissingExtra(LegesError, ImportError):
@@ -50,3 +50,13 @@ def load_game(ruleset, variants=()):
         raise LegesError(Diagnostic(Position("leges.adapters"), f"no ruleset at {text!r}",
                                     "give a folder holding a ruleset.yaml, or a bundled game's name"))
     return load(text, variants=list(variants))
+
+
+def declared_bounds(game) -> dict:
+    """The action-space bounds the ruleset declares (`limits.action_bounds.bounds`), which both
+    adapters take by default, bounds given to them overriding key by key: a bundled game loads with
+    no parameter even where the generic domains would be too large (Alexander's march)."""
+    if game is None:
+        return {}
+    entry = (getattr(game.ruleset, "limits", None) or {}).get("action_bounds")
+    return dict(entry.get("bounds") or {}) if isinstance(entry, dict) else {}

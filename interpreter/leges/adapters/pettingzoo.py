@@ -13,7 +13,8 @@
 - An action is an id of the ruleset's fixed action space (engine/action_space.py): the same id for
   the same action in every state, `Discrete(num_distinct_actions)`. `infos[agent]["action_mask"]`
   (an int8 vector of that size; `action_mask(agent)` too) marks the legal ids of the agent to move,
-  all zeros for the others. Actions other players may take out of turn (`anytime`) are offered
+  all zeros for the others; `infos[agent]["legal_actions"]` lists the same ids (a list of ints, empty
+  for the others), so an agent need not scan a mask of millions of entries. Actions other players may take out of turn (`anytime`) are offered
   when it is their turn.
 - The observation is a `Box` of float32: the seat's view encoded as adapters/encoding.py lays it
   out (`encoding.layout()`), only what that seat may see. `observation_text(agent)` is the same
@@ -22,6 +23,9 @@
   asked (forced moves) unless `forced_moves=False`. Rewards come at the end: Leges' `returns()`. A
   game stopped by `limits.max_turns`, `max_decisions` or its budget is truncated, any other end
   terminates.
+- `state()` is the global state, every seat's observation side by side (`state_space`); the Leges
+  state itself is `leges_state`. `parallel_env` (adapters/pettingzoo_parallel.py) is the same game
+  through PettingZoo's Parallel API, where seats deciding in secret decide in one step.
 - `render_mode="ansi"` gives the state as text; `"rgb_array"` the SVG picture of the board
   (leges.render) rasterised by resvg (`pip install 'leges[raster]'`: a wheel, no system library)
   or else cairosvg (which needs the Cairo library), when one is installed (else a LegesError
@@ -46,7 +50,7 @@ except ImportError as _exc:  # without the extra: say which install fixes it
 from ..engine.action import Action
 from ..engine.action_space import ActionSpace
 from ..text.errors import Diagnostic, LegesError, Position
-from . import load_game
+from . import declared_bounds, load_game
 from .encoding import Encoding
 
 
@@ -57,7 +61,8 @@ def env(ruleset, **kwargs) -> AECEnv:
 
 class raw_env(AECEnv):
     """A Leges game (a Game, a bundled game's name or a ruleset folder) for `players` players.
-    `int_bound`, `list_length` and `bounds` shape the fixed action space (engine/action_space.py)."""
+    `int_bound`, `list_length` and `bounds` shape the fixed action space (engine/action_space.py);
+    the bounds the ruleset declares (`limits.action_bounds`) hold unless `bounds` overrides them."""
 
     metadata: dict = {"render_modes": ["ansi", "rgb_array"], "name": "leges", "is_parallelizable": False}
 
@@ -71,16 +76,21 @@ class raw_env(AECEnv):
         self.forced_moves = forced_moves
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"leges_{self.game.id}")
-        self.space = ActionSpace(self.game, self.players, int_bound=int_bound, list_length=list_length, bounds=bounds)
+        self.space = ActionSpace(self.game, self.players, int_bound=int_bound, list_length=list_length,
+                                 bounds=dict(declared_bounds(self.game), **(bounds or {})))
         self.encoding = Encoding(self.game, self.players)
-        self.state = self.game.new_initial_state(players=self.players, forced_moves=forced_moves)
-        self.seats = list(self.state.setup.seat_names)
+        self.leges_state = self.game.new_initial_state(players=self.players, forced_moves=forced_moves)
+        self.seats = list(self.leges_state.setup.seat_names)
         self.possible_agents = [f"player_{i}" for i in range(len(self.seats))]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = self.encoding.bounds()
         box = spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32), dtype=np.float32)
         self.observation_spaces = {a: box for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        # the global state for centralised training: every seat's view side by side (no deck order,
+        # nothing no seat sees), in seat order
+        n = len(self.possible_agents)
+        self.state_space = spaces.Box(low=np.tile(box.low, n), high=np.tile(box.high, n), dtype=np.float32)
         self._none = np.zeros(self.space.size, dtype=np.int8)
         self._none.flags.writeable = False
         self._legal: tuple | None = None
@@ -95,14 +105,14 @@ class raw_env(AECEnv):
 
     def reset(self, seed: int | None = None, options=None) -> None:
         seed = random.randrange(2 ** 32) if seed is None else int(seed)
-        self.state = self.game.new_initial_state(players=self.players, seed=seed, forced_moves=self.forced_moves)
+        self.leges_state = self.game.new_initial_state(players=self.players, seed=seed, forced_moves=self.forced_moves)
         self._legal = None
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.agent_selection = self.possible_agents[self.state.current_player()]
+        self.agent_selection = self.possible_agents[self.leges_state.current_player()]
         self._set_infos()
 
     def step(self, action) -> None:
@@ -110,7 +120,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.state
+        st = self.leges_state
         player = self._index[agent]
         legal = self._ids(player)
         text = legal.get(int(action)) if action is not None else None
@@ -133,17 +143,22 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
 
     def observe(self, agent):
-        return self.encoding.encode(self.state, self._index[agent])
+        return self.encoding.encode(self.leges_state, self._index[agent])
 
     def render(self):
         if self.render_mode is None:
             return None
         if self.render_mode == "ansi":
-            return str(self.state)
+            return str(self.leges_state)
         return self.rgb_array()
 
     def close(self) -> None:
         pass
+
+    def state(self):
+        """The global state (`state_space`): each seat's observation in seat order, concatenated —
+        what the seats see between them, never what none of them may see (a deck's order)."""
+        return np.concatenate([self.encoding.encode(self.leges_state, i) for i in range(len(self.seats))])
 
     # ------------------------------------------------------------ what Leges adds
     def seat(self, agent) -> str:
@@ -152,7 +167,7 @@ class raw_env(AECEnv):
 
     def action_mask(self, agent):
         """The legal ids of `agent` now (int8, 1 for legal): all zeros unless it is to move."""
-        if agent != self.agent_selection or self.state.is_terminal():
+        if agent != self.agent_selection or self.leges_state.is_terminal():
             return self._none
         mask = np.zeros(self.space.size, dtype=np.int8)
         mask[list(self._ids(self._index[agent]))] = 1
@@ -165,27 +180,35 @@ class raw_env(AECEnv):
 
     def action_id(self, text: str, agent=None) -> int:
         """The id of an action's text."""
-        return self.space.id(self.state, self._index[agent or self.agent_selection], text)
+        return self.space.id(self.leges_state, self._index[agent or self.agent_selection], text)
 
     def observation_text(self, agent) -> str:
         """What `agent` may see, as Leges writes it (`State.observation_string`)."""
-        return self.state.observation_string(self._index[agent])
+        return self.leges_state.observation_string(self._index[agent])
 
     def rgb_array(self):
         """The board as the SVG renderer draws it for nobody's view (public information), rasterised:
         an (height, width, 3) uint8 array."""
         from ..render import render_svg
-        return _rasterise(render_svg(self.state))
+        return _rasterise(render_svg(self.leges_state))
+
+    def legal_actions(self, agent) -> list[int]:
+        """The legal ids of `agent` now, ascending (empty unless it is to move): what the mask marks,
+        without scanning the mask (Alexander's holds 4,002,855 entries)."""
+        if agent != self.agent_selection or self.leges_state.is_terminal():
+            return []
+        return sorted(self._ids(self._index[agent]))
 
     def _ids(self, player: int) -> dict:
-        st = self.state
+        st = self.leges_state
         key = (len(st.history), player, st.terminal)
         if self._legal is None or self._legal[0] != key:
             self._legal = (key, self.space.legal(st, player) if not st.terminal else {})
         return self._legal[1]
 
     def _set_infos(self) -> None:
-        self.infos = {a: {"seat": self.seats[self._index[a]], "action_mask": self.action_mask(a)} for a in self.agents}
+        self.infos = {a: {"seat": self.seats[self._index[a]], "action_mask": self.action_mask(a),
+                          "legal_actions": self.legal_actions(a)} for a in self.agents}
 
 
 def _png(svg: str) -> bytes:

@@ -11,6 +11,7 @@ import pyspiel
 
 from ..engine.resample import has_hidden_information
 from ..text.errors import Diagnostic, LegesError, Position
+from . import declared_bounds
 
 DEFAULTS = {"ruleset": "tictactoe", "players": 0, "variants": "", "int_bound": 16, "list_length": 8,
             "bounds": "", "forced_moves": True, "memory": True}
@@ -73,15 +74,6 @@ def stated_length(game) -> int:
     """`limits.max_game_length`'s value, 0 when the ruleset states none."""
     entry = (getattr(game.ruleset, "limits", None) or {}).get("max_game_length")
     return int(entry["value"]) if isinstance(entry, dict) else 0
-
-
-def declared_bounds(game) -> dict:
-    """The action-space bounds the ruleset declares (`limits.action_bounds.bounds`): a registered
-    name loads with its defaults even where the generic domains would be too large."""
-    if game is None:
-        return {}
-    entry = (getattr(game.ruleset, "limits", None) or {}).get("action_bounds")
-    return dict(entry.get("bounds") or {}) if isinstance(entry, dict) else {}
 
 
 def bounds_param(bounds: dict) -> str:
