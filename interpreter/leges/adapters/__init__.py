@@ -2,8 +2,9 @@
 
 - `leges.adapters.openspiel`: any ruleset as an OpenSpiel (pyspiel) game, `pyspiel.load_game("leges",
   {"ruleset": "tictactoe"})` (`pip install 'leges[openspiel]'`);
-- `leges.adapters.pettingzoo`: any ruleset as a PettingZoo AEC environment with action masks
-  (`pip install 'leges[pettingzoo]'`).
+- `leges.adapters.pettingzoo`: any ruleset as a PettingZoo AEC environment with action masks and
+  legal ids, and `leges.adapters.pettingzoo_parallel` the same through the Parallel API, a secret
+  round one step (`pip install 'leges[pettingzoo]'`).
 
 Both number actions by the ruleset's fixed action space (engine/action_space.py: the same id for
 the same action in every state, `num_distinct_actions` its real size) and encode what a seat sees
