@@ -10,14 +10,16 @@ parameter names is imported), `players` (the fewest allowed by default), `varian
 space-separated), `int_bound`, `list_length` and `bounds` (`bounds_param({...})`) for the fixed action
 space (engine/action_space.py), `forced_moves` (default true: single-option decisions are asked,
 as in OpenSpiel's own games) and `memory` (default true: the seats' memories that
-`resample_from_infostate` keeps, engine/knowledge.py). `register(ruleset, name=...)` registers any
-other ruleset under a name of its own.
+`resample_from_infostate` keeps, engine/knowledge.py). The bounds a ruleset declares
+(`limits.action_bounds`) are the default of `bounds`, so every registered name loads with no
+parameter. `register(ruleset, name=...)` registers any other ruleset under a name of its own.
 
 - Actions are ids of the ruleset's fixed action space: the same id for the same action in every
   state, `num_distinct_actions()` its real size (9 for tic-tac-toe); chance outcomes have their own
-  (`max_chance_outcomes()`). Chance is explicit: every shuffle, draw from a bag and random choice is
-  a chance node.
-- The game type is read from the ruleset: deterministic when no rule shuffles, draws from a bag or
+  (`max_chance_outcomes()`, 0 for a deterministic game). Chance is explicit: every shuffle, draw
+  from a bag and random choice is a chance node. `max_game_length()` is the ruleset's stated bound
+  (`limits.max_game_length`) or else its decision limit (adapters/spiel_info.py).
+- The game type is read from the ruleset, for each registered name too: deterministic when no rule shuffles, draws from a bag or
   chooses at random; perfect information when nothing is hidden (no hidden or owner zone or
   variable, no secret action); constant-sum (zero-sum) returns, Leges' `returns()` in [-1, 1]. The
   dynamics are sequential: secret simultaneous choices (`secret: true`) are asked in seat order,
@@ -28,7 +30,8 @@ other ruleset under a name of its own.
   vector, then what the seat remembers in the zones not visible to all).
 - `resample_from_infostate(player, sampler)` is Leges' `state.resample`, keeping what the seat has
   seen (its memory): IS-MCTS (`ISMCTSBot`) works. OpenSpiel's `MCTSBot` searches the true state:
-  on a game of hidden information it sees every hidden card; use `ISMCTSBot`.
+  on a game of hidden information it sees every hidden card; use `ISMCTSBot`. The world drawn has
+  this state's `history()`, and pickles with its re-deal (adapters/spiel_parts.py).
 - `serialize_game_and_state`, `pickle` and `clone()` work; a clone shares the Leges state and the
   seats' memories with the state cloned until either changes (copy on write: `Inner`).
 
