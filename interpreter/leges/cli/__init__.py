@@ -21,8 +21,9 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version="leges 0.1.0")
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     variant = argparse.ArgumentParser(add_help=False)
-    variant.add_argument("--variant", action="append", metavar="NAME[=VALUE]",
-                         help="switch on a variant of the ruleset (repeatable)")
+    variant.add_argument("--variant", action="append", metavar="NAME[=VALUE]|PATH",
+                         help="switch on a variant of the ruleset (repeatable), or a variant file of your own "
+                              "outside it (a path ending in .yaml)")
     for module in COMMANDS:
         module.register(sub, variant)
     return top

@@ -11,6 +11,8 @@ EXIT_INTERNAL = 70  # EX_SOFTWARE: leges itself failed
 
 
 def variants_of(args) -> list[str]:
+    """The --variant requests as typed: names of the ruleset's variants (`NAME`, `NAME=VALUE`), or paths of
+    variant files outside it (model/variants/outside.py) — the command line may name a file, a page never."""
     return list(getattr(args, "variant", None) or [])
 
 
@@ -22,7 +24,7 @@ def load_ruleset(path: str, args):
         raise LegesError(Diagnostic(Position(path, 1, 1), f"this is a {kind} file, not a ruleset",
                                     "give the ruleset's folder (or its ruleset.yaml)" +
                                     ("; a ruleset names its map with `map:`" if kind == "map" else
-                                     "; switch a variant on with --variant NAME" if kind == "variant" else
+                                     "; switch a variant on with --variant NAME (or --variant PATH for a file of your own)" if kind == "variant" else
                                      "; run scenarios with `leges test`")))
     return load(path, variants=variants_of(args))
 

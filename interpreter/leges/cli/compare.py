@@ -24,9 +24,17 @@ def resolve_variants(ruleset: str, text: str, flag: str) -> list[str]:
     path = Path(ruleset)
     root = path if path.is_dir() else path.parent
     available = find_variants(root, Collector()) if items else {}
+    from ..model.variants.outside import is_path, read_outside
+    for number, item in enumerate(items, 1):  # a variant file (PATH.yaml): its parameters may be set too
+        read = read_outside(item, number, Collector(), origin=flag) if is_path(item) else None
+        if read is not None:
+            available.setdefault(read[0].id, read[0])
     out = []
     for item in items:
         name, eq, value = item.partition("=")
+        if is_path(item):
+            out.append(item)  # read again (and any error reported) when the game is loaded
+            continue
         if eq and "." not in name and name not in available:
             owners = [v.id for v in available.values() if any(p["id"] == name for p in v.parameters)]
             if len(owners) != 1:
@@ -229,7 +237,8 @@ def register(sub, variant) -> None:
     p = sub.add_parser("compare", help="A/B test of variants: the same seeds and seats under both, differences with intervals")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--a", default="", metavar="VARIANTS",
-                   help="A's variants, comma-separated: NAME, NAME=VALUE, NAME.PARAM=VALUE or PARAM=VALUE ('' : none)")
+                   help="A's variants, comma-separated: NAME, NAME=VALUE, NAME.PARAM=VALUE, PARAM=VALUE, or the PATH of a "
+                        "variant file outside the ruleset (ending in .yaml) ('' : none)")
     p.add_argument("--b", default="", metavar="VARIANTS", help="B's variants, likewise")
     p.add_argument("--adjust", choices=stats_adjustments(), default="holm",
                    help="the correction of the p-values for testing many metrics at once: holm (default; no false "

@@ -25,7 +25,7 @@ def _read_record(path: str) -> dict:
         raise
 
 
-def load_recorded(record: dict, record_path: str, ruleset: str | None):
+def load_recorded(record: dict, record_path: str, ruleset: str | None, files_given: list[str] | None = None):
     """The game a record is of: `ruleset` as typed, else the folder the record names, under the
     record's variants. What the record names and loading cannot find is reported in the record."""
     from ..text.files import ruleset_reference
@@ -38,14 +38,19 @@ def load_recorded(record: dict, record_path: str, ruleset: str | None):
         at = record_position(record_path, "ruleset_path")
         ruleset_reference(path, path, at)
         places[os.path.relpath(path)] = (at, "the ruleset this record names")
+    # A variant file outside the ruleset (--variant PATH when it was played) is never read because a
+    # record names it: the record may be a stranger's. It is given again with --variant PATH, and
+    # replay() checks its digest (or says which file the record needs).
+    from_files = {f.get("id") for f in record.get("variant_files") or [] if isinstance(f, dict)}
+    requests = [v for v in record.get("variants") or [] if v not in from_files] + list(files_given or [])
     with named_at(places):
-        return load_ruleset(path, argparse.Namespace(variant=record.get("variants") or []))
+        return load_ruleset(path, argparse.Namespace(variant=requests))
 
 
 def cmd_replay(args) -> int:
     from ..lab.records import record_position, replay
     record = _read_record(args.record)
-    game = load_recorded(record, args.record, args.ruleset)
+    game = load_recorded(record, args.record, args.ruleset, getattr(args, "variant", None))
     marks: list[tuple[int, int]] = []  # (moves, log lines) after each action: which events each one fired
     try:
         st = replay(game, record, args.record, after=lambda s: marks.append((len(s.history), len(s.log))))
@@ -97,4 +102,7 @@ def register(sub, variant) -> None:
     p.add_argument("record", metavar="RECORD")
     p.add_argument("--ruleset", help="the ruleset (default: the path stored in the record)")
     p.add_argument("--lang", metavar="LANG", help="also list the moves in words, in this language (those the ruleset gives), each with the events it fired")
+    p.add_argument("--variant", action="append", metavar="PATH",
+                   help="a variant file outside the ruleset the record was played under (its content is checked "
+                        "against the record's digest; a record never makes Leges read a file it names)")
     p.set_defaults(run=cmd_replay)

@@ -18,11 +18,15 @@ FORMAT = 1
 
 def make_record(game, ruleset_path: str, players: int, seed: int, history: list, result: dict | None = None,
                 explicit_chance: bool = False) -> dict:
-    return {
+    record = {
         "leges_record": FORMAT, "ruleset": game.id, "version": game.version,
         "ruleset_path": os.path.relpath(ruleset_path), "variants": list(game.variants), "players": players,
         "seed": seed, "explicit_chance": explicit_chance, "actions": list(history), "result": result,
     }
+    outside = getattr(game.ruleset, "variant_files", ())
+    if outside:  # --variant PATH: which file, and its digest, so a replay finds it or says which it needs
+        record["variant_files"] = [f.as_record() for f in outside]
+    return record
 
 
 def write_record(path: str, record: dict) -> None:
@@ -79,7 +83,8 @@ def record_from_text(text: str, path: str) -> dict:
 WRITTEN_BY = "records are written by `leges simulate --records DIR` or `leges play --record FILE`"
 FIELDS = {"ruleset": (str,), "players": (int,), "seed": (int,), "actions": (list,),
           "ruleset_path": (str, type(None)), "variants": (list, type(None)),
-          "explicit_chance": (bool, type(None)), "version": (str, type(None)), "result": (dict, type(None))}
+          "explicit_chance": (bool, type(None)), "version": (str, type(None)), "result": (dict, type(None)),
+          "variant_files": (list, type(None))}
 _NAMES = {str: "a string", int: "a whole number", list: "a list", bool: "true or false", dict: "a mapping",
           type(None): "null"}
 
@@ -132,6 +137,10 @@ def replay(game, record: dict, path: str = "record", upto: int | None = None, af
         raise LegesError(Diagnostic(record_position(path, "players"),
                                     f"the record is of a game of {record['players']} players, but {shown(game.title)} "
                                     f"is for {game.min_players} to {game.max_players}"))
+    if record.get("variant_files") or getattr(game.ruleset, "variant_files", ()):
+        from ..model.variants.outside import check_recorded
+        check_recorded(record.get("variant_files"), list(getattr(game.ruleset, "variant_files", ())),
+                       record_position(path, "variant_files"))
     st = game.new_initial_state(players=record["players"], seed=record["seed"],
                                 explicit_chance=bool(record.get("explicit_chance", False)))
     if after is not None:

@@ -230,3 +230,4 @@ class Ruleset:
     scoring: ScoringDecl | None = None
     limits: dict = field(default_factory=dict)
     variants: tuple = ()
+    variant_files: tuple = ()  # variant files outside the ruleset (--variant PATH): variants/outside.VariantFile

@@ -284,10 +284,11 @@ def load_declarations(path: str, variants=()) -> tuple[d.Ruleset, Board | None, 
     budget = files.Budget()
     docs = load_documents(path, errors, budget)
     errors.raise_if_errors()
-    entries, scalars, applied = apply_variants(docs, entries_of(docs), list(variants), errors, budget)
+    entries, scalars, applied, outside = apply_variants(docs, entries_of(docs), list(variants), errors, budget)
     errors.raise_if_errors()
     rs = build_ruleset(docs, errors, entries, scalars)
     rs.variants = tuple(applied)
+    rs.variant_files = tuple(outside)  # variant files outside the ruleset (--variant PATH), for records
     check_sizes(rs, errors)
     board = None
     if rs.map:

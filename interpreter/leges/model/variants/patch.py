@@ -14,6 +14,7 @@ from ..entries import Entry
 from .catalogue import Variant, check_relations, find_variants
 from .choice import application_order, chosen as chosen_variants
 from .labels import LabelPatches
+from .outside import resolve_paths
 from .positions import OverlayDoc, SpliceDoc, SpliceOrigin
 from .touch import SCALARS, Touch, item_schema, keys_of, requires_source
 
@@ -25,11 +26,14 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
                    budget: files.Budget | None = None):
     """Apply the requested variants to the ruleset's entries.
 
-    Returns (entries, scalar sections set by variants, the names as requested). The variants are
-    applied in `application_order`, whatever the order requested: the result is the same."""
+    Returns (entries, scalar sections set by variants, the names as requested, the variant files
+    outside the ruleset that were read: outside.VariantFile). The variants are applied in
+    `application_order`, whatever the order requested: the result is the same."""
     root = Path(docs[0].file).resolve().parent
     available = find_variants(root, errors, budget) if requests else {}
     errors.raise_if_errors()  # a variant file that cannot be read: say why, not "no such variant"
+    requests, outside_files = resolve_paths(list(requests), available, errors, budget)
+    errors.raise_if_errors()
     chosen = chosen_variants(requests, available, docs[0].file)
     names = {v.id for v, _ in chosen}
     for variant, _ in chosen:
@@ -55,7 +59,7 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
         scalars["limits"] = patcher.limits
     if patcher.scoring_changed:
         scalars["scoring"] = patcher.scoring
-    return patcher.entries, scalars, requested
+    return patcher.entries, scalars, requested, outside_files
 
 
 class Patcher(LabelPatches):
