@@ -16,6 +16,9 @@ BATCH = 100  # --until-interval looks at the intervals after every this many gam
 
 
 # ------------------------------------------------------------------ shared with `compare`
+EACH_GAME_LINES = 20  # games up to which `simulate` lists each one after the summary by default
+
+
 def add_play_arguments(p, several_agents: bool = False) -> None:
     """The options of every command that plays batches of games (`several_agents`: --agents may
     be given several times, one study under each)."""
@@ -197,12 +200,6 @@ def cmd_simulate(args) -> int:
             "unfinished": stopped.to_json(summary.results),
         }))
         return EXIT_OK
-    if not args.quiet:
-        for r in summary.results:
-            ranking = " > ".join(" = ".join(group) for group in r.ranking)
-            status = f" (unfinished: {unfinished_reason(r.ending)})" if r.unfinished else ""
-            who = "" if all(a == "random" for a in r.agents) else f" [{', '.join(r.agents)}]"
-            print(f"seed {r.seed}{who}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
     n = len(results)
     last = results[-1].seed if results else args.seed
     print(f"{n} games of {shown(game.title)} with {players} players (seeds {args.seed}..{last})")
@@ -228,6 +225,17 @@ def cmd_simulate(args) -> int:
         print(f"  stopped after {n} games: every seat's interval is narrower than {args.until_interval}")
     rate = summary.playouts_per_second()
     print(f"  play-outs per second: {rate:.1f}" if rate >= 1 else f"  play-outs per second: {rate:.2g} ({1 / rate:.0f} s a game)" if rate > 0 else "  play-outs per second: -")
+    # A line a game after the summary, and for a few games only unless asked: 200 of them before
+    # it would push the summary (and the UNFINISHED line first in it) off the screen.
+    if not args.quiet and (getattr(args, "each", False) or n <= EACH_GAME_LINES):
+        print("each game:")
+        for r in summary.results:
+            ranking = " > ".join(" = ".join(group) for group in r.ranking)
+            status = f" (unfinished: {unfinished_reason(r.ending)})" if r.unfinished else ""
+            who = "" if all(a == "random" for a in r.agents) else f" [{', '.join(r.agents)}]"
+            print(f"  seed {r.seed}{who}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
+    elif not args.quiet:
+        print(f"  (a line for each of the {n} games: --each)")
     return EXIT_OK
 
 
@@ -240,4 +248,6 @@ def register(sub, variant) -> None:
                         "games; --games bounds it)")
     p.add_argument("--records", metavar="DIR", help="write a replayable record of every game into DIR")
     p.add_argument("--check", action="store_true", help="test the ruleset's invariants after every action")
+    p.add_argument("--each", action="store_true",
+                   help=f"a line for every game after the summary, however many (by default only up to {EACH_GAME_LINES} games)")
     p.set_defaults(run=cmd_simulate)
