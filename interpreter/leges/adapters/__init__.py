@@ -56,7 +56,7 @@ def load_game(ruleset, variants=()):
 def declared_bounds(game) -> dict:
     """The action-space bounds the ruleset declares (`limits.action_bounds.bounds`), which both
     adapters take by default, bounds given to them overriding key by key: a bundled game loads with
-    no parameter even where the generic domains would be too large (Alexander's march)."""
+    no parameter even where the generic domains would be too large (a march over a graph)."""
     if game is None:
         return {}
     entry = (getattr(game.ruleset, "limits", None) or {}).get("action_bounds")

@@ -86,8 +86,8 @@ def register(ruleset, *, name: str | None = None) -> str:
 
 def _register_bundled() -> None:
     """`leges` (any ruleset, a parameter) and `leges_<name>` for each bundled game, each with the
-    type read from its ruleset: `registered_games()` tells tic-tac-toe (deterministic, perfect
-    information) from Pompeii. Loading the bundled games here costs well under a second, once."""
+    type read from its ruleset: `registered_games()` tells a deterministic game of perfect
+    information from one with chance and hidden cards. Loading the bundled games here costs well under a second, once."""
     from ..text import files  # the bundled games' names
     _REGISTERED["leges"] = ("tictactoe",)
     pyspiel.register_game(game_type("leges"), LegesGame)

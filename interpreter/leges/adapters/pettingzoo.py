@@ -194,7 +194,7 @@ class raw_env(AECEnv):
 
     def legal_actions(self, agent) -> list[int]:
         """The legal ids of `agent` now, ascending (empty unless it is to move): what the mask marks,
-        without scanning the mask (Alexander's holds 4,002,855 entries)."""
+        without scanning the mask (a bundled game's holds four million entries)."""
         if agent != self.agent_selection or self.leges_state.is_terminal():
             return []
         return sorted(self._ids(self._index[agent]))

@@ -2,14 +2,14 @@
 one step.
 
     from leges.adapters.pettingzoo_parallel import parallel_env
-    e = parallel_env("alexander", players=3)
+    e = parallel_env("rulesets/GAME", players=3)
     observations, infos = e.reset(seed=1)
     while e.agents:
         actions = {a: random.choice(infos[a]["legal_actions"]) for a in e.agents if infos[a]["legal_actions"]}
         observations, rewards, terminations, truncations, infos = e.step(actions)
 
 Why a step is not always every seat: a Leges game is mostly turn-based, and only its secret
-actions (`secret: true`: Alexander's share-out) are made by everybody at once. The engine asks
+actions (`secret: true`: a share-out behind screens) are made by everybody at once. The engine asks
 them in seat order, each sealed from the others (the sequential form of a simultaneous move);
 here the whole round is one step. At each step the agents that decide now are those with a
 non-empty `infos[agent]["legal_actions"]` (and `infos[agent]["acting"]`): the one to move, or —
