@@ -160,3 +160,27 @@ def test_serve_takes_a_path_on_the_command_line(tmp_path):
     ws = Workspace(POMPEII, [str(path)])
     version, game = ws.private_game()
     assert escape_moves(game) == 3
+
+
+def test_the_game_folder_is_never_written_to(tmp_path):
+    """As from an installed wheel: the game's folder read-only, the house rule beside the player's files."""
+    import shutil
+    import stat
+    game = tmp_path / "site-packages" / "pompeii"
+    shutil.copytree(bundled("rulesets") / "pompeii", game)
+    for folder, _, names in os.walk(game):
+        for name in names:
+            os.chmod(Path(folder) / name, stat.S_IRUSR)
+        os.chmod(folder, stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        assert escape_moves(leges.load(str(game), variants=[str(house(tmp_path / "home"))])) == 3
+    finally:
+        for folder, _, _ in os.walk(game):
+            os.chmod(folder, stat.S_IRWXU)
+
+
+def test_validate_checks_a_house_rule_with_its_game(tmp_path, capsys):
+    path = house(tmp_path)
+    assert main(["validate", POMPEII, "--variant", str(path)]) == 0
+    assert main(["validate", str(path)]) == 2
+    assert "leges validate RULESET --variant PATH" in capsys.readouterr().err

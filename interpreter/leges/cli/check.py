@@ -77,7 +77,8 @@ def _check_other(path: str, kind: str) -> str:
     root = Path(path).resolve().parent.parent
     if Path(path).resolve().parent.name != "variants" or not (root / "ruleset.yaml").is_file():
         raise LegesError(Diagnostic(Position(path, 1, 1), "a variant file is read from its ruleset's variants/ folder",
-                                    "put it in <ruleset>/variants/ and switch it on with --variant NAME"))
+                                    "check it with its game: leges validate RULESET --variant PATH (or put it in "
+                                    "<ruleset>/variants/ and switch it on with --variant NAME)"))
     vid = doc.data["id"]
     available = find_variants(root, errors)
     errors.raise_if_errors()
