@@ -184,3 +184,29 @@ def test_validate_checks_a_house_rule_with_its_game(tmp_path, capsys):
     assert main(["validate", POMPEII, "--variant", str(path)]) == 0
     assert main(["validate", str(path)]) == 2
     assert "leges validate RULESET --variant PATH" in capsys.readouterr().err
+
+
+def test_a_record_naming_the_path_as_requested_replays_and_the_page_refuses_it(tmp_path, capsys, monkeypatch):
+    """`leges serve --variant PATH` writes the table's variants as requested (the path): `leges replay`
+    takes it given the file again; a path the record's variant_files do not name is refused on reading,
+    and the page never takes one."""
+    from leges.lab.records import read_record
+    from leges.web.request_fields import variant_requests
+    monkeypatch.chdir(tmp_path)
+    house(tmp_path / "mine")
+    main(["simulate", POMPEII, "-p", "3", "-g", "1", "--variant", "mine/house.yaml", "--records", "out", "--quiet"])
+    (record_path,) = (tmp_path / "out").glob("*.json")
+    record = json.loads(record_path.read_text())
+    record["variants"] = ["mine/house.yaml"]
+    record_path.write_text(json.dumps(record, indent=1))
+    assert read_record(str(record_path))["variants"] == ["mine/house.yaml"]
+    capsys.readouterr()
+    assert main(["replay", str(record_path), "--variant", "mine/house.yaml"]) == 0
+    with pytest.raises(LegesError):
+        variant_requests(record["variants"], [])
+    record["variants"] = ["elsewhere/house.yaml"]
+    record_path.write_text(json.dumps(record, indent=1))
+    with pytest.raises(LegesError) as info:
+        read_record(str(record_path))
+    assert "the record's variants" in info.value.diagnostics[0].message
+    assert info.value.diagnostics[0].position.line > 1

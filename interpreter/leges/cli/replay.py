@@ -41,7 +41,7 @@ def load_recorded(record: dict, record_path: str, ruleset: str | None, files_giv
     # A variant file outside the ruleset (--variant PATH when it was played) is never read because a
     # record names it: the record may be a stranger's. It is given again with --variant PATH, and
     # replay() checks its digest (or says which file the record needs).
-    from_files = {f.get("id") for f in record.get("variant_files") or [] if isinstance(f, dict)}
+    from_files = {f.get(k) for f in record.get("variant_files") or [] if isinstance(f, dict) for k in ("id", "path")}
     requests = [v for v in record.get("variants") or [] if v not in from_files] + list(files_given or [])
     with named_at(places):
         return load_ruleset(path, argparse.Namespace(variant=requests))

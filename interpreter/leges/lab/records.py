@@ -67,11 +67,17 @@ def record_from_text(text: str, path: str) -> dict:
                                             f"a text: {short(item)}", hint))
     if record.get("variants"):  # read as strictly as --variant (a record's requests come back into the page)
         from ..model.variants.choice import check_requests
+        from ..model.variants.outside import is_path
+        # the path of a variant file the record names in its variant_files (`leges serve --variant PATH`
+        # writes it as requested): never read because of the record (`leges replay` asks for it), so
+        # it is left to that check; every other request is read as strictly as --variant
+        paths = {f.get("path") for f in record.get("variant_files") or [] if isinstance(f, dict)}
+        kept = [i for i, v in enumerate(record["variants"]) if not (is_path(v) and v in paths)]
         try:
-            check_requests(record["variants"], "variants")
+            check_requests([record["variants"][i] for i in kept], "variants")
         except LegesError as exc:
             bad = exc.diagnostics[0]
-            raise LegesError(Diagnostic(record_position(path, "variants", bad.position.line - 1),
+            raise LegesError(Diagnostic(record_position(path, "variants", kept[bad.position.line - 1]),
                                         f"the record's variants: {bad.message}", bad.hint)) from None
     if record["players"] < 1 or record["players"] > 64:
         raise LegesError(Diagnostic(record_position(path, "players"), f"the record's game has {record['players']} players",

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ...text import files
 from ...text.errors import Collector, Diagnostic, LegesError, Position
+from ...text.terminal import shown
 from ...text.yaml_source import load_yaml_text
 from ..schemas import validate
 from .catalogue import Variant
@@ -129,10 +130,11 @@ def check_recorded(record_files: object, game_files: list[VariantFile], at: Posi
             raise LegesError(Diagnostic(at, "the record's 'variant_files' holds an entry that is not "
                                             "{id, path, sha256} texts"))
         mine = loaded.get(entry["id"])
-        if mine is None:
+        if mine is None:  # the record's texts (a stranger's) shown escaped and bounded
+            named = shown(entry["path"], 200)
             raise LegesError(Diagnostic(at, f"the record was played under the variant file "
-                                            f"'{entry['path'][:200]}' (variant '{entry['id'][:60]}'), which is not loaded",
-                                        f"give it: --variant {entry['path'][:200]}"))
+                                            f"'{named}' (variant '{shown(entry['id'], 60)}'), which is not loaded",
+                                        f"give it: --variant {named}"))
         if mine.sha256 != entry["sha256"]:
             raise LegesError(Diagnostic(at, f"the variant file {files.display(mine.path)} is not the one the record "
                                             f"was played under (its content differs: sha256 {mine.sha256[:12]}…, "
