@@ -210,3 +210,10 @@ def test_a_record_naming_the_path_as_requested_replays_and_the_page_refuses_it(t
         read_record(str(record_path))
     assert "the record's variants" in info.value.diagnostics[0].message
     assert info.value.diagnostics[0].position.line > 1
+
+
+def test_what_is_a_path():
+    from leges.model.variants.outside import is_path
+    assert is_path("house.yaml") and is_path("h.yml") and is_path("../x/h") and is_path("~/h.yaml")
+    assert not is_path("three_moves") and not is_path("three_moves=4")
+    assert not is_path("motto=a/b.yaml") and not is_path("house.motto=a/b")

@@ -41,8 +41,14 @@ class VariantFile:
         return {"id": self.id, "path": self.path, "sha256": self.sha256}
 
 
+ASSIGNS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?=")  # NAME=, NAME.PARAM=
+
+
 def is_path(request: str) -> bool:
-    """A request naming a file rather than a variant of the ruleset (names never hold '/', '.' ends no name)."""
+    """A request naming a file rather than a variant of the ruleset (names never hold '/', '.yaml' ends
+    none); `NAME=VALUE` sets a parameter whatever its value holds (`motto=a/b.yaml`)."""
+    if ASSIGNS.match(request):
+        return False
     return request.endswith(SUFFIXES) or "/" in request or os.sep in request
 
 
@@ -58,9 +64,10 @@ def read_outside(path: str, number: int, errors: Collector, budget: files.Budget
         errors.error(Position(origin, number, 1), "not a valid variant file name", "give the path of a .yaml file")
         return None
     shown = files.display(path)
-    folder = _root_of(path)
+    real = os.path.expanduser(path)  # '~/house.yaml' quoted, so the shell left the '~'
+    folder = _root_of(real)
     try:
-        data = files.read_bytes(path, files.MAX_YAML_BYTES, shown, roots=[folder], what="variant file")
+        data = files.read_bytes(real, files.MAX_YAML_BYTES, shown, roots=[folder], what="variant file")
         text = files.decode(data, shown, "variant file")
         if budget is not None:
             budget.take(len(text), shown)
