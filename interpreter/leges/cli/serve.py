@@ -51,7 +51,8 @@ def register(sub, variant) -> None:
                                    "located errors. The page shows one seat's view, never more. Only the page this "
                                    "server gives out may use it (a token in the page; other sites and host names are "
                                    "refused), and a request may seat only the built-in agents, within the budgets "
-                                   "below. Needs Starlette and uvicorn: pip install 'leges[web]'.")
+                                   "below. A variant file of your own (--variant PATH) is named on the command line "
+                                   "only: the page switches on the ruleset's own variants by name, never a path. Needs Starlette and uvicorn: pip install 'leges[web]'.")
     p.add_argument("ruleset", metavar="RULESET")
     p.add_argument("--port", type=int, default=8765, help="the port (default 8765)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
