@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import leges
-from helpers import ROOT
+from helpers import ROOT, ruleset_dir
 from leges.cli import main
 from leges.text.errors import LegesError
 from leges.text.files import bundled
@@ -217,3 +217,18 @@ def test_what_is_a_path():
     assert is_path("house.yaml") and is_path("h.yml") and is_path("../x/h") and is_path("~/h.yaml")
     assert not is_path("three_moves") and not is_path("three_moves=4")
     assert not is_path("motto=a/b.yaml") and not is_path("house.motto=a/b")
+
+
+def test_a_record_keeps_the_variants_parameters_and_replays_under_them(tmp_path):
+    """`--variant three_moves.escape_moves=5`: the record keeps the value, not the variant's id alone
+    (with the default of 3 moves, the record's fourth and fifth moves of a turn were refused)."""
+    from leges.cli import main
+    from leges.lab.records import read_record
+    folder = tmp_path / "records"
+    assert main(["simulate", str(ruleset_dir("pompeii")), "-p", "3", "-g", "2", "-q",
+                 "--variant", "three_moves.escape_moves=5", "--records", str(folder)]) == 0
+    for path in sorted(folder.glob("*.json")):
+        assert read_record(str(path))["variants"] == ["three_moves.escape_moves=5"]
+        assert main(["replay", str(path)]) == 0
+    game = leges.load(str(ruleset_dir("pompeii")), variants=["three_moves=5"])
+    assert game.variants == ("three_moves",) and game.variant_requests == ("three_moves=5",)

@@ -82,7 +82,8 @@ class Game:
         self.id = ""
         self.version = ""
         self.title = ""
-        self.variants: tuple = ()
+        self.variants: tuple = ()  # the ids of the variants applied
+        self.variant_requests: tuple = ()  # ... as requested, with their parameters' values: a record replays them
         self.optimised = True  # False: the reference build (leges.load(..., optimise=False))
         self.ruleset = None
         self.board = None

@@ -20,7 +20,8 @@ def make_record(game, ruleset_path: str, players: int, seed: int, history: list,
                 explicit_chance: bool = False) -> dict:
     record = {
         "leges_record": FORMAT, "ruleset": game.id, "version": game.version,
-        "ruleset_path": os.path.relpath(ruleset_path), "variants": list(game.variants), "players": players,
+        "ruleset_path": os.path.relpath(ruleset_path), "variants": list(game.variant_requests or game.variants),
+        "players": players,
         "seed": seed, "explicit_chance": explicit_chance, "actions": list(history), "result": result,
     }
     outside = getattr(game.ruleset, "variant_files", ())

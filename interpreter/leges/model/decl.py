@@ -231,3 +231,4 @@ class Ruleset:
     limits: dict = field(default_factory=dict)
     variants: tuple = ()
     variant_files: tuple = ()  # variant files outside the ruleset (--variant PATH): variants/outside.VariantFile
+    variant_requests: tuple = ()  # the --variant requests applied, with their parameters' values (for records)

@@ -287,7 +287,8 @@ def load_declarations(path: str, variants=()) -> tuple[d.Ruleset, Board | None, 
     entries, scalars, applied, outside = apply_variants(docs, entries_of(docs), list(variants), errors, budget)
     errors.raise_if_errors()
     rs = build_ruleset(docs, errors, entries, scalars)
-    rs.variants = tuple(applied)
+    rs.variant_requests = tuple(applied)
+    rs.variants = tuple(dict.fromkeys(re.split(r"[.=]", r, maxsplit=1)[0] for r in applied))  # the ids
     rs.variant_files = tuple(outside)  # variant files outside the ruleset (--variant PATH), for records
     check_sizes(rs, errors)
     board = None

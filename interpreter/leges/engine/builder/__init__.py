@@ -34,6 +34,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector, optimise: bool = True) -
     game.id, game.version, game.title = rs.id, rs.version, rs.title
     game.optimised = optimise
     game.variants = tuple(rs.variants)
+    game.variant_requests = tuple(rs.variant_requests)
     game.ruleset, game.board = rs, board
     game.ruleset_file = rs.docs[0].file
     game.min_players, game.max_players = rs.min_players, rs.max_players

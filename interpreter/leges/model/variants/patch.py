@@ -26,7 +26,7 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
                    budget: files.Budget | None = None):
     """Apply the requested variants to the ruleset's entries.
 
-    Returns (entries, scalar sections set by variants, the names as requested, the variant files
+    Returns (entries, scalar sections set by variants, the requests with their parameters, the variant files
     outside the ruleset that were read: outside.VariantFile). The variants are applied in
     `application_order`, whatever the order requested: the result is the same."""
     root = Path(docs[0].file).resolve().parent
@@ -47,7 +47,8 @@ def apply_variants(docs: list[YamlDoc], entries: list, requests: list[str], erro
                 errors.error(variant.doc.position(("conflicts", j)), f"variant '{variant.id}' conflicts with '{other}'",
                              "switch on one of them only")
     errors.raise_if_errors()
-    requested = [v.id for v, _ in chosen]
+    # as requested, parameters and all (paths already named by their ids): what a record replays
+    requested = list(dict.fromkeys(r.strip() for r in requests)) if chosen else []
     chosen = application_order(chosen, errors)
     errors.raise_if_errors()
     patcher = Patcher(docs[0], list(entries), errors)
