@@ -14,6 +14,7 @@ changed by a variant is told apart from the base one: `RULESET+VARIANT:KIND:ID`.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import weakref
 from pathlib import Path
@@ -169,25 +170,22 @@ class Recorder:
 
     def _instrument_codes(self, game) -> None:
         hits, done = self._seen[game]
-        for code_id, (instructions, positions) in list(game.codes.items()):
+        for code_id, program in list(game.codes.items()):
             rule = _rule_of_code(code_id)
             if rule is None or rule not in hits or ("code", code_id) in done:
                 continue
             done.add(("code", code_id))
-            if not instructions:  # an empty program runs no instruction: give it one that does nothing
-                instructions.append(lambda st, fr, pc: pc + 1)
-                positions.append(None)
-            self._wrap_first(instructions, hits[rule])
+            game.codes[code_id] = self._noting_program(game.codes, program, hits[rule])
 
-    def _wrap_first(self, instructions: list, names: frozenset) -> None:
-        first = instructions[0]
+    def _noting_program(self, codes: dict, program, names: frozenset):
+        """The program, noting the first time it runs that its rules ran."""
         ran = self.ran
 
-        def noted(st, fr, pc):
+        def noted(st, fr, steps, limit):
             ran.update(names)
-            instructions[0] = first
-            return first(st, fr, pc)
-        instructions[0] = noted
+            codes[program.id] = program
+            return program.run(st, fr, steps, limit)
+        return dataclasses.replace(program, run=noted)
 
     def _instrument_functions(self, game) -> None:
         hits, done = self._seen[game]

@@ -255,8 +255,8 @@ class _Explainer:
         if not self.st.frames:
             return None
         code_id, pc, _ = self.st.frames[-1]
-        instructions = self.game.codes.get(code_id, ((), ()))[0]
-        return getattr(instructions[pc], "actions", None) if pc < len(instructions) else None
+        program = self.game.codes.get(code_id)
+        return program.offers[pc] if program is not None and pc < program.size else None
 
     def offered(self) -> str:
         pending = self.pending

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from ..text.errors import Diagnostic, LegesError, Position, RuleError
 from ..lang.optimise.memo import TURN
+from ..lang.codegen.runtime import RuleStopped
 from .budget import SLICE, BudgetSpent
 from .constants import SUSPEND
+from .program.generate import DONE
 from .failures import describe_failure, failure_hint
 
 MAX_FRAMES = 2000
@@ -39,9 +41,9 @@ class Flow:
             self.finish(st)
 
     def _run(self, st, until_empty: bool) -> int:
-        """`run`; the statements it ran. One loop on purpose: it runs every instruction of every game
-        (the interpreter's hot loop), and a call per instruction would cost more than its branches."""
-        codes = self.game.codes
+        """`run`; the statements it ran. Each frame's program runs as one generated function
+        (program/generate.py) until it ends, asks, or pushes another frame."""
+        programs = self.game.codes
         budget = min(SLICE, self.game.max_steps)
         steps = 0
         frames = st.frames
@@ -64,33 +66,23 @@ class Flow:
                 raise RuleError(Diagnostic(Position(self.game.ruleset_file),
                                            f"rules nested more than {MAX_FRAMES} deep (a procedure or trigger calling itself?)"))
             fr = frames[-1]
-            instructions, positions = codes[fr[0]]
-            pc = fr[1]
-            n = len(instructions)
-            r = 0
+            program = programs[fr[0]]
             try:
-                while pc < n:
-                    r = instructions[pc](st, fr, pc)
-                    steps += 1
-                    if r >= 0:
-                        pc = r
-                        if steps > budget:
-                            budget = self.next_slice(steps, positions[min(pc, n - 1)] if n else None)
-                        continue
-                    break
-                else:
-                    frames.pop()
-                    continue
+                signal, steps = program.run(st, fr, steps, budget)
             except LegesError:
                 raise
-            except RecursionError:
-                raise RuleError(Diagnostic(positions[pc], "rule failed: expression nested too deeply")) from None
+            except RecursionError as exc:
+                raise RuleError(Diagnostic(program.position_of(exc.__traceback__) or Position(self.game.ruleset_file),
+                                           "rule failed: expression nested too deeply")) from None
             except Exception as exc:  # a rule did something impossible: report where, not how Python felt
-                raise RuleError(Diagnostic(positions[pc], f"rule failed: {describe_failure(exc)}", failure_hint(exc))) from None
+                text = str(exc) if isinstance(exc, RuleStopped) else f"rule failed: {describe_failure(exc)}"
+                raise RuleError(Diagnostic(program.position_of(exc.__traceback__) or Position(self.game.ruleset_file),
+                                           text, failure_hint(exc))) from None
             if steps > budget:  # the statement that went past it asked, or pushed a frame
-                budget = self.next_slice(steps, positions[min(pc, n - 1)] if n else None)
-            if r == SUSPEND:
-                fr[1] = pc
+                budget = self.next_slice(steps, program.positions[fr[1]] if fr[1] < program.size else None)
+            if signal == DONE:
+                frames.pop()
+            elif signal == SUSPEND:
                 self.cap_decisions(st)
                 return steps
             # PUSHED: the instruction stored where this frame resumes; UNWIND: the stack was replaced

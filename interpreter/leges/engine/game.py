@@ -207,8 +207,9 @@ class Game:
         errors.raise_if_errors()
         if len(self.compiler.memo.keys) != self.memo_size:
             self.index_memo()  # running it grows the states' memo (Flow.run)
-        code = self.programs.codes[code_id]
-        self.codes[code_id] = (code.instructions, code.positions)
+        for cid in self.programs.codes:  # with the procedures it compiled for new kinds of call
+            if cid == code_id or cid not in self.codes:
+                self.codes[cid] = self.programs.generated(cid)
         return code_id
 
     def check_invariants(self, st) -> list[str]:

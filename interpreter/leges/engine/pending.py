@@ -21,6 +21,6 @@ def recompute_pending(st) -> dict | None:
     trial = st.copy()
     trial.pending = None
     frame = trial.frames[-1]
-    instructions = st.game.codes[frame[0]][0]
-    result = instructions[frame[1]](trial, frame, frame[1])
-    return trial.pending if result == SUSPEND else None
+    pc = frame[1]
+    signal, _ = st.game.codes[frame[0]].run(trial, frame, 0, st.game.max_steps)
+    return trial.pending if signal == SUSPEND and frame[1] == pc else None

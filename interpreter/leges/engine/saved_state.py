@@ -284,8 +284,8 @@ class _Checker:
                 self.error(("frames", i, 0), f"no rule '{_short(code_id)}' in {self.game.id}")
                 continue
             top = i == len(self.data["frames"]) - 1 and self.data["pending"] is not None
-            if pc > len(code[0]) or (top and pc == len(code[0])):  # at the end: done, popped when it resumes
-                self.error(("frames", i, 1), f"rule '{code_id}' has {len(code[0])} instructions, not {pc + 1}")
+            if pc > code.size or (top and pc == code.size):  # at the end: done, popped when it resumes
+                self.error(("frames", i, 1), f"rule '{code_id}' has {code.size} instructions, not {pc + 1}")
             me = env.get("me")
             if me is not None and (not isinstance(me, int) or isinstance(me, bool) or not 0 <= me < self.n):
                 self.error(("frames", i, 2, "me"), f"'me' is {_short(me)}, not a player of this game")
@@ -313,7 +313,7 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
         return
     saved = st.pending
     where = ("frames", len(st.frames) - 1)
-    at = st.game.codes[st.frames[-1][0]][1][st.frames[-1][1]]
+    at = st.game.codes[st.frames[-1][0]].positions[st.frames[-1][1]]
     try:
         fresh = recompute_pending(st)
     except LegesError as exc:

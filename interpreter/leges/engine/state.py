@@ -75,6 +75,15 @@ class State(StateAPI):
         self.zones[source] = []
         self.owned.add(source)
 
+    def deal(self, source: str, zones: list, rounds: int) -> None:
+        """`deal N from SOURCE to ZONES`: one item at a time round the zones, N rounds, until the source is empty."""
+        for _ in range(rounds):
+            for z in zones:
+                items = self.zones[source]
+                if not items:
+                    return
+                self.place(items[-1], z, None)
+
     def writable(self, zone: str) -> list[int]:
         """The list of `zone`, this state's own to change: a copy shares every zone's list with the
         state it was copied from (copying thousands of mostly empty zones was most of a copy's cost,

@@ -13,6 +13,7 @@ from ..game import CompiledAction, CompiledPhase, CompiledTrigger, Game
 from ..measures import Measure
 from ..options import options_function
 from ..program import Code
+from ..program.generate import Ins
 from .parts import BuilderParts
 
 
@@ -46,7 +47,7 @@ class RuleCompiling(BuilderParts):
         self._check_reachable_phases(phases)
         self._checks()
         self._variables_at_start()
-        game.codes = {cid: (code.instructions, code.positions) for cid, code in self.programs.codes.items()}
+        game.codes = {cid: self.programs.generated(cid) for cid in self.programs.codes}
         from ..words import check_phrases
         game.words = check_phrases(self.rs, self.programs.asked, self.sym.events, self.errors)
         game.setup_builder = self.setup_builder()
@@ -218,12 +219,9 @@ class RuleCompiling(BuilderParts):
     def _chain(self, parts: list[str], code_id: str) -> str:
         """One code that runs the given codes in order (each pushed as its own frame)."""
         code = Code(code_id)
-        for i, part in enumerate(parts):
-            def call(st, fr, pc, part=part):
-                fr[1] = pc + 1
-                st.frames.append([part, 0, {"me": None}])
-                return PUSHED
-            code.instructions.append(call)
+        for k, part in enumerate(parts):
+            code.instructions.append(Ins([f"fr[1] = {k + 1}", f"st.frames.append([{part!r}, 0, {{'me': None}}])",
+                                          f"return {PUSHED}, n"]))
             code.positions.append(self.rs.at.position())
         self.programs.codes[code_id] = code
         return code_id

@@ -1,9 +1,11 @@
-"""Compiling programs — statements that change the game state — into flat instruction lists.
+"""Compiling programs — statements that change the game state — into flat instruction lists,
+then each program into one generated function (generate.py).
 
-An instruction is a closure `ins(state, frame, pc) -> next pc`, or SUSPEND (a decision is
-pending), PUSHED (a frame for a procedure, action or trigger was pushed; this one resumes at
-frame[1]) or UNWIND (the frame stack was replaced). Loops keep their counters in the frame's
-local variables under names starting with '$', so a suspended program is plain data.
+An instruction is Python source for the program's function; it goes on to the next, jumps,
+or ends the run with a signal: SUSPEND (a decision is pending), PUSHED (a frame for a procedure,
+action or trigger was pushed; this one resumes at frame[1]) or UNWIND (the frame stack was
+replaced). Loops keep their counters in the frame's local variables under names starting with
+'$', so a suspended program is plain data.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from ...text.origin import TextOrigin
 from .assign import Assignments
 from .control import Control
 from .decisions import Decisions
+from .generate import Ins, Program, generate
 from .moves import Moves
 from .signals import Signals
 
@@ -25,7 +28,7 @@ class Code:
     """One compiled program: its instructions and, per instruction, where it was written."""
 
     id: str
-    instructions: list = field(default_factory=list)
+    instructions: list[Ins] = field(default_factory=list)
     positions: list = field(default_factory=list)
 
 
@@ -41,7 +44,14 @@ class Programs:
         self.random = False  # whether a rule shuffles or chooses at random (the game has chance)
         self.draws = False  # whether a rule draws (from a bag: chance)
         self.passes = False  # whether some decision may be passed (an optional act or choose, `until pass`)
+        self.generated_count = 0
         self.asked: list[tuple[str, str, str]] = []  # (code id, label, name) of every `choose ... as LABEL` (engine/words.py)
+
+    def generated(self, code_id: str) -> Program:
+        """The program's generated function (made once its instructions are all compiled)."""
+        code = self.codes[code_id]
+        self.generated_count += 1
+        return generate(code_id, code.instructions, code.positions, self.c.namespace, self.generated_count)
 
     def parse_program(self, text, scope: Scope, code_id: str) -> str:
         tree = self.c.parse_tree(text)

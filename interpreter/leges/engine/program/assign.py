@@ -6,7 +6,6 @@ from ...lang.syntax import ast
 from ...lang.optimise import memo
 from ...lang.check import types as T
 from ...lang.check.scope import Scope
-from ...lang.codegen.runtime import fit
 from .statement import StatementBase
 
 
@@ -14,33 +13,21 @@ class Assignments(StatementBase):
     def _s_Let(self, node: ast.Let, scope: Scope):
         if node.name in self.sym.variables or node.name in self.sym.zones or node.name in self.sym.constants:
             self.error(node, f"'{node.name}' is already a game variable, zone or constant; choose another local name")
-        ty, value = self.expr(node.value, scope)
+        ty, value = self.src(node.value, scope)
         old = scope.locals.get(node.name)
         scope.locals[node.name] = ty if old is None else T.join(old, ty)
-        name = node.name
-
-        def let(st, fr, pc):
-            env = fr[2]
-            env[name] = fit(st, value(st, env))
-            return pc + 1
-        self.emit(let, node)
+        self.emit([f"env[{node.name!r}] = H.fit(st, {value})"], node)
 
     def _s_Assign(self, node: ast.Assign, scope: Scope):
         name, op = node.name, node.op
-        ty, value = self.expr(node.value, scope)
+        ty, value = self.src(node.value, scope)
         if op != "=" and not T.numeric(ty):
             self.error(node, f"'{op}' needs a number, found {ty}")
         if name in scope.locals:
             if node.index is not None:
                 self.error(node, f"local '{name}' cannot be indexed in an assignment")
             scope.locals[name] = T.join(scope.locals[name], ty)
-
-            def assign_local(st, fr, pc):
-                env = fr[2]
-                v = value(st, env)
-                env[name] = fit(st, v if op == "=" else env[name] + v if op == "+=" else env[name] - v)
-                return pc + 1
-            self.emit(assign_local, node)
+            self.emit([f"r = {value}", f"env[{name!r}] = H.fit(st, {_combined(op, f'env[{name!r}]')})"], node)
             return
         var = self.sym.variables.get(name)
         if var is None:
@@ -54,31 +41,19 @@ class Assignments(StatementBase):
             if node.index is None:
                 self.error(node, f"'{name}' is per player: assign {name}[p]")
                 return
-            _, index = self.expr(node.index, scope, T.PLAYER)
-
-            def assign_player(st, fr, pc):
-                env = fr[2]
-                v = value(st, env)
-                values = st.vars[name]
-                i = index(st, env)
-                st.changed(key)
-                values[i] = fit(st, v if op == "=" else values[i] + v if op == "+=" else values[i] - v)
-                return pc + 1
-            self.emit(assign_player, node)
+            _, index = self.src(node.index, scope, T.PLAYER)
+            self.emit([f"r = {value}", f"values = st.vars[{name!r}]", f"i = {index}", f"st.changed({key!r})",
+                       f"values[i] = H.fit(st, {_combined(op, 'values[i]')})"], node)
             return
         if node.index is not None:
             self.error(node, f"'{name}' is not per player and cannot be indexed")
 
-        def assign_global(st, fr, pc):
-            v = value(st, fr[2])
-            st.changed(key)
-            st.vars[name] = fit(st, v if op == "=" else st.vars[name] + v if op == "+=" else st.vars[name] - v)
-            return pc + 1
-        self.emit(assign_global, node)
+        self.emit([f"r = {value}", f"st.changed({key!r})",
+                   f"st.vars[{name!r}] = H.fit(st, {_combined(op, f'st.vars[{name!r}]')})"], node)
 
     def _s_SetProp(self, node: ast.SetProp, scope: Scope):
-        ty, obj = self.expr(node.obj, scope)
-        _, value = self.expr(node.value, scope)
+        ty, obj = self.src(node.obj, scope)
+        _, value = self.src(node.value, scope)
         name = node.name
         if ty.kind == "component":
             types = ty.sub or set(self.sym.component_types)
@@ -89,12 +64,7 @@ class Assignments(StatementBase):
             elif name not in self.sym.dynamic_component_props:
                 self.error(node, f"property '{name}' is fixed in this ruleset; no rule of it changes it",
                            "only properties some rule of the ruleset sets can change")
-
-            def set_component(st, fr, pc):
-                env = fr[2]
-                st.set_cprop(obj(st, env), name, fit(st, value(st, env)))
-                return pc + 1
-            self.emit(set_component, node)
+            self.emit([f"st.set_cprop({obj}, {name!r}, H.fit(st, {value}))"], node)
         elif ty.kind in ("space", "zone"):
             if name not in self.sym.space_props:
                 self.error(node, f"spaces have no property '{name}'",
@@ -102,11 +72,11 @@ class Assignments(StatementBase):
             elif name not in self.c.dynamic_space_props:
                 self.error(node, f"space property '{name}' is fixed in this ruleset; no rule of it changes it",
                            "only properties some rule of the ruleset sets can change")
-
-            def set_space(st, fr, pc):
-                env = fr[2]
-                st.set_space_prop(obj(st, env), name, fit(st, value(st, env)))
-                return pc + 1
-            self.emit(set_space, node)
+            self.emit([f"st.set_space_prop({obj}, {name!r}, H.fit(st, {value}))"], node)
         else:
             self.error(node, f"only components and spaces have settable properties, not {ty}")
+
+
+def _combined(op: str, old: str) -> str:
+    """The value an assignment keeps: `r` (the value computed), or `old` plus or minus it."""
+    return "r" if op == "=" else f"{old} + r" if op == "+=" else f"{old} - r"

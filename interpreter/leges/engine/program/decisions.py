@@ -1,93 +1,80 @@
 """Statements that ask a player: `choose` and `act`."""
 from __future__ import annotations
 
-from operator import itemgetter
-
 from ...text.errors import did_you_mean
 from ...lang.syntax import ast
 from ...lang.check import types as T
 from ...lang.check.scope import Scope
-from ...lang.codegen.runtime import chars, too_many_options
 from ..constants import MISSING, PUSHED, SUSPEND
 from .statement import StatementBase
-
-
-_text = itemgetter(0)  # an option's text (no comprehension's frame: `offered` runs at every decision)
 
 
 class Decisions(StatementBase):
     def _s_Choose(self, node: ast.Choose, scope: Scope):
         """`choose`: its checks (domain, label, `by`, optional, random) and its instruction; one
         branch a clause of the statement."""
-        ty, domain = self.expr(node.domain, scope)
+        ty, domain = self.src(node.domain, scope)
         elem = T.iter_elem(ty)
         if elem is None:
             self.error(node.domain, f"choose needs a list or a zone of options, found {ty}")
             elem = T.ANY
         if ty.kind in ("zone", "space"):
-            zone_fn = domain
-            domain = lambda st, env: list(st.zones[zone_fn(st, env)])
-        by = self.expr(node.by, scope, T.PLAYER)[1] if node.by is not None else None
-        if by is None and not scope.me and not node.random:
+            domain = f"list(st.zones[{domain}])"
+        by = self.src(node.by, scope, T.PLAYER)[1] if node.by is not None else "env.get('me')"
+        if node.by is None and not scope.me and not node.random:
             self.error(node, "no player is acting here: say who chooses with `by PLAYER`")
         name, label, optional = node.name, node.label or "choose", node.optional
         self.programs.asked.append((self.code.id, label, name))
         scope.locals[name] = T.join(elem, T.NONE) if optional else elem
-        fmt = self.c.formatter(elem)
+        fmt = self.c.const(self.c.formatter(elem))
+        k = self.here
+        suspend = [f"    fr[1] = {k}", f"    return {SUSPEND}, n"]
         if node.random:
             self.programs.random = True
-            key = f"$c{self.here}"
-
-            def choose_random(st, fr, pc):
-                env = fr[2]
-                options = domain(st, env)
-                if not options:
-                    env[name] = None
-                    return pc + 1
-                value = st.random_item(fr, key, options, None, fmt)
-                if value is MISSING:
-                    return SUSPEND
-                env[name] = value
-                return pc + 1
-            self.emit(choose_random, node)
+            self.emit([f"r = {domain}",
+                       "if r:",
+                       f"    r = st.random_item(fr, {f'$c{k}'!r}, r, None, {fmt})",
+                       f"    if r is {self.c.const(MISSING)}:",
+                       *("    " + line for line in suspend),
+                       f"    env[{name!r}] = r",
+                       "else:",
+                       f"    env[{name!r}] = None"], node)
             return
 
         site = (label, name, elem, optional)
         self.programs.passes = self.programs.passes or optional
         if site not in self.programs.choose_sites:
             self.programs.choose_sites.append(site)
-        where = self.origin.locate(node.line or 1, node.col or 1)
+        where = self.c.const(self.origin.locate(node.line or 1, node.col or 1))
         long = elem.kind in ("list", "table", "tuple", "any")  # a text as long as the value: charged
-
-        def choose(st, fr, pc):
-            env = fr[2]
-            answer = env.pop("$answer", None)
-            if answer is not None:
-                env[name] = answer[2].get(name)
-                return pc + 1
-            player = by(st, env) if by is not None else env.get("me")
-            seen: dict[str, list] = {}
-            most = st.game.max_options
-            for value in domain(st, env):
-                text = f"{label} {name}={chars(st, fmt(st, value)) if long else fmt(st, value)}"
-                if text not in seen:
-                    seen[text] = [text, "$choose", {name: value}, {}]
-                    if len(seen) > most:
-                        too_many_options(where, f"choose {name}", most)
-            options = list(seen.values())
-            if optional:
-                options.append(["pass", "pass", {name: None}, {}])
-            if not options:
-                env[name] = None
-                return pc + 1
-            if len(options) == 1 and not st.forced_moves:
-                st.forced += 1
-                st.at_once = st.at_once + [f"{st.player_name(player)}: {options[0][0]}"]  # never changed in place
-                env[name] = options[0][2][name]
-                return pc + 1
-            st.suspend(player, "choose", options)
-            return SUSPEND
-        self.emit(choose, node)
+        text = f"{fmt}(st, value)"
+        if long:
+            text = f"H.chars(st, {text})"
+        prefix = f"{label} {name}="
+        self.emit(["r = env.pop('$answer', None)",
+                   "if r is not None:",
+                   f"    env[{name!r}] = r[2].get({name!r})",
+                   "else:",
+                   f"    me = {by}",
+                   "    seen = {}",
+                   "    most = st.game.max_options",
+                   f"    for value in {domain}:",
+                   f"        text = {prefix!r} + {text}",
+                   "        if text not in seen:",
+                   f"            seen[text] = [text, '$choose', {{{name!r}: value}}, {{}}]",
+                   "            if len(seen) > most:",
+                   f"                H.too_many_options({where}, {f'choose {name}'!r}, most)",
+                   "    options = list(seen.values())",
+                   *([f"    options.append(['pass', 'pass', {{{name!r}: None}}, {{}}])"] if optional else []),
+                   "    if not options:",
+                   f"        env[{name!r}] = None",
+                   "    elif len(options) == 1 and not st.forced_moves:",
+                   "        st.forced += 1",
+                   "        st.at_once = st.at_once + [st.player_name(me) + ': ' + options[0][0]]  # never changed in place",
+                   f"        env[{name!r}] = options[0][2][{name!r}]",
+                   "    else:",
+                   "        st.suspend(me, 'choose', options)",
+                   *("    " + line for line in suspend)], node)
 
     def _s_Act(self, node: ast.Act, scope: Scope):
         """`act`: the actions offered checked one by one, then the instruction (with its `until pass`,
@@ -106,13 +93,13 @@ class Decisions(StatementBase):
                     self.error(v, f"action '{item.action}' takes no argument '{k}'",
                                did_you_mean(k, declared) or "declare it under the action's args")
                     continue
-                kw.append((k, self.expr(v, scope, declared[k])[1]))
+                kw.append((k, self.src(v, scope, declared[k])[1]))
             for k in declared:
                 if k not in item.kwargs:
                     self.error(item, f"action '{item.action}' needs argument '{k}'")
             items.append((item.action, kw))
-        by = self.expr(node.by, scope, T.PLAYER)[1] if node.by is not None else None
-        if by is None and not scope.me:
+        by = self.src(node.by, scope, T.PLAYER)[1] if node.by is not None else "env.get('me')"
+        if node.by is None and not scope.me:
             self.error(node, "no player is acting here: say who acts with `by PLAYER`")
         optional = node.optional
         self.programs.passes = self.programs.passes or bool(optional or node.until_pass)
@@ -122,79 +109,55 @@ class Decisions(StatementBase):
         if node.until_pass and optional:
             self.error(node, "`act ... until pass` offers `pass` already: `optional` adds nothing",
                        "leave out `optional`; `at least N` keeps `pass` back until N actions are taken")
-        at_least = self.expr(node.at_least, scope, T.INT)[1] if node.at_least is not None else None
-        at_most = self.expr(node.at_most, scope, T.INT)[1] if node.at_most is not None else None
-
-        def offered(st, env, player) -> list:
-            options: list = []
-            for aid, kw in items:
-                options.extend(st.game.actions[aid].options(st, player, {k: f(st, env) for k, f in kw} if kw else {}))
-            if len(set(map(_text, options))) != len(options):  # equal texts (identical cards): one option each
-                options = list({o[0]: o for o in options}.values())
-            return options
-
-        def take(st, fr, env, player, answer) -> int:
-            """Run the chosen action's effect (a frame of its own) with `me` the player."""
-            action = st.game.actions[answer[1]]
-            local = dict(answer[3])
-            local.update(answer[2])
-            local["me"] = player
-            st.frames.append([action.code_id, 0, local])
-            return PUSHED
-
-        def act(st, fr, pc):
-            env = fr[2]
-            player = by(st, env) if by is not None else env.get("me")
-            answer = env.pop("$answer", None)
-            if answer is not None:
-                if answer[1] == "pass":
-                    return pc + 1
-                fr[1] = pc + 1
-                return take(st, fr, env, player, answer)
-            options = offered(st, env, player)
-            if optional:
-                options.append(["pass", "pass", {}, {}])
-            if not options:
-                return pc + 1
-            return _ask(st, env, player, options, pc)
-
-        key = f"$a{self.here}"  # actions taken so far by this `act ... until pass`
-
-        def act_until_pass(st, fr, pc):
-            env = fr[2]
-            player = by(st, env) if by is not None else env.get("me")
-            answer = env.pop("$answer", None)
-            taken = env.get(key, 0)
-            if answer is not None:
-                if answer[1] == "pass":
-                    env.pop(key, None)
-                    return pc + 1
-                env[key] = taken + 1
-                fr[1] = pc  # offered again once the action's effect has run
-                return take(st, fr, env, player, answer)
-            if at_most is not None and taken >= at_most(st, env):
-                env.pop(key, None)
-                return pc + 1
-            options = offered(st, env, player)
-            if not options:  # nothing (more) to do
-                env.pop(key, None)
-                return pc + 1
-            if at_least is None or taken >= at_least(st, env):
-                options.append(["pass", "pass", {}, {}])
-            env[key] = taken
-            return _ask(st, env, player, options, pc)
-        instruction = act_until_pass if node.until_pass else act
-        instruction.actions = tuple(aid for aid, _ in items)  # what it offers, for explanations (engine/explain.py)
-        self.emit(instruction, node)
-
-
-def _ask(st, env: dict, player: int, options: list, pc: int) -> int:
-    """An `act`'s decision: asked of `player`, or a lone option taken at once (and counted) unless
-    the state asks forced moves too; then the instruction runs again with the answer."""
-    if len(options) == 1 and not st.forced_moves and options[0][1] not in st.game.ask_alone:
-        st.forced += 1
-        st.at_once = st.at_once + [f"{st.player_name(player)}: {options[0][0]}"]  # never changed in place
-        env["$answer"] = options[0]
-        return pc
-    st.suspend(player, "act", options)
-    return SUSPEND
+        at_least = self.src(node.at_least, scope, T.INT)[1] if node.at_least is not None else None
+        at_most = self.src(node.at_most, scope, T.INT)[1] if node.at_most is not None else None
+        k = self.here
+        key = repr(f"$a{k}")  # actions taken so far by this `act ... until pass`
+        offered = ["options = []"]
+        for aid, kw in items:
+            args = "{" + "".join(f"{name!r}: {code}, " for name, code in kw) + "}"
+            offered.append(f"options += st.game.actions[{aid!r}].options(st, me, {args})")
+        offered += ["if len(set(map(H.option_text, options))) != len(options):  # equal texts (identical cards): one option each",
+                    "    options = list({o[0]: o for o in options}.values())"]
+        ask = ["if len(options) == 1 and not st.forced_moves and options[0][1] not in st.game.ask_alone:",
+               "    st.forced += 1",
+               "    st.at_once = st.at_once + [st.player_name(me) + ': ' + options[0][0]]  # never changed in place",
+               "    env['$answer'] = options[0]",
+               f"    pc = {k}",
+               "    continue",
+               "st.suspend(me, 'act', options)",
+               f"fr[1] = {k}",
+               f"return {SUSPEND}, n"]
+        take = ["i = dict(r[3])", "i.update(r[2])", "i['me'] = me",
+                "st.frames.append([st.game.actions[r[1]].code_id, 0, i])", f"return {PUSHED}, n"]
+        lines = [f"me = {by}", "r = env.pop('$answer', None)"]
+        if not node.until_pass:
+            lines += ["if r is not None:",
+                      "    if r[1] != 'pass':",
+                      f"        fr[1] = {k + 1}",
+                      *("        " + line for line in take),
+                      "else:",
+                      *("    " + line for line in offered),
+                      *(["    options.append(['pass', 'pass', {}, {}])"] if optional else []),
+                      "    if options:",
+                      *("        " + line for line in ask)]
+        else:
+            lines += [f"taken = env.get({key}, 0)",
+                      "if r is not None:",
+                      "    if r[1] == 'pass':",
+                      f"        env.pop({key}, None)",
+                      "    else:",
+                      f"        env[{key}] = taken + 1",
+                      f"        fr[1] = {k}  # offered again once the action's effect has run",
+                      *("        " + line for line in take),
+                      *([f"elif taken >= {at_most}:", f"    env.pop({key}, None)"] if at_most is not None else []),
+                      "else:",
+                      *("    " + line for line in offered),
+                      "    if not options:  # nothing (more) to do",
+                      f"        env.pop({key}, None)",
+                      "    else:",
+                      *([f"        if taken >= {at_least}:", "            options.append(['pass', 'pass', {}, {}])"]
+                        if at_least is not None else ["        options.append(['pass', 'pass', {}, {}])"]),
+                      f"        env[{key}] = taken",
+                      *("        " + line for line in ask)]
+        self.emit(lines, node, offers=tuple(aid for aid, _ in items))  # what it offers, for explanations (engine/explain.py)

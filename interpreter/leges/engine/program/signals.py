@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...text.errors import Diagnostic, RuleError, did_you_mean
+from ...text.errors import did_you_mean
 from ...lang.syntax import ast
 from ...lang.check import types as T
 from ...lang.codegen.builtins import BUILTINS
@@ -27,15 +27,10 @@ def _revealed_components(ty: T.Ty) -> Callable[[Any], tuple]:
 
 class Signals(StatementBase):
     def _s_DropOut(self, node: ast.DropOut, scope: Scope):
-        who = self.expr(node.player, scope, T.PLAYER)[1] if node.player is not None else None
+        who = self.src(node.player, scope, T.PLAYER)[1] if node.player is not None else None
         if who is None and not scope.me:
             self.error(node, "no player is acting here: say who drops out with `drop out PLAYER`")
-
-        def drop_out(st, fr, pc):
-            env = fr[2]
-            st.drop_out(who(st, env) if who is not None else env.get("me"))
-            return pc + 1
-        self.emit(drop_out, node)
+        self.emit([f"st.drop_out({who or 'env.get(' + repr('me') + ')'})"], node)
 
     def _s_Emit(self, node: ast.Emit, scope: Scope):
         params = self.sym.events.get(node.event)
@@ -51,64 +46,41 @@ class Signals(StatementBase):
             if k not in params:
                 self.error(v, f"event '{node.event}' has no parameter '{k}'", did_you_mean(k, params))
                 continue
-            args.append((k, self.expr(v, scope, params[k])[1]))
+            args.append((k, self.src(v, scope, params[k])[1]))
         for k in params:
             if k not in node.kwargs:
                 self.error(node, f"event '{node.event}' needs parameter '{k}'")
         event = node.event
+        k = self.here
+        lines = ["values = {" + "".join(f"{name!r}: {code}, " for name, code in args) + "}"]
         if event in self.sym.told:  # an event with a phrase: news, a log line in its text form (engine/words.py)
-            self.emit(self._told(event, args, params), node)
-            return
+            lines.append(f"st.log_line({self._told(event, params)}(st, values))")
+        self.emit(lines + [f"if st.fire({event!r}, values, env.get('me')):", f"    fr[1] = {k + 1}",
+                           f"    return {PUSHED}, n"], node)
 
-        def emit(st, fr, pc):
-            env = fr[2]
-            values = {k: f(st, env) for k, f in args}
-            if st.fire(event, values, env.get("me")):
-                fr[1] = pc + 1
-                return PUSHED
-            return pc + 1
-        self.emit(emit, node)
-
-    def _told(self, event: str, args: list, params: dict) -> Callable:
+    def _told(self, event: str, params: dict) -> str:
         """An emit of an event the ruleset gives a phrase: before its triggers run, every player is
         told it as a log line, `event name=value ...` (its parameters in declared order, each value
         as an action text writes it), which front ends word by the phrase (engine/words.worded_log).
-        A log line is seen by every seat, as a `log` statement's is: the leak check reads it too."""
+        A log line is seen by every seat, as a `log` statement's is: the leak check reads it too.
+        The source of the function making that line."""
         formats = {k: self.c.formatter(params[k]) for k in params}
 
-        def emit(st, fr, pc):
-            env = fr[2]
-            values = {k: f(st, env) for k, f in args}
-            st.log_line(" ".join([event] + [f"{k}={formats[k](st, values[k])}" for k in params if k in values]))
-            if st.fire(event, values, env.get("me")):
-                fr[1] = pc + 1
-                return PUSHED
-            return pc + 1
-        return emit
+        def line(st, values: dict) -> str:
+            return " ".join([event] + [f"{k}={formats[k](st, values[k])}" for k in params if k in values])
+        return self.c.const(line)
 
     def _s_Goto(self, node: ast.Goto, scope: Scope):
         if node.phase not in self.sym.phases:
             self.error(node, f"unknown phase '{node.phase}'", did_you_mean(node.phase, self.sym.phases))
-        phase = node.phase
-        self.c.goto_targets.add(phase)
-
-        def goto(st, fr, pc):
-            st.goto(phase)
-            return UNWIND
-        self.emit(goto, node)
+        self.c.goto_targets.add(node.phase)
+        self.emit([f"st.goto({node.phase!r})", f"return {UNWIND}, n"], node)
 
     def _s_End(self, node: ast.End, scope: Scope):
-        what = node.what
-
-        def end(st, fr, pc):
-            st.end(what)
-            return UNWIND
-
-        def end_game(st, fr, pc):
-            st.ending = {"kind": "end_game", "rule": fr[0].split("(", 1)[0]}  # procedure:NAME(types) → procedure:NAME
-            st.end(what)
-            return UNWIND
-        self.emit(end_game if what == "game" else end, node)
+        lines = [f"st.end({node.what!r})", f"return {UNWIND}, n"]
+        if node.what == "game":  # the rule that ended it: procedure:NAME(types) → procedure:NAME
+            lines.insert(0, "st.ending = {'kind': 'end_game', 'rule': fr[0].split('(', 1)[0]}")
+        self.emit(lines, node)
 
     def _s_CallStmt(self, node: ast.CallStmt, scope: Scope):
         call = node.call
@@ -122,51 +94,28 @@ class Signals(StatementBase):
         if call.kwargs or len(call.args) != len(decl.params):
             self.error(call, f"procedure '{decl.id}' takes {len(decl.params)} arguments by position")
             return
-        compiled = [self.expr(a, scope) for a in call.args]
+        compiled = [self.src(a, scope) for a in call.args]
         code_id = self.programs.procedure_code(decl, [t for t, _ in compiled], scope.me)
-        params = decl.params
-        args = [f for _, f in compiled]
-
-        def call_proc(st, fr, pc):
-            env = fr[2]
-            local = {p: a(st, env) for p, a in zip(params, args)}
-            local["me"] = env.get("me")
-            fr[1] = pc + 1
-            st.frames.append([code_id, 0, local])
-            return PUSHED
-        self.emit(call_proc, node)
+        local = "".join(f"{p!r}: {code}, " for p, (_, code) in zip(decl.params, compiled))
+        k = self.here
+        self.emit([f"r = {{{local}'me': env.get('me')}}", f"fr[1] = {k + 1}",
+                   f"st.frames.append([{code_id!r}, 0, r])", f"return {PUSHED}, n"], node)
 
     def _s_Pass(self, node, scope):
         pass
 
     def _s_Log(self, node: ast.Log, scope: Scope):
-        ty, value = self.expr(node.value, scope)
-        fmt = self.c.formatter(ty)
-
-        def log(st, fr, pc):
-            st.log_line(fmt(st, value(st, fr[2])))
-            return pc + 1
-        self.emit(log, node)
+        ty, value = self.src(node.value, scope)
+        fmt = self.c.const(self.c.formatter(ty))
+        self.emit([f"st.log_line({fmt}(st, {value}))"], node)
 
     def _s_Reveal(self, node: ast.Reveal, scope: Scope):
-        ty, value = self.expr(node.value, scope)
-        fmt = self.c.formatter(ty)
-
-        components = _revealed_components(ty)
-
-        def reveal(st, fr, pc):
-            env = fr[2]
-            who = env.get("me")
-            prefix = "" if who is None else st.setup.seat_names[who] + " shows "
-            shown = value(st, env)
-            st.reveal(prefix + fmt(st, shown), components(shown))
-            return pc + 1
-        self.emit(reveal, node)
+        ty, value = self.src(node.value, scope)
+        fmt = self.c.const(self.c.formatter(ty))
+        components = self.c.const(_revealed_components(ty))
+        self.emit(["r = env.get('me')", "i = '' if r is None else st.setup.seat_names[r] + ' shows '",
+                   f"r = {value}", f"st.reveal(i + {fmt}(st, r), {components}(r))"], node)
 
     def _s_Fail(self, node: ast.Fail, scope: Scope):
-        ty, value = self.expr(node.value, scope)
-        position = self.origin.locate(node.line or 1, node.col or 1)
-
-        def fail(st, fr, pc):
-            raise RuleError(Diagnostic(position, f"rule failed: {value(st, fr[2])}"))
-        self.emit(fail, node)
+        _, value = self.src(node.value, scope)
+        self.emit([f"H.rule_fails({value})"], node)

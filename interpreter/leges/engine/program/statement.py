@@ -2,12 +2,28 @@
 expression or a zone, reporting, compiling a block, an insert position."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...lang.syntax import ast
 from ...lang.check import types as T
 from ...lang.check.scope import Scope
 from ...text.origin import TextOrigin
+from .generate import Budget, Ins
+
+
+def call_lines(fn: str, k: int) -> list:
+    """The lines of instruction `k` that calls `fn(st, fr, k)` and follows what it returns: the next
+    instruction, another one (a jump; the budget looked at on a loop), or a signal."""
+    return [f"r = {fn}(st, fr, {k})",
+            "if r < 0:",
+            f"    if r == -1: fr[1] = {k}",
+            "    return r, n",
+            f"if r != {k + 1}:",
+            f"    if r <= {k}:",
+            Budget("        "),
+            "    pc = r",
+            "    continue"]
 
 
 class StatementBase:
@@ -22,10 +38,14 @@ class StatementBase:
         self.origin = origin
 
     # -------------------------------------------------------------- helpers
-    def emit(self, ins, node) -> int:
-        self.code.instructions.append(ins)
+    def emit(self, ins: Callable | list, node, offers: tuple | None = None) -> int:
+        """Add an instruction: lines of Python for the program's function (generate.py), or a
+        function `ins(state, frame, pc) -> next pc or signal` the generated code calls."""
+        k = self.here
+        lines = ins if isinstance(ins, list) else call_lines(self.c.const(ins), k)
+        self.code.instructions.append(Ins(lines, offers))
         self.code.positions.append(self.origin.locate(getattr(node, "line", 1) or 1, getattr(node, "col", 1) or 1))
-        return len(self.code.instructions) - 1
+        return k
 
     @property
     def here(self) -> int:
@@ -37,11 +57,19 @@ class StatementBase:
             self.c.err(node, self.origin, f"expected {want} here, found {ty}")
         return ty, fn
 
-    def zone(self, node, scope, what="a zone"):
-        ty, fn = self.c.expr(node, scope, self.origin)
+    def src(self, node, scope, want: T.Ty | None = None) -> tuple[T.Ty, str]:
+        """The type and Python source of an expression, for an instruction's lines."""
+        ty, code = self.c.code(node, scope, self.origin)
+        if want is not None and not T.compatible(ty, want):
+            self.c.err(node, self.origin, f"expected {want} here, found {ty}")
+        return ty, f"({code})"
+
+    def zone(self, node, scope, what="a zone") -> str:
+        """The Python source of an expression naming a zone."""
+        ty, code = self.src(node, scope)
         if ty.kind not in ("zone", "space", "any"):
-            self.c.err(node, self.origin, f"expected {what}, found {ty}")
-        return fn
+            self.error(node, f"expected {what}, found {ty}")
+        return code
 
     def error(self, node, message, hint=None):
         self.c.err(node, self.origin, message, hint)

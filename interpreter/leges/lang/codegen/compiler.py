@@ -60,7 +60,8 @@ class Compiler(NameCompiling, ReadRecording, LoopCompiling, OperatorCompiling):
         self.namespace: dict[str, Any] = {"H": runtime, "P": payments, "K": self.constants, "__builtins__": {
             "len": len, "sum": sum, "any": any, "all": all, "list": list, "range": range, "min": min, "max": max,
             "abs": abs, "sorted": sorted, "reversed": reversed, "str": str, "set": set, "tuple": tuple,
-            "KeyError": KeyError, "TypeError": TypeError, "zip": zip, "bool": bool, "enumerate": enumerate}}
+            "KeyError": KeyError, "TypeError": TypeError, "zip": zip, "bool": bool, "enumerate": enumerate,
+            "map": map, "dict": dict, "isinstance": isinstance}}
         self._fn_cache: dict[str, Fn] = {}
         # what the expression being compiled reads of the state that may change (memo.py's read
         # keys), and whether it loops over lists (then a function of it is worth memoising)

@@ -5,6 +5,8 @@ the frame's locals `env`, the tables of one compiled game and these helpers.
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ...text.errors import Diagnostic, Position, RuleError
 
 MISSING = object()  # no value cached yet (memoised functions, lang/optimise/memo.py)
@@ -27,6 +29,32 @@ class RuleMisuse(Exception):
     def __init__(self, message: str, hint: str):
         super().__init__(message)
         self.hint = hint
+
+
+class RuleStopped(RuleMisuse):
+    """A program stopped by a bound of its own or by `fail`: reported at the statement in these
+    words, not as a failure of Python's (engine/flow.py)."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message, hint)  # type: ignore[arg-type]
+
+
+def loop_too_long(most: int):
+    raise RuleStopped(f"while loop ran more than {most} times",
+                      "check that the loop's condition becomes false; limits.max_loop raises the bound")
+
+
+def repeat_too_long(n: int, most: int):
+    raise RuleStopped(f"repeat {n} times is more than {most}", "limits.max_loop raises the bound")
+
+
+def cannot_unpack(item, names: int):
+    raise RuleStopped(f"rule failed: cannot unpack {item!r} into {names} names")
+
+
+def rule_fails(value):
+    """`fail VALUE`."""
+    raise RuleStopped(f"rule failed: {value}")
 
 
 class LimitExceeded(RuleMisuse):
@@ -68,6 +96,9 @@ def spaces_with(st, name: str, holding: list, order: dict) -> list:
     if not dynamic:
         return holding
     return sorted(set(holding).union(dynamic), key=order.__getitem__)
+
+
+option_text = itemgetter(0)  # an option's text (no comprehension's frame: an `act` lists options at every decision)
 
 
 def too_many_options(where: Position, what: str, most: int):
