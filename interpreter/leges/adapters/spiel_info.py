@@ -71,9 +71,22 @@ def max_game_length(game) -> int:
 
 
 def stated_length(game) -> int:
-    """`limits.max_game_length`'s value, 0 when the ruleset states none."""
-    entry = (getattr(game.ruleset, "limits", None) or {}).get("max_game_length")
-    return int(entry["value"]) if isinstance(entry, dict) else 0
+    """`limits.max_game_length`'s value, 0 when the ruleset states none.
+
+    The bound is argued for the rules as written: a variant may lengthen the game (three escape
+    moves instead of two), so under variants it holds only when a variant restates it (`op: set,
+    section: limits, key: max_game_length`); otherwise 0, and the adapter falls back on the decision
+    limit rather than stop a variant's game that runs past the base game's bound."""
+    ruleset = getattr(game, "ruleset", None)
+    entry = (getattr(ruleset, "limits", None) or {}).get("max_game_length")
+    if not isinstance(entry, dict):
+        return 0
+    if getattr(ruleset, "variant_requests", ()):
+        docs = getattr(ruleset, "docs", None) or ()
+        base = ((docs[0].data.get("limits") or {}) if docs else {}).get("max_game_length")
+        if entry is base:  # the base game's own figure, unchanged by the variants
+            return 0
+    return int(entry["value"])
 
 
 def bounds_param(bounds: dict) -> str:
