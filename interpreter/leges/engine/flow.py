@@ -12,7 +12,7 @@ from ..lang.optimise.memo import TURN
 from ..lang.codegen.runtime import RuleStopped
 from .budget import SLICE, BudgetSpent
 from .constants import SUSPEND
-from .program.generate import DONE
+from .program.generate import DONE, failed_at
 from .failures import describe_failure, failure_hint
 
 MAX_FRAMES = 2000
@@ -72,12 +72,10 @@ class Flow:
             except LegesError:
                 raise
             except RecursionError as exc:
-                raise RuleError(Diagnostic(program.position_of(exc.__traceback__) or Position(self.game.ruleset_file),
-                                           "rule failed: expression nested too deeply")) from None
+                raise RuleError(Diagnostic(self.failed_at(exc), "rule failed: expression nested too deeply")) from None
             except Exception as exc:  # a rule did something impossible: report where, not how Python felt
                 text = str(exc) if isinstance(exc, RuleStopped) else f"rule failed: {describe_failure(exc)}"
-                raise RuleError(Diagnostic(program.position_of(exc.__traceback__) or Position(self.game.ruleset_file),
-                                           text, failure_hint(exc))) from None
+                raise RuleError(Diagnostic(self.failed_at(exc), text, failure_hint(exc))) from None
             if steps > budget:  # the statement that went past it asked, or pushed a frame
                 budget = self.next_slice(steps, program.positions[fr[1]] if fr[1] < program.size else None)
             if signal == DONE:
@@ -86,6 +84,10 @@ class Flow:
                 self.cap_decisions(st)
                 return steps
             # PUSHED: the instruction stored where this frame resumes; UNWIND: the stack was replaced
+
+    def failed_at(self, exc: BaseException) -> Position:
+        """Where the statement that raised `exc` was written."""
+        return failed_at(self.game.programs.files, exc.__traceback__) or Position(self.game.ruleset_file)
 
     def next_slice(self, steps: int, where: Position | None) -> int:
         """The step count at which to look at the game's budget again, once it is looked at now; past

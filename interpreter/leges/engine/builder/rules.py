@@ -8,12 +8,11 @@ from ...lang.check.scope import Scope
 from ...model import decl as d
 from ...model.rule_ids import RuleId
 from ...text.errors import did_you_mean
-from ..constants import PUSHED
 from ..game import CompiledAction, CompiledPhase, CompiledTrigger, Game
 from ..measures import Measure
 from ..options import options_function
 from ..program import Code
-from ..program.generate import Ins
+from ..program.generate import Ins, call_frame
 from .parts import BuilderParts
 
 
@@ -220,8 +219,7 @@ class RuleCompiling(BuilderParts):
         """One code that runs the given codes in order (each pushed as its own frame)."""
         code = Code(code_id)
         for k, part in enumerate(parts):
-            code.instructions.append(Ins([f"fr[1] = {k + 1}", f"st.frames.append([{part!r}, 0, {{'me': None}}])",
-                                          f"return {PUSHED}, n"]))
+            code.instructions.append(Ins(call_frame(repr(part), "{'me': None}", k + 1)))
             code.positions.append(self.rs.at.position())
         self.programs.codes[code_id] = code
         return code_id

@@ -45,13 +45,16 @@ class Programs:
         self.draws = False  # whether a rule draws (from a bag: chance)
         self.passes = False  # whether some decision may be passed (an optional act or choose, `until pass`)
         self.generated_count = 0
+        self.files: dict[str, Program] = {}  # the generated programs by their source's file name (errors are located by it)
         self.asked: list[tuple[str, str, str]] = []  # (code id, label, name) of every `choose ... as LABEL` (engine/words.py)
 
     def generated(self, code_id: str) -> Program:
         """The program's generated function (made once its instructions are all compiled)."""
         code = self.codes[code_id]
         self.generated_count += 1
-        return generate(code_id, code.instructions, code.positions, self.c.namespace, self.generated_count)
+        program = generate(code_id, code.instructions, code.positions, self.c.namespace, self.generated_count)
+        self.files[program.filename] = program
+        return program
 
     def parse_program(self, text, scope: Scope, code_id: str) -> str:
         tree = self.c.parse_tree(text)

@@ -5,7 +5,8 @@ from ...text.errors import did_you_mean
 from ...lang.syntax import ast
 from ...lang.check import types as T
 from ...lang.check.scope import Scope
-from ..constants import MISSING, PUSHED, SUSPEND
+from ..constants import MISSING, SUSPEND
+from .generate import call_frame
 from .statement import StatementBase
 
 
@@ -128,14 +129,12 @@ class Decisions(StatementBase):
                "st.suspend(me, 'act', options)",
                f"fr[1] = {k}",
                f"return {SUSPEND}, n"]
-        take = ["i = dict(r[3])", "i.update(r[2])", "i['me'] = me",
-                "st.frames.append([st.game.actions[r[1]].code_id, 0, i])", f"return {PUSHED}, n"]
+        take = ["i = dict(r[3])", "i.update(r[2])", "i['me'] = me"]
         lines = [f"me = {by}", "r = env.pop('$answer', None)"]
         if not node.until_pass:
             lines += ["if r is not None:",
                       "    if r[1] != 'pass':",
-                      f"        fr[1] = {k + 1}",
-                      *("        " + line for line in take),
+                      *("        " + line for line in take + call_frame("st.game.actions[r[1]].code_id", "i", k + 1)),
                       "else:",
                       *("    " + line for line in offered),
                       *(["    options.append(['pass', 'pass', {}, {}])"] if optional else []),
@@ -147,9 +146,8 @@ class Decisions(StatementBase):
                       "    if r[1] == 'pass':",
                       f"        env.pop({key}, None)",
                       "    else:",
-                      f"        env[{key}] = taken + 1",
-                      f"        fr[1] = {k}  # offered again once the action's effect has run",
-                      *("        " + line for line in take),
+                      f"        env[{key}] = taken + 1",  # offered again once the action's effect has run
+                      *("        " + line for line in take + call_frame("st.game.actions[r[1]].code_id", "i", k)),
                       *([f"elif taken >= {at_most}:", f"    env.pop({key}, None)"] if at_most is not None else []),
                       "else:",
                       *("    " + line for line in offered),

@@ -28,6 +28,25 @@ from ...text import cache
 from ...text.errors import Position
 
 DONE = 0  # the program ran to its end: its frame is popped
+DIRECT_DEPTH = 64  # frames deeper than this are pushed for the flow's loop to run, not called directly
+
+
+def call_frame(code: str, local: str, resume: int) -> list[str]:
+    """The lines of an instruction that runs another program (an action's effect, a procedure) in a
+    frame of its own, then goes on at instruction `resume`. The frame is pushed, as the flow would
+    run it, and its program called at once: when it ends, this one goes on without a round through
+    the flow's loop; when it asks or pushes, its frame stays on top and this one resumes later."""
+    return [f"fr[1] = {resume}",
+            f"f = [{code}, 0, {local}]",
+            "st.frames.append(f)",
+            f"if len(st.frames) > {DIRECT_DEPTH}:",
+            "    return -2, n",
+            "s, n = st.game.codes[f[0]].run(st, f, n, lim)",
+            "if s:",
+            "    return s, n",
+            "st.frames.pop()",
+            f"pc = {resume}",
+            "continue"]
 
 
 @dataclass
@@ -69,18 +88,22 @@ class Program:
     def size(self) -> int:
         return len(self.positions)
 
-    def position_of(self, tb: TracebackType | None) -> Position | None:
-        """Where the instruction that raised (this traceback) was written: the innermost line of this
-        program's own source in it."""
-        found = None
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self.filename:
-                found = tb.tb_lineno
-            tb = tb.tb_next
-        if found is None or found > len(self.lines):
-            return self.positions[0] if self.positions else None
-        index = self.lines[found - 1]
+    def position_at(self, line: int) -> Position | None:
+        """Where the instruction holding this line of the generated source was written."""
+        index = self.lines[line - 1] if 0 < line <= len(self.lines) else -1
         return self.positions[index] if 0 <= index < len(self.positions) else None
+
+
+def failed_at(files: dict[str, Program], tb: TracebackType | None) -> Position | None:
+    """Where the instruction that raised was written: the innermost line of a generated program's
+    source in the traceback (`files`: the programs by their source's file name)."""
+    found = None
+    while tb is not None:
+        program = files.get(tb.tb_frame.f_code.co_filename)
+        if program is not None:
+            found = program.position_at(tb.tb_lineno)
+        tb = tb.tb_next
+    return found
 
 
 def generate(code_id: str, instructions: list[Ins], positions: list, namespace: dict, number: int) -> Program:

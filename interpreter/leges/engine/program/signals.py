@@ -12,6 +12,7 @@ from ...lang.codegen.builtins import BUILTINS
 from ...lang.codegen.compiler import BUILTIN_EVENTS
 from ...lang.check.scope import Scope
 from ..constants import PUSHED, UNWIND
+from .generate import call_frame
 from .statement import StatementBase
 
 
@@ -98,8 +99,7 @@ class Signals(StatementBase):
         code_id = self.programs.procedure_code(decl, [t for t, _ in compiled], scope.me)
         local = "".join(f"{p!r}: {code}, " for p, (_, code) in zip(decl.params, compiled))
         k = self.here
-        self.emit([f"r = {{{local}'me': env.get('me')}}", f"fr[1] = {k + 1}",
-                   f"st.frames.append([{code_id!r}, 0, r])", f"return {PUSHED}, n"], node)
+        self.emit(call_frame(repr(code_id), f"{{{local}'me': env.get('me')}}", k + 1), node)
 
     def _s_Pass(self, node, scope):
         pass
