@@ -17,12 +17,12 @@ from ..text.errors import Collector, Diagnostic, LegesError, Position, did_you_m
 from ..text.yaml_source import YamlDoc, load_yaml_file
 from . import decl as d
 from .entries import Entry, entries_of
+from .includes import MAX_INCLUDES, read_include, too_many
 from .schemas import validate
 from .sections import BY_NAME, ItemReader
 
 MAIN_FILE = "ruleset.yaml"
 MAIN_ONLY = ("leges", "id", "title", "version", "description", "players", "map", "include", "scoring", "limits")
-MAX_INCLUDES = 64
 MAP_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 
@@ -57,25 +57,11 @@ def load_documents(path: str, errors: Collector, budget: files.Budget | None = N
     if not validate(main, "ruleset", errors):
         return [main]
     docs = [main]
-    includes = main.data.get("include", [])
-    if len(includes) > MAX_INCLUDES:
-        errors.error(main.position(("include", MAX_INCLUDES)), f"more than {MAX_INCLUDES} included files",
-                     "the limit of includes per ruleset; merge some files")
-    for i, name in enumerate(includes[:MAX_INCLUDES]):
-        target = Path(os.path.normpath(root.path / name))
-        if not root.holds(target) or target == root.path:
-            errors.error(main.position(("include", i)), f"include '{name}' is outside the ruleset folder",
-                         "includes are confined to the ruleset's own folder")
-            continue
-        if not target.exists() and not target.is_symlink():
-            candidates = [p.name for p in root.path.glob("*.yaml")]
-            errors.error(main.position(("include", i)), f"included file '{name}' does not exist",
-                         did_you_mean(name, candidates))
-            continue
-        try:
-            doc = load_yaml_file(str(target), files.display(target), roots=[root], budget=budget)
-        except LegesError as exc:
-            errors.extend(exc.diagnostics)
+    includes = too_many(main.data.get("include", []), main.position(("include", MAX_INCLUDES)), errors, "ruleset")
+    for i, name in enumerate(includes):
+        doc = read_include(root, name, main.position(("include", i)), errors, budget, "the ruleset folder",
+                           "includes are confined to the ruleset's own folder")
+        if doc is None:
             continue
         if not validate(doc, "ruleset", errors):
             continue

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from ...text import files
 from ...text.errors import Collector, LegesError, Position, did_you_mean
 from ...text.yaml_source import YamlDoc, load_yaml_file
 from ..schemas import validate
+from .parts import included_paths, with_includes
 
 
 FOLDER = "variants"
@@ -58,14 +60,24 @@ def find_variants(root: Path, errors: Collector, budget: files.Budget | None = N
         errors.error(Position(files.display(folder)), f"more than {MAX_VARIANTS} variant files",
                      "the limit of variants per ruleset")
         return found
+    docs = []
     for path in paths:
         try:
-            doc = load_yaml_file(str(path), files.display(path), roots=inside, budget=budget)
+            docs.append((path, load_yaml_file(str(path), files.display(path), roots=inside, budget=budget)))
         except LegesError as exc:
             errors.extend(exc.diagnostics)
+    # a file a variant includes is a part of it, not a variant of its own (variants/parts.py)
+    own = files.Root.of(folder, "the variant file's folder")
+    parts = set().union(*(included_paths(doc, own) for _, doc in docs)) if docs else set()
+    for path, doc in docs:
+        if Path(os.path.normpath(own.path / path.name)) in parts:
             continue
         if not validate(doc, "variant", errors):
             continue
+        whole = with_includes(doc, errors, budget, own)
+        if whole is None or not validate(whole, "variant", errors):
+            continue
+        doc = whole
         vid = doc.data["id"]
         if vid in found:
             errors.error(doc.position(("id",)), f"variant '{vid}' is declared twice", f"also in {found[vid].doc.file}")

@@ -24,6 +24,7 @@ from ...text.terminal import shown
 from ...text.yaml_source import load_yaml_text
 from ..schemas import validate
 from .catalogue import Variant
+from .parts import VariantDoc, with_includes
 
 SUFFIXES = (".yaml", ".yml")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -83,12 +84,17 @@ def read_outside(path: str, number: int, errors: Collector, budget: files.Budget
         return None
     if not validate(doc, "variant", errors):
         return None
+    whole = with_includes(doc, errors, budget, folder)  # its includes, confined to its own folder
+    if whole is None or not validate(whole, "variant", errors):
+        return None
+    doc = whole
     vid = doc.data["id"]
     if not isinstance(vid, str) or not NAME.match(vid):  # the schema's pattern, said again: names echo into records
         errors.error(doc.position(("id",)), "a variant id is written with ASCII letters, digits and '_'",
                      "e.g. id: my_house_rule")
         return None
-    return Variant(vid, doc), VariantFile(vid, path, digest(data))
+    included = doc.included_text().encode() if isinstance(doc, VariantDoc) else b""  # a changed include changes it too
+    return Variant(vid, doc), VariantFile(vid, path, digest(data + included))
 
 
 def _root_of(path: str) -> files.Root:
