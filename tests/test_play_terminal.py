@@ -11,7 +11,8 @@ import pytest
 import leges
 from helpers import play_random, ruleset_dir
 from leges.cli import main
-from leges.cli.play import match_answer, named_action, score_lines, why_not
+from leges.cli.play import score_lines
+from leges.cli.play_answers import match_answer, named_action, why_not
 from leges.render.screen import screen
 
 

@@ -20,16 +20,12 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-from difflib import get_close_matches
 
 from ..engine.words import seat_called
 from ..render.screen import safe_view, screen
 from ..text.terminal import WIDE, coloured, shown
 from .common import EXIT_OK, load_ruleset, seat_index
-
-if TYPE_CHECKING:
-    from ..engine.action import Action
+from .play_answers import cell_choice, match_answer, why_not
 
 
 @dataclass
@@ -145,94 +141,6 @@ def _counts(pieces) -> dict:
     return out
 
 
-def match_answer(answer: str, actions: list[Action]) -> tuple[Action | None, str | None]:
-    """The action an answer names — its number, its text, or words that fit exactly one action (`r3c2`,
-    `card=6 r3c2`) — or None with what to tell the player (the close ones: did you mean ...?)."""
-    texts = [a.text for a in actions]
-    if answer.isdigit():
-        if 1 <= int(answer) <= len(actions):
-            return actions[int(answer) - 1], None
-        return None, f"not one of the {len(actions)} actions; type its number (1 to {len(actions)})"
-    for a in actions:
-        if a.text == answer:
-            return a, None
-    words = answer.split()
-    if words:
-        fitting = [a for a in actions if all(_fits(w, a.text) for w in words)]
-        if len(fitting) == 1:
-            return fitting[0], None
-        if len(fitting) > 1:
-            listed = ", ".join(f"{texts.index(a.text) + 1}. {a.text}" for a in fitting[:6])
-            return None, f"{len(fitting)} actions fit '{answer}': {listed}" + (" ..." if len(fitting) > 6 else "")
-    close = get_close_matches(answer, texts, n=3, cutoff=0.5)
-    if not close:  # a misspelt word of an action: compare word by word
-        known = sorted({w for t in texts for w in t.replace("=", " ").split()})
-        fixed = [get_close_matches(w, known, n=1, cutoff=0.6) for w in words]
-        if words and all(fixed):
-            guess = [f[0] for f in fixed]
-            close = [t for t in texts if all(_fits(g, t) for g in guess)][:3]
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "; type its number"
-    return None, f"not one of the {len(actions)} actions{hint}"
-
-
-def named_action(st, answer: str, player: int) -> str | None:
-    """The action text an answer that fits no legal action names, to be explained: `place r1c1` is
-    `place square=r1c1` (bare words fill the parameters not named, in their order, when there are as
-    many), `place square=r1c1 card=red1` is put in the declared order, a bare `r1c1` is of the one
-    action offered; an action's name with parameters missing or unknown is its name alone (explain
-    then says how it is written). None when the answer names no action (a number, words that fit
-    legal actions, an unknown first word)."""
-    words = answer.split()
-    if not words or answer.isdigit():
-        return None
-    legal = [a.text for a in st.legal_actions(player)]
-    if any(all(_fits(w, t) for w in words) for t in legal):
-        return None  # it picks out actions (several: the list of them says more than a reason)
-    game = st.game
-    pending = st.pending
-    if pending is not None and pending["player"] == player and pending["kind"] == "choose":
-        label = next((o[0].split(" ", 1)[0] for o in pending["options"] if o[1] != "pass"), None)
-        if words[0] == label:  # the choice asked for (`take_pile 9`): explain reads its value with or without its name
-            return answer
-    if words[0] in game.actions:
-        return _completed(game, words[0], words[1:]) or words[0]
-    offered = {t.split(" ", 1)[0] for t in legal} - {"pass"}
-    if len(offered) == 1 and next(iter(offered)) in game.actions:  # `r1c1`: the values of the one action offered
-        return _completed(game, next(iter(offered)), words)
-    return None
-
-
-def _completed(game, head: str, words: list[str]) -> str | None:
-    """`head` with every parameter given by `words` (named, or bare in the order of those not named), or None."""
-    params = [name for name, _ in (getattr(game.actions[head].decl, "params", None) or [])]
-    given = dict(w.split("=", 1) for w in words if "=" in w)
-    bare = [w for w in words if "=" not in w]
-    free = [p for p in params if p not in given]
-    if set(given) - set(params) or len(bare) != len(free):
-        return None
-    given.update(zip(free, bare))
-    return " ".join([head] + [f"{p}={given[p]}" for p in params])
-
-
-def why_not(st, answer: str, player: int) -> str | None:
-    """Why the action an answer names is not legal now (`state.explain`, told as far as the seat may
-    be told: engine/seat_explanation.py), or None when it names none or explain cannot say."""
-    from ..engine.seat_explanation import seat_explanation
-    text = named_action(st, answer, player)
-    if text is None:
-        return None
-    why = seat_explanation(st, text, player)
-    if why is None or why.reason == "no_such_action":
-        return None
-    read = f"{text}: " if text != answer and why.reason != "malformed" else ""  # what was read, when not as typed
-    return read + str(why)
-
-
-def _fits(word: str, text: str) -> bool:
-    tokens = text.split()
-    return any(word == t or word == t.partition("=")[2] or word == t.partition("=")[0] for t in tokens)
-
-
 def score_lines(st, lang: str | None = None) -> list[str]:
     """The end: the ranking, then each seat's score and tie-breaks, with what they count (the seats
     by their display names in `lang`)."""
@@ -277,7 +185,8 @@ def use_colour(choice: str, stream) -> bool:
 COMMANDS = (
     ("N", "take option N (its number in the list)"),
     ("TEXT", ("an option's text form as the records write it (`place square=r1c1`), or words of it that pick "
-              "out one option (`r1c1`, `card=6 r3c2`); an action not legal now is answered with why not")),
+              "out one option (`r1c1`, `card=6 r3c2`), or a cell of the board for an option whose choice the map "
+              "relates to cells (`r3c2` for Connect Four's column 2); an action not legal now is answered with why not")),
     ("why N", "the rule behind option N: the rulebook, its section and words, and where the ruleset says it"),
     ("texts", "list the options by their text forms (as they are typed), or in words again"),
     ("more", "the next page of options, when they do not all fit on the screen"),
@@ -307,7 +216,7 @@ def help_lines(st, player: int, lang: str | None = "en") -> list[str]:
         out.append(f"    {shown(form, 80)}" + (f"  ({shown(words, WIDE)})" if words else ""))
     pending = st.pending
     if pending is not None and pending.get("player") == player and pending.get("kind") == "choose":
-        first = next((o[0] for o in pending["options"] if o[1] != "pass"), None)
+        first = next((o.text for o in pending.options if o.action != "pass"), None)
         if first is not None:
             out.append(f"    now a choice: {shown(first.split('=', 1)[0], 80)}=... (or its number)")
     out.append("  the board: a square shows what stands on it (R2: two of red's pieces; a tile by its text in")
@@ -419,6 +328,12 @@ def cmd_play(args) -> int:
                 show(why)
                 continue
             choice, problem = match_answer(answer, actions)
+            if choice is None:  # a cell of the board, for an action its choice maps to spaces (a column)?
+                choice, said = cell_choice(st, me, answer, actions)
+                if said is not None:
+                    print(f"  {shown(said, WIDE)}")
+                    if choice is None:
+                        continue
             if choice is None:
                 why_not_legal = why_not(st, answer, me)  # an action named: why it is not legal (the rule, its values, its citation)
                 if why_not_legal is not None:
