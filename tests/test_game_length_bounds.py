@@ -5,7 +5,8 @@ adapter records them) and not a figure that is only "large enough" (issue 38: 10
 Each ruleset derives its figure in a comment above `limits`. Here: the adapter reports it; play never
 goes past it — uniform random play, and a lengthening player that keeps a game going as long as it
 can (random play ends Alexander's campaigns early and rarely gives up an Attika turn); and it is not
-absurdly loose — within ten times the longest game seen. Games are counted in decisions, never timed.
+absurdly loose — within ten times the longest game seen. Games are counted in decisions, never timed;
+the quick test plays a few, the `slow` one (LEGES_SLOW=1) 25 seeds at every player count.
 """
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ pyspiel = pytest.importorskip("pyspiel")
 import leges.adapters.openspiel  # noqa: E402,F401  (registers the leges_<game> names)
 
 STATED = {"pompeii": 387, "attika": 3197, "alexander": 5440, "tictactoe": 9}
-SEEDS = {"pompeii": 3, "attika": 1, "alexander": 2, "tictactoe": 20}  # per player count: a few seconds in all
 
 Policy = Callable[[random.Random, list[str]], str]
 
@@ -83,17 +83,31 @@ def test_a_variant_that_does_not_restate_the_bound_falls_back_on_the_decision_li
     assert game.max_game_length() == load_game("pompeii", ("three_moves",)).max_decisions
 
 
-@pytest.mark.parametrize("game_id", ["pompeii", "attika", "alexander", "tictactoe"])
-def test_play_stays_within_the_bound_and_the_bound_is_not_absurdly_loose(game_id: str) -> None:
+def check(game_id: str, seeds: int, lengthened: list[int]) -> None:
+    """Uniform play from `seeds` seeds at every player count and a lengthening player at the counts
+    `lengthened`: none longer than the bound, and the bound within ten times the longest."""
     bound = STATED[game_id]
     longest = 0
     for players in player_counts(game_id):
-        for seed in range(SEEDS[game_id]):
+        for seed in range(seeds):
             length = play(game_id, players, seed, uniform)
             assert length <= bound, f"{game_id} with {players} players, seed {seed}: {length} > {bound}"
             longest = max(longest, length)
-    for players in {min(player_counts(game_id)), max(player_counts(game_id))}:  # the longest games: the most players
+    for players in lengthened:
         length = play(game_id, players, 1000 + players, lengthening)
         assert length <= bound, f"{game_id} with {players} players, lengthening: {length} > {bound}"
         longest = max(longest, length)
     assert bound <= 10 * longest, f"{game_id}: bound {bound} is more than ten times the longest game seen ({longest})"
+
+
+@pytest.mark.parametrize("game_id", ["pompeii", "attika", "alexander", "tictactoe"])
+def test_play_stays_within_the_bound_and_the_bound_is_not_absurdly_loose(game_id: str) -> None:
+    """A few seconds in all: one seed a player count, the lengthening player with the most players
+    (the longest games); the breadth is the slow test below."""
+    check(game_id, 1 if game_id != "tictactoe" else 20, [max(player_counts(game_id))])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", ["pompeii", "attika", "alexander"])
+def test_many_games_stay_within_the_bound(game_id: str) -> None:
+    check(game_id, 25, list(player_counts(game_id)))
