@@ -100,6 +100,8 @@ def why_not(st, answer: str, player: int) -> str | None:
 
 
 def fits(word: str, text: str) -> bool:
+    """A typed word fits an action's text when it is one of its tokens, a value or a name (`r1c1`,
+    `square`, `square=r1c1` all fit `place square=r1c1`): so few words pick out one action."""
     tokens = text.split()
     return any(word == t or word == t.partition("=")[2] or word == t.partition("=")[0] for t in tokens)
 
@@ -107,8 +109,9 @@ def fits(word: str, text: str) -> bool:
 def cell_choice(st, player: int, answer: str, actions: list[Action]) -> tuple[Action | None, str | None]:
     """The action a cell names (`r3c2`, or `drop r3c2`: the other words must fit it too) when the
     player's actions are chosen through a parameter the map relates to spaces, and what to say: which
-    several actions the cell matches, or that it matches none (with why not, when the rules say). (None, None) when the answer names no cell, or no such action is offered: the text
-    forms are read as before (tic-tac-toe's `r1c1` is `place square=r1c1`)."""
+    several actions the cell matches, or that it matches none (with why not, when the rules say).
+    (None, None) when the answer names no cell, or no such action is offered: the text forms are
+    read as before (tic-tac-toe's `r1c1` is `place square=r1c1`)."""
     board = st.game.board
     words = answer.split()
     cells = [w for w in words if board is not None and w in board.spaces]
