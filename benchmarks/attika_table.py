@@ -84,9 +84,9 @@ def measure(game, players: int, games: int, seed: int, offset: int, bundled: set
         rng = agent_rng(seed + g)
         cut_here = 0
         while not st.is_terminal():
-            options = st.pending["options"]
+            options = st.pending.options
             if options and options[0][1] == "place_tile":
-                centres = {o[2]["centre"] for o in options}
+                centres = {o.params["centre"] for o in options}
                 placements += 1
                 cut = 0
                 for centre in centres:

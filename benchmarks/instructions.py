@@ -31,7 +31,8 @@ for seed in range(int(sys.argv[4])):
     st = game.new_initial_state(players=int(sys.argv[3]), seed=seed)
     rng = random.Random(seed)
     while not st.terminal:
-        st.apply_option(rng.randrange(len(st.pending["options"])))
+        p = st.pending  # a dict in checkouts before engine/decision.py
+        st.apply_option(rng.randrange(len(p["options"] if isinstance(p, dict) else p.options)))
         actions += 1
 print("actions", actions)
 """

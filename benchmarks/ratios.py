@@ -30,7 +30,7 @@ alike. Reported:
   state, apply a random legal action, play at random to the end.
 
 Random play-outs choose uniformly among the options of the decision at hand (Leges' fast path,
-`state.pending["options"]` and `apply_option`, when the interpreter has it; else
+`state.pending.options` and `apply_option`, when the interpreter has it; else
 `legal_actions()`). The Pompeii reference also offers a four-joker declaration to the player
 deciding, as `legal_actions()` does; random play almost never meets one.
 """
@@ -83,14 +83,14 @@ def _has_fast_path(game, players: int) -> bool:
     """Whether the interpreter still exposes its pending options and `apply_option`."""
     try:
         st = game.new_initial_state(players=players, seed=0)
-        return isinstance(st.pending["options"], list) and callable(st.apply_option)
+        return isinstance(st.pending.options, list) and callable(st.apply_option)
     except (AttributeError, KeyError, TypeError):
         return False
 
 
 def random_step(st, rng: random.Random, fast: bool) -> None:
     if fast:
-        st.apply_option(rng.randrange(len(st.pending["options"])))
+        st.apply_option(rng.randrange(len(st.pending.options)))
     else:
         st.apply_action(rng.choice(st.legal_actions()))
 

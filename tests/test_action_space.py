@@ -47,7 +47,7 @@ def test_every_legal_action_has_one_id_everywhere(games, name, players):
                     assert space.id(st, player, text) == i
                 if player != CHANCE and "[" not in text:
                     assert space.text(i) == text  # the canonical text is the text (lists: items in domain order)
-            st.apply_option(rng.randrange(len(st.pending["options"])))
+            st.apply_option(rng.randrange(len(st.pending.options)))
             steps += 1
 
 
@@ -65,7 +65,7 @@ def test_a_value_outside_its_domain_names_the_parameter_and_the_bound(games):
     game = games["alexander"]
     space = ActionSpace(game, 3, bounds=dict(ALEXANDER, **{"share.order": 4}))
     st = game.new_initial_state(players=3, seed=0, forced_moves=True)
-    while not any(o[1] == "share" for o in st.pending["options"]):
+    while not any(o.action == "share" for o in st.pending.options):
         st.apply_option(0)
     with pytest.raises(LegesError, match=r"'order' \(share\) is outside its domain.*\n.*share\.order"):
         space.legal(st, st.current_player())

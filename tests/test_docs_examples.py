@@ -173,12 +173,12 @@ def answer(game, state, text: str, where: str) -> None:
     """Answer the pending decision of a program run like an arrangement (the run stops when no frame is left)."""
     pending = state.pending
     assert pending is not None, f"{where}: no decision is pending"
-    option = next((o for o in pending["options"] if o[0] == text), None)
-    assert option is not None, f"{where}: {text!r} is not an option: {[o[0] for o in pending['options']]}"
+    option = next((o for o in pending.options if o.text == text), None)
+    assert option is not None, f"{where}: {text!r} is not an option: {[o.text for o in pending.options]}"
     state.pending = None
     frame = state.frames[-1]
-    if pending["kind"] == "chance":
-        frame[2]["$chance"] = option[2]["value"]
+    if pending.kind == "chance":
+        frame[2]["$chance"] = option.params["value"]
     else:
         frame[2]["$answer"] = option
     game.flow.run(state, until_empty=True)
@@ -191,7 +191,7 @@ def follow(game, state, directives, line: int, arranged: bool, log_from: int = 0
         if kind == "expect":
             check(game, state, value, line)
         elif kind == "options":
-            got = [o[0] for o in state.pending["options"]] if state.pending else []
+            got = [o.text for o in state.pending.options] if state.pending else []
             want = [t.strip() for t in value.split("|")] if value else []
             assert got == want, f"{where}: options {got}, expected {want}"
         elif kind == "decides":

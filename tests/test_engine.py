@@ -19,7 +19,7 @@ def test_state_round_trips_through_json_mid_game(pompeii):
     assert back.to_json() == text
     # both continue identically
     for _ in range(40):
-        option = st.pending["options"][0][0]
+        option = st.pending.options[0].text
         st.apply_action(option)
         back.apply_action(option)
     assert back.to_json() == st.to_json()

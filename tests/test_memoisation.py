@@ -56,8 +56,8 @@ def test_the_cost_rules_written_either_way_offer_the_same_options(attika, attika
     for seed in range(3):
         st, other = attika.new_initial_state(players=2, seed=seed), attika_scanning.new_initial_state(players=2, seed=seed)
         while not st.is_terminal():
-            options = [o[0] for o in st.pending["options"]]
-            assert options == [o[0] for o in other.pending["options"]]
+            options = [o.text for o in st.pending.options]
+            assert options == [o.text for o in other.pending.options]
             i = rng.randrange(len(options))
             st.apply_option(i), other.apply_option(i)
 

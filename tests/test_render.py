@@ -88,9 +88,9 @@ def test_a_hex_map_grows_and_shows_tiles_turned(games):
     """Attika: only hexes a tile covers are drawn (with the free table around them), each by its
     landscape; a tile laid at another rotation colours its ring differently."""
     game = games["attika"]
-    st = play_random(game, 2, 5, until=lambda s: s.pending and s.pending["options"][0][1] == "place_tile")
+    st = play_random(game, 2, 5, until=lambda s: s.pending and s.pending.options[0].action == "place_tile")
     assert not st.is_terminal()
-    centre = st.pending["options"][0][2]["centre"]
+    centre = st.pending.options[0].params["centre"]
     pictures, lands = {}, {}
     for rotation in (0, 1):
         after = st.copy()

@@ -209,4 +209,4 @@ def test_loaded_options_are_recomputed_not_read(ttt):
     data = json.loads(st.to_json())
     data["pending"]["options"][0][2] = {"square": "r9c9"}  # a forged parameter behind a true text
     loaded = ttt.state_from_json(json.dumps(data))
-    assert loaded.pending["options"] == st.pending["options"]
+    assert loaded.pending.options == st.pending.options

@@ -145,10 +145,10 @@ class LegesParallelEnv(ParallelEnv):
     def _secret(self, st) -> bool:
         """The pending decision is a secret action: each of its options is of an action `secret: true`."""
         pending = st.pending
-        if pending is None or pending.get("kind") != "act" or not pending["options"]:
+        if pending is None or pending.kind != "act" or not pending.options:
             return False
         actions = self.game.actions
-        return all(actions.get(option[1]) is not None and actions[option[1]].secret for option in pending["options"])
+        return all(actions.get(option.action) is not None and actions[option.action].secret for option in pending.options)
 
     def _observations(self) -> dict:
         return {a: self.aec.observe(a) for a in self.agents}

@@ -100,7 +100,7 @@ def restore_world(game, text: str, redeal):
     if pending is not None:
         st.pending = recompute_pending(st)
         saved = json.loads(text)["pending"]["options"]
-        if st.pending is None or json.loads(json.dumps(st.pending["options"])) != saved:
+        if st.pending is None or json.loads(json.dumps(st.pending.to_data()["options"])) != saved:
             raise LegesError(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
                                         "a resampled world read back asks for other options than it held",
                                         "a bug of the adapter or of engine/resample.py: please report it"))

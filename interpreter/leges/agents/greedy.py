@@ -45,7 +45,7 @@ class GreedyAgent(Agent):
     def _values(self, view: View, wanted: list[str], now: bool) -> list[float]:
         """The advantage after each wanted move (and, if `now`, of not moving, last)."""
         det = view.resample(self.rng)
-        mv = moves(det) if det.pending is not None and det.pending["player"] == view.player else None
+        mv = moves(det) if det.pending is not None and det.pending.player == view.player else None
         index = {t: i for i, t in enumerate(texts(det, mv))} if mv else {}
         out = []
         for text in wanted:
@@ -64,7 +64,7 @@ class GreedyAgent(Agent):
         (a payment after a purchase, a target after a choice of card) whose effect only then shows,
         so those are made greedily too (a few options each, `FOLLOW_UPS` deep)."""
         for _ in range(self.FOLLOW_UPS):
-            if st.terminal or st.pending is None or st.pending["player"] != player:
+            if st.terminal or st.pending is None or st.pending.player != player:
                 break
             mv = moves(st)
             choices = range(len(mv)) if len(mv) <= self.FOLLOW_UP_WIDTH else \

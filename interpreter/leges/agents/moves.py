@@ -1,6 +1,6 @@
 """The one place where agents and the simulator reach into the engine's fast path.
 
-Why one place: `state.pending["options"]` and `state.apply_option(i)` are internals that are
+Why one place: `state.pending.options` and `state.apply_option(i)` are internals that are
 being optimised; everything in `leges.agents` and `leges.lab.simulate` goes through the few
 functions here, so only this file has to follow them. A decision's *moves* are the options of
 the pending decision, then the deciding player's own out-of-turn (`anytime`) actions.
@@ -25,14 +25,14 @@ class Moves(NamedTuple):
 def moves(st) -> Moves:
     """The moves of the player deciding now (the state must not be terminal)."""
     pending = st.pending
-    player = pending["player"]
+    player = pending.player
     extra = st._anytime_as_actions(player) if st.game.anytime and player != CHANCE else []
-    return Moves(player, len(pending["options"]), extra)
+    return Moves(player, len(pending.options), extra)
 
 
 def texts(st, mv: Moves) -> list[str]:
     """The moves' texts, in order (the same texts as `legal_actions`)."""
-    return [o[0] for o in st.pending["options"]] + [a.text for a in mv.extra]
+    return [o.text for o in st.pending.options] + [a.text for a in mv.extra]
 
 
 def play(st, mv: Moves, i: int) -> None:
@@ -45,16 +45,16 @@ def play(st, mv: Moves, i: int) -> None:
 
 def play_chance(st, rng) -> None:
     """An explicit chance node's outcome, drawn by its probability."""
-    options = st.pending["options"]
-    st.apply_option(rng.choices(range(len(options)), [o[4] for o in options])[0])
+    options = st.pending.options
+    st.apply_option(rng.choices(range(len(options)), [o.probability for o in options])[0])
 
 
 def sealed(st, mv: Moves) -> bool:
     """Whether the decision is a secret one (`secret: true`): its choice stays sealed for the
     others until its phase ends, so nobody deciding after it may know it."""
     actions = st.game.actions
-    for o in st.pending["options"][:mv.count]:
-        action = actions.get(o[1])
+    for o in st.pending.options[:mv.count]:
+        action = actions.get(o.action)
         if action is not None and action.secret:
             return True
     return False
@@ -63,8 +63,8 @@ def sealed(st, mv: Moves) -> bool:
 def everyone(st) -> tuple[int, list, list[Action]]:
     """What anybody may do now (a play-out's choice): the decider, the pending options' texts,
     and everybody's out-of-turn actions (the state must not be terminal nor at a chance node)."""
-    player = st.pending["player"]
-    names = [o[0] for o in st.pending["options"]]
+    player = st.pending.player
+    names = [o.text for o in st.pending.options]
     if not st.game.anytime:
         return player, names, []
     return player, names, st.out_of_turn_actions() + st._anytime_as_actions(player)
@@ -88,12 +88,12 @@ def random_move(st, rng) -> None:
 
     At an explicit chance node, an outcome by its probability.
     """
-    options = st.pending["options"]
-    if st.pending["player"] == CHANCE:
-        st.apply_option(rng.choices(range(len(options)), [o[4] for o in options])[0])
+    options = st.pending.options
+    if st.pending.player == CHANCE:
+        st.apply_option(rng.choices(range(len(options)), [o.probability for o in options])[0])
         return
     if st.game.anytime:
-        extra = st.out_of_turn_actions() + st._anytime_as_actions(st.pending["player"])
+        extra = st.out_of_turn_actions() + st._anytime_as_actions(st.pending.player)
         k = rng.randrange(len(options) + len(extra))
         if k < len(options):
             st.apply_option(k)

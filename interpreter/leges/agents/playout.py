@@ -42,7 +42,7 @@ class Mast:
 
     def step(self, st, rng, played: list[tuple[int, str]]) -> None:
         """One play-out move: MAST's choice among everything anybody may do now (noted in `played`)."""
-        if st.pending["player"] == CHANCE:
+        if st.pending.player == CHANCE:
             play_chance(st, rng)
             return
         player, names, extra = everyone(st)

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from ..engine import knowledge as K
 from . import leaks_told as T
 from ..engine.api import Action
+from ..engine.decision import Option
 from ..engine.resample import Pins, resample
 from ..engine.state import State
 from ..text.errors import LegesError
@@ -144,7 +145,7 @@ class Step:
     after: State
     events: list[K.Event]
     action: Action | None = None
-    option: list | None = None
+    option: Option | None = None
     seed: int = 0
     number: int = 0  # decisions taken before it
     shown_before: dict = field(default_factory=dict)  # seat → what it is shown before the step (shared with
@@ -226,7 +227,7 @@ def _choices(game, players: int, seed: int) -> list[int]:
     agent = agent_rng(seed)
     taken = []
     while not st.is_terminal():
-        taken.append(agent.randrange(len(st.pending["options"])))
+        taken.append(agent.randrange(len(st.pending.options)))
         st.apply_option(taken[-1])
     return taken
 
@@ -270,7 +271,7 @@ def check_told(step: Step, seats: list[K.Knowledge], rng: random.Random, report:
             if rule not in reported:
                 reported.add(rule)
                 assert forced.pending is not None  # a forced decision (leaks_told.forced_states)
-                who = forced.player_name(forced.pending["player"])
+                who = forced.player_name(forced.pending.player)
                 report.leaks.append(Leak(step.seed, step.number, forced.player_name(seat.player), "forced move",
                                          f"{who}: {diff[0][0]}", ", ".join(diff[1]) or "(none: nothing is taken)",
                                          after=step.action.text if step.action else SETUP, rule=rule))
@@ -303,8 +304,8 @@ def check_game(game, players: int, seed: int, report: Report, max_decisions: int
     for number, k in enumerate(choices):
         pending = st.pending
         assert pending is not None  # the game went on after this decision when _choices played it
-        option = pending["options"][k]
-        action = Action(pending["player"], option[0])
+        option = pending.options[k]
+        action = Action(pending.player, option.text)
         after, events = _replayed(st, action)
         if number in checked:
             step = Step(st, after, events, action, option, seed, number,

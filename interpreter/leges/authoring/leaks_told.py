@@ -35,8 +35,8 @@ def remember(pool: list[str], st: State) -> None:
     """Keep the options of the decision pending in `st` (newest last, each once) to ask about later."""
     if st.pending is None:
         return
-    for option in st.pending["options"]:
-        text = option[0]
+    for option in st.pending.options:
+        text = option.text
         if text != "pass":
             if text in pool:
                 pool.remove(text)
@@ -50,7 +50,7 @@ def texts_to_ask(st: State, player: int, pool: list[str], rng: random.Random) ->
     action with the same parameters (an action never legal is asked about too: its `require` may
     read what the seat cannot see)."""
     legal = {a.text for a in st.legal_actions(player)} if not st.is_terminal() else set()
-    now = [o[0] for o in st.pending["options"]] if st.pending is not None and st.pending["player"] != player else []
+    now = [o.text for o in st.pending.options] if st.pending is not None and st.pending.player != player else []
     params = {aid: [name for name, _ in (getattr(a.decl, "params", None) or [])] for aid, a in st.game.actions.items()}
     borrowed = []
     for text in pool:
@@ -102,8 +102,8 @@ def forced_decisions(before: State, action) -> list[State]:
         else:
             st.apply_action(action)
         out: list[State] = []
-        while (st.pending is not None and len(st.pending["options"]) == 1 and len(out) < FORCED
-               and st.pending["player"] >= 0):
+        while (st.pending is not None and len(st.pending.options) == 1 and len(out) < FORCED
+               and st.pending.player >= 0):
             out.append(st.copy())
             st.apply_option(0)
     except LegesError:  # the step cannot be run so: nothing to check
@@ -128,10 +128,10 @@ def forced_difference(forced: State, seat: K.Knowledge, rng: random.Random, also
         return None  # a world the seat can tell apart (its own options differ): the options leak is leaks.py's
     asked = forced.pending
     assert asked is not None  # a forced decision is pending (forced_states)
-    real = [o[0] for o in asked["options"]]
-    there = [o[0] for o in pending["options"]] if pending is not None else []
-    if pending is not None and pending["player"] != asked["player"]:
-        there = [f"{world.player_name(pending['player'])}: {t}" for t in there]
+    real = [o.text for o in asked.options]
+    there = [o.text for o in pending.options] if pending is not None else []
+    if pending is not None and pending.player != asked.player:
+        there = [f"{world.player_name(pending.player)}: {t}" for t in there]
     return (real, there) if there != real else None
 
 
@@ -139,11 +139,11 @@ def forced_rule(st: State) -> str:
     """The rule behind a forced decision: the action taken and the rule asking, with their citations."""
     game = st.game
     assert st.pending is not None, "a forced decision is pending"
-    option = st.pending["options"][0]
+    option = st.pending.options[0]
     parts = []
-    action = game.actions.get(option[1])
+    action = game.actions.get(option.action)
     if action is not None:
-        parts.append(_cited(f"action:{option[1]}", getattr(action.decl, "source", None)))
+        parts.append(_cited(f"action:{option.action}", getattr(action.decl, "source", None)))
     if st.frames:
         code_id = st.frames[-1][0]
         decl = declaration(game, code_id)

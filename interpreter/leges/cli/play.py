@@ -215,8 +215,8 @@ def help_lines(st, player: int, lang: str | None = "en") -> list[str]:
         words = "".join(t if n is None else "{" + n + "}" for t, n in said.parts) if said is not None else ""
         out.append(f"    {shown(form, 80)}" + (f"  ({shown(words, WIDE)})" if words else ""))
     pending = st.pending
-    if pending is not None and pending.get("player") == player and pending.get("kind") == "choose":
-        first = next((o[0] for o in pending["options"] if o[1] != "pass"), None)
+    if pending is not None and pending.player == player and pending.kind == "choose":
+        first = next((o.text for o in pending.options if o.action != "pass"), None)
         if first is not None:
             out.append(f"    now a choice: {shown(first.split('=', 1)[0], 80)}=... (or its number)")
     out.append("  the board: a square shows what stands on it (R2: two of red's pieces; a tile by its text in")

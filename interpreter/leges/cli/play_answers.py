@@ -61,8 +61,8 @@ def named_action(st, answer: str, player: int) -> str | None:
         return None  # it picks out actions (several: the list of them says more than a reason)
     game = st.game
     pending = st.pending
-    if pending is not None and pending["player"] == player and pending["kind"] == "choose":
-        label = next((o[0].split(" ", 1)[0] for o in pending["options"] if o[1] != "pass"), None)
+    if pending is not None and pending.player == player and pending.kind == "choose":
+        label = next((o.text.split(" ", 1)[0] for o in pending.options if o.action != "pass"), None)
         if words[0] == label:  # the choice asked for (`take_pile 9`): explain reads its value with or without its name
             return answer
     if words[0] in game.actions:

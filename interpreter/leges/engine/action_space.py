@@ -42,6 +42,7 @@ from ..text.errors import Diagnostic, LegesError, Position
 from ..lang.check import types as T
 from ..lang.codegen.formatting import formatter
 from .constants import CHANCE
+from .decision import Option
 
 MAX_SIZE = 2 ** 24
 
@@ -288,27 +289,27 @@ class ActionSpace:
         return Domain(texts, "a chance outcome")
 
     # ------------------------------------------------------------ ids
-    def option_id(self, st, player: int, option: list) -> int:
+    def option_id(self, st, player: int, option: Option) -> int:
         """The id of one of the state's options (`[text, action id, values, args]`)."""
         if player == CHANCE:
-            i = self._chance.index.get(option[0])
+            i = self._chance.index.get(option.text)
             if i is None:
                 raise LegesError(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
-                                            f"the chance outcome '{option[0]}' is outside the fixed chance space",
+                                            f"the chance outcome '{option.text}' is outside the fixed chance space",
                                             "raise int_bound"))
             return i
-        kind = option[1]
+        kind = option.action
         if kind == "pass":
             return self.by_key["pass"].offset
         if kind == "$choose":
-            name = next(iter(option[2]))
-            site = self.by_key.get(f"{option[0].split(' ', 1)[0]}.{name}")
+            name = next(iter(option.params))
+            site = self.by_key.get(f"{option.text.split(' ', 1)[0]}.{name}")
         else:
             site = self.by_key.get(kind)
         if site is None:
             raise LegesError(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
-                                        f"the option '{option[0]}' belongs to no site of the fixed action space"))
-        return site.encode(st, option[2])
+                                        f"the option '{option.text}' belongs to no site of the fixed action space"))
+        return site.encode(st, option.params)
 
     def legal(self, st, player: int) -> dict[int, str]:
         """Id → text of the legal actions of `player` in `st`, ids ascending (chance: its outcomes)."""
@@ -316,12 +317,12 @@ class ActionSpace:
         out: dict[int, str] = {}
         for o in options:
             i = self.option_id(st, player, o)
-            if out.get(i, o[0]) != o[0]:
+            if out.get(i, o.text) != o.text:
                 raise LegesError(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
-                                            f"the options '{out[i]}' and '{o[0]}' share the id {i} in the fixed action "
+                                            f"the options '{out[i]}' and '{o.text}' share the id {i} in the fixed action "
                                             "space (a list's items in another order)",
                                             "the action space numbers lists as unordered choices"))
-            out[i] = o[0]
+            out[i] = o.text
         return dict(sorted(out.items()))
 
     def text(self, action: int, player: int | None = None) -> str:

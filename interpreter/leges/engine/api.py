@@ -14,6 +14,7 @@ from ..text.errors import Diagnostic, LegesError, Position
 from ..text.terminal import shown
 from .action import Action, IllegalAction
 from .constants import CHANCE, TERMINAL
+from .decision import Option, Pending
 from .state_data import StateData
 
 
@@ -58,22 +59,22 @@ class StateAPI(StateData):
             return TERMINAL
         if self.pending is None:
             return TERMINAL
-        return self.pending["player"]
+        return self.pending.player
 
     def is_terminal(self) -> bool:
         return self.terminal
 
     def is_chance_node(self) -> bool:
-        return not self.terminal and self.pending is not None and self.pending["player"] == CHANCE
+        return not self.terminal and self.pending is not None and self.pending.player == CHANCE
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
+    def chance_outcomes(self) -> list[tuple[Action, float | None]]:
         pending = self.pending
-        if self.terminal or pending is None or pending["player"] != CHANCE:  # is_chance_node(), narrowed
+        if self.terminal or pending is None or pending.player != CHANCE:  # is_chance_node(), narrowed
             return []
-        return [(Action(CHANCE, o[0]), o[4]) for o in pending["options"]]
+        return [(Action(CHANCE, o.text), o.probability) for o in pending.options]
 
     def _anytime_options(self, player: int) -> list:
-        if self.terminal or self.pending is None or self.pending["player"] == CHANCE or self.flow == "setup":
+        if self.terminal or self.pending is None or self.pending.player == CHANCE or self.flow == "setup":
             return []
         self.game.fresh_work()
         out = []
@@ -82,7 +83,7 @@ class StateAPI(StateData):
         return out
 
     def _options(self, player: int) -> list:
-        own = self.pending["options"] if self.pending and self.pending["player"] == player else []
+        own = self.pending.options if self.pending and self.pending.player == player else []
         if player == CHANCE:
             return list(own)
         return list(own) + self._anytime_options(player)
@@ -92,7 +93,7 @@ class StateAPI(StateData):
             player = self.current_player()
         if player == TERMINAL:
             return []
-        return [Action(player, o[0]) for o in self._options(player)]
+        return [Action(player, o.text) for o in self._options(player)]
 
     def decision(self) -> dict | None:
         """The pending decision as plain data (None once the game is over): who decides (`player`, `seat`),
@@ -103,20 +104,20 @@ class StateAPI(StateData):
         pending = self.pending
         if self.terminal or pending is None:
             return None
-        options = pending["options"]
-        kind = pending["kind"]
-        out = {"player": pending["player"], "seat": self.player_name(pending["player"]), "kind": kind,
-               "options": [o[0] for o in options],
+        options = pending.options
+        kind = pending.kind
+        out = {"player": pending.player, "seat": self.player_name(pending.player), "kind": kind,
+               "options": [o.text for o in options],
                "rule": self.frames[-1][0].split("(", 1)[0] if self.frames else None,
-               "optional": any(o[1] == "pass" for o in options)}
+               "optional": any(o.action == "pass" for o in options)}
         if kind == "choose":
-            chosen = [o for o in options if o[1] != "pass"] or options
+            chosen = [o for o in options if o.action != "pass"] or options
             out["name"] = next(iter(chosen[0][2]), None) if chosen else None
             out["label"] = chosen[0][0].split(" ", 1)[0] if chosen and chosen[0][1] != "pass" else None
         elif kind == "act":
-            out["actions"] = list(dict.fromkeys(o[1] for o in options if o[1] != "pass"))
+            out["actions"] = list(dict.fromkeys(o.action for o in options if o.action != "pass"))
         else:
-            out["probabilities"] = [o[4] for o in options]
+            out["probabilities"] = [o.probability for o in options]
         return out
 
     @property
@@ -133,7 +134,7 @@ class StateAPI(StateData):
     def _id_texts(self, player: int) -> list[str]:
         if player == TERMINAL or self.terminal:
             return []
-        return sorted({o[0] for o in self._options(player)})
+        return sorted({o.text for o in self._options(player)})
 
     def action_to_string(self, player: int, action: int) -> str:
         """The text of action id `action` of `player` in this state. Ids are per state: the index of the
@@ -167,14 +168,14 @@ class StateAPI(StateData):
         return explain(self, action, player)
 
     def _anytime_as_actions(self, player: int) -> list[Action]:
-        return [Action(player, o[0]) for o in self._anytime_options(player)]
+        return [Action(player, o.text) for o in self._anytime_options(player)]
 
     def out_of_turn_actions(self) -> list[Action]:
         """Actions that players other than the one deciding may take right now."""
         if self.pending is None:
             return []
-        current = self.pending["player"]
-        return [Action(p, o[0]) for p in range(self.n) if p != current for o in self._anytime_options(p)]
+        current = self.pending.player
+        return [Action(p, o.text) for p in range(self.n) if p != current for o in self._anytime_options(p)]
 
     def apply_action(self, action) -> None:
         """Apply an Action, or an action text (for the player deciding now)."""
@@ -190,16 +191,16 @@ class StateAPI(StateData):
             raise IllegalAction(Diagnostic(Position(self.game.id), f"the game is over; '{text}' cannot be applied"))
         option = None
         pending = self.pending
-        if pending is not None and pending["player"] == player:
-            for o in pending["options"]:
-                if o[0] == text:
+        if pending is not None and pending.player == player:
+            for o in pending.options:
+                if o.text == text:
                     option = o
                     break
         if pending is not None and option is not None:  # an option is only found in a pending decision
             self._answer(pending, option)
         else:
             for o in self._anytime_options(player):
-                if o[0] == text:
+                if o.text == text:
                     option = o
                     break
             if option is None:
@@ -208,21 +209,21 @@ class StateAPI(StateData):
             if self.at_once:
                 self.at_once = []
             self.pending = None
-            local = dict(option[2])
+            local = dict(option.params)
             local["me"] = player
-            self.frames.append([self.game.actions[option[1]].code_id, 0, local])
-        self._record(player, option[1], text)
+            self.frames.append([self.game.actions[option.action].code_id, 0, local])
+        self._record(player, option.action, text)
         self.game.flow.run(self)
 
-    def _answer(self, pending: dict, option: list) -> None:
+    def _answer(self, pending: Pending, option: Option) -> None:
         """Hand the chosen option to the waiting instruction (it reads it when the program resumes)."""
         self.fired = []
         if self.at_once:
             self.at_once = []
         self.pending = None
         frame = self.frames[-1]
-        if pending["kind"] == "chance":
-            frame[2]["$chance"] = option[2]["value"]
+        if pending.kind == "chance":
+            frame[2]["$chance"] = option.params["value"]
         else:
             frame[2]["$answer"] = option
 
@@ -245,9 +246,9 @@ class StateAPI(StateData):
         """Fast path for simulation: apply the pending decision's option number `index`."""
         pending = self.pending
         assert pending is not None, "apply_option: no decision is pending"  # the caller's contract
-        option = pending["options"][index]
+        option = pending.options[index]
         self._answer(pending, option)
-        self._record(pending["player"], option[1], option[0])
+        self._record(pending.player, option.action, option.text)
         self.game.flow.run(self)
 
     def clone(self) -> "StateAPI":
@@ -393,8 +394,8 @@ class StateAPI(StateData):
             "turn": self.player_name(self.turn_player), "to_move": self.player_name(self.current_player()),
             "zones": zones, "vars": variables, "log": self.log[-10:],
         }
-        if self.pending is not None and self.pending["player"] == player:
-            view["options"] = [o[0] for o in self.pending["options"]]
+        if self.pending is not None and self.pending.player == player:
+            view["options"] = [o.text for o in self.pending.options]
         if self.terminal:
             view["scores"] = self.scores()
         return view

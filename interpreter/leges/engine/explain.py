@@ -231,10 +231,10 @@ class _Explainer:
             return self.result("legal", "legal")
         head = text.split(" ", 1)[0]
         pending = self.pending
-        deciding = pending is not None and pending["player"] == player
+        deciding = pending is not None and pending.player == player
         if head in self.game.actions:
             return self.action(head)
-        if deciding and pending["kind"] == "choose":
+        if deciding and pending.kind == "choose":
             return self.choice(head)
         if deciding and head == "pass":
             return self.not_passable()
@@ -262,25 +262,25 @@ class _Explainer:
         pending = self.pending
         if pending is None:
             return "nothing"
-        kind, options = pending["kind"], pending["options"]
+        kind, options = pending.kind, pending.options
         if kind == "act":
-            names = list(self.offered_actions() or dict.fromkeys(o[1] for o in options if o[1] != "pass"))
-            optional = any(o[1] == "pass" for o in options)
+            names = list(self.offered_actions() or dict.fromkeys(o.action for o in options if o.action != "pass"))
+            optional = any(o.action == "pass" for o in options)
             return "an action: " + ", ".join(names) + (" (or pass)" if optional else "")
         if kind == "chance":
             return "a chance outcome"
-        names = [o for o in options if o[1] != "pass"]
+        names = [o for o in options if o.action != "pass"]
         label = names[0][0].split(" ", 1)[0] if names else "a choice"
-        return f"'{label}'" + (" (or pass)" if any(o[1] == "pass" for o in options) else "")
+        return f"'{label}'" + (" (or pass)" if any(o.action == "pass" for o in options) else "")
 
     def not_deciding(self) -> Explanation:
         pending = self.pending
         if pending is None:
             return self.result("not_your_decision", "no decision is pending")
-        if pending["player"] == CHANCE:
+        if pending.player == CHANCE:
             return self.result("not_your_decision", "chance decides now", **self.asking())
         return self.result("not_your_decision", f"it is not {self.who(self.player)}'s decision: "
-                           f"{self.who(pending['player'])} chooses {self.offered()}", **self.asking())
+                           f"{self.who(pending.player)} chooses {self.offered()}", **self.asking())
 
     def not_passable(self) -> Explanation:
         return self.result("cannot_pass", f"this decision cannot be passed: {self.who(self.player)} chooses "
@@ -288,7 +288,7 @@ class _Explainer:
 
     def unknown(self, head: str) -> Explanation:
         pending = self.pending
-        if pending is not None and pending["player"] != self.player:
+        if pending is not None and pending.player != self.player:
             return self.not_deciding()
         legal = [a.text for a in self.st.legal_actions(self.player)]
         heads = list(dict.fromkeys(t.split(" ", 1)[0] for t in legal)) + list(self.game.actions)
@@ -298,8 +298,8 @@ class _Explainer:
 
     def choice(self, head: str) -> Explanation:
         """A `choose`'s option that is not among the options: its label is wrong, or its value."""
-        options = self.pending["options"]
-        named = [o for o in options if o[1] != "pass"]
+        options = self.pending.options
+        named = [o for o in options if o.action != "pass"]
         label = named[0][0].split(" ", 1)[0] if named else None
         asking = self.asking()
         if head != label:
@@ -307,7 +307,7 @@ class _Explainer:
         name = next(iter(named[0][2]))
         given = self.text[len(label):].strip()
         value = given.split("=", 1)[1] if given.startswith(name + "=") else given
-        shown = [o[0].split("=", 1)[1] if "=" in o[0] else o[0] for o in named]
+        shown = [o.text.split("=", 1)[1] if "=" in o.text else o.text for o in named]
         listed = ", ".join(shown[:12]) + (" …" if len(shown) > 12 else "")
         return self.result("domain", f"{name}={value} is not among the options of '{label}': {listed}",
                            condition=None, **asking)
@@ -321,21 +321,21 @@ class _Explainer:
                 "source": getattr(decl, "source", None)}
         pending = self.pending
         if compiled.anytime:
-            if st.flow == "setup" or pending is None or pending["player"] == CHANCE:
+            if st.flow == "setup" or pending is None or pending.player == CHANCE:
                 return self.result("not_offered", f"'{action_id}' may be taken at any decision, but not during "
                                    "set-up or chance", **cite)
             args: dict = {}
         else:
-            if pending is None or pending["player"] != player:
+            if pending is None or pending.player != player:
                 return self.not_deciding()
-            if pending["kind"] != "act":
+            if pending.kind != "act":
                 return self.result("not_offered", f"'{action_id}' is not asked for now: {self.who(player)} "
                                    f"chooses {self.offered()}", **self.asking())
             offered = self.offered_actions()
             if offered is not None and action_id not in offered:
                 return self.result("not_offered", f"'{action_id}' is not asked for now: {self.who(player)} "
                                    f"chooses {self.offered()}", **self.asking())
-            given: dict | None = next((o[3] for o in pending["options"] if o[1] == action_id), None)
+            given: dict | None = next((o.args for o in pending.options if o.action == action_id), None)
             if given is None and getattr(decl, "args_types", None):
                 return self.result("not_offered", f"'{action_id}' is not among the actions offered now: "
                                    f"{self.offered()}", **self.asking())

@@ -8,6 +8,7 @@ from ..lang.optimise import memo as memo_keys
 from . import rng as R
 from .budget import DEFAULT_BUDGET, GameBudget, Meter
 from .flow import Flow
+from .program.generate import Program
 from .state import State
 
 Fn = Callable[[Any, dict], Any]
@@ -90,7 +91,7 @@ class Game:
         self.ruleset_file = ""
         self.min_players = 1
         self.max_players = 1
-        self.codes: dict[str, tuple[list, list]] = {}
+        self.codes: dict[str, Program] = {}  # every compiled program by its code id (engine/program/generate.py)
         self.actions: dict[str, CompiledAction] = {}
         self.words = None  # the phrases and display names (engine/words.py), set when built
         self.anytime: list[CompiledAction] = []

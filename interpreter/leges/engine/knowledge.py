@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..text.errors import LegesError
 from .api import Action
+from .decision import Option
 from .readable import read_components
 from .resample import Pins
 from .state import State
@@ -111,13 +112,13 @@ def seen(st: State, events: list[Event], player: int) -> set[int]:
     return {c for event in events if _shows(st, event, player) for c in _components(event)}
 
 
-def named(st: State, action: Action, option: list | None) -> set[int]:
+def named(st: State, action: Action, option: Option | None) -> set[int]:
     """The components a public action's text names (its chosen options' values that are components)."""
-    if option is None or (st.game.actions.get(option[1]) is not None and st.game.actions[option[1]].secret):
+    if option is None or (st.game.actions.get(option.action) is not None and st.game.actions[option.action].secret):
         return set()
     labels = st.setup.clabel
     values = []
-    for value in option[2].values():
+    for value in option.params.values():
         values.extend(value if isinstance(value, list) else [value])
     return {v for v in values if v.__class__ is int and 0 <= v < len(labels) and labels[v] in action.text}
 
@@ -156,7 +157,7 @@ class Knowledge:
         return Pins(fixed=frozenset(self.fixed | also), known=frozenset(self.known), secrets=secrets, rng=rng,
                     read=read)
 
-    def learn(self, st: State, events: list[Event], action: Action | None = None, option: list | None = None) -> None:
+    def learn(self, st: State, events: list[Event], action: Action | None = None, option: Option | None = None) -> None:
         """Take in a step of the real game (`st` the state after it)."""
         for event in events:
             if event[0] == "shuffle":
@@ -216,8 +217,8 @@ class SeatMemories:
     def step(self, st: State, apply, action: Action | None = None) -> None:
         """Run `apply()` — one step of `st`: `action`, or a chance outcome — each seat taking it in."""
         pending = st.pending
-        option = next((o for o in pending["options"] if o[0] == action.text), None) \
-            if action is not None and pending is not None and pending["player"] == action.player else None
+        option = next((o for o in pending.options if o.text == action.text), None) \
+            if action is not None and pending is not None and pending.player == action.player else None
         self._learn(st, traced(st, apply), action, option)
 
     def _learn(self, st: State, events: list[Event], action=None, option=None) -> None:

@@ -6,9 +6,10 @@ for it — the seat's explanations, the leak check — depends on nothing that d
 from __future__ import annotations
 
 from .constants import SUSPEND
+from .decision import Pending
 
 
-def recompute_pending(st) -> dict | None:
+def recompute_pending(st) -> Pending | None:
     """The decision the rules ask for now, computed afresh by running again (on a copy) the instruction
     that suspended; None if no decision arises there. Raises what the instruction raises.
 

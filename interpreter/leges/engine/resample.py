@@ -116,10 +116,10 @@ class Resampler:
         """
         for attempt in range(2 * ATTEMPTS + 1):
             st = self._rechoose_secrets(rng) if self.base is not None else self.state.copy()
-            other = st.pending is not None and st.pending["player"] != self.player
+            other = st.pending is not None and st.pending.player != self.player
             if self.canonical:
                 canonicalise(st, self.player, self.pins)
-            changed = _redeal(st, self.player, rng, st.pending["player"] if other and attempt >= ATTEMPTS else None,
+            changed = _redeal(st, self.player, rng, st.pending.player if other and attempt >= ATTEMPTS else None,
                               self.pins)
             if not self.pins.rng:
                 st.rng = R.seed_state(rng.getrandbits(63))
@@ -147,8 +147,8 @@ class Resampler:
                 for i in range(self.sealed[0], len(history)):
                     who, text = history[i].split(": ", 1)
                     p = st.player_index(who)
-                    if i in sealed and st.pending is not None and st.pending["player"] == p:
-                        st.apply_option(rng.randrange(len(st.pending["options"])))
+                    if i in sealed and st.pending is not None and st.pending.player == p:
+                        st.apply_option(rng.randrange(len(st.pending.options)))
                     else:
                         st.apply_action(_action(p, text))
                 return st

@@ -311,7 +311,7 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
     from .failures import describe_failure, failure_hint
     if st.pending is None:
         return
-    saved = st.pending
+    saved = st.pending  # as the file has it (engine/decision.Pending.to_data), until replaced by the rules' own
     where = ("frames", len(st.frames) - 1)
     at = st.game.codes[st.frames[-1][0]].positions[st.frames[-1][1]]
     try:
@@ -331,16 +331,16 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
         errors.error(doc.position(("pending",)), "no decision arises at this point of the rules",
                      "the pending decision of a saved state is the one its running rule asks for")
         return
-    if fresh["player"] != CHANCE and not (fresh["player"].__class__ is int and 0 <= fresh["player"] < st.n):
-        errors.error(doc.position(where), f"the rule waiting here asks {_short(fresh['player'])}, no player of "
+    if fresh.player != CHANCE and not (fresh.player.__class__ is int and 0 <= fresh.player < st.n):
+        errors.error(doc.position(where), f"the rule waiting here asks {_short(fresh.player)}, no player of "
                      "this game", "its locals (`me`) were changed")
         return
-    if fresh["player"] != saved["player"] or fresh["kind"] != saved["kind"]:
-        errors.error(doc.position(("pending",)), f"the rules ask {st.player_name(fresh['player'])} for a "
-                     f"'{fresh['kind']}' decision here, not {_short(st.player_name(saved['player']))} "
+    if fresh.player != saved["player"] or fresh.kind != saved["kind"]:
+        errors.error(doc.position(("pending",)), f"the rules ask {st.player_name(fresh.player)} for a "
+                     f"'{fresh.kind}' decision here, not {_short(st.player_name(saved['player']))} "
                      f"for '{saved['kind']}'")
         return
-    texts = [o[0] for o in fresh["options"]]
+    texts = [o.text for o in fresh.options]
     if not saved["options"]:  # left empty (a state edited by hand or built by a program): the rules' own
         st.pending = fresh
         return

@@ -14,6 +14,7 @@ from ..lang.codegen.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
+from .decision import Pending, option
 from .state_data import copy_state, load_saved, saved_dict
 
 LOG_LIMIT = 200
@@ -211,7 +212,7 @@ class State(StateAPI):
             else:
                 groups[text] = [f"chance {text}", "$chance", {"value": item}, {}, 1]
         total = len(items)
-        return [[o[0], o[1], o[2], o[3], o[4] / total] for o in groups.values()]
+        return [option((o[0], o[1], o[2], o[3], o[4] / total)) for o in groups.values()]
 
     def shuffle_range(self, fr: list, key: str, zone: str, lo: int, hi: int) -> bool:
         """Shuffle positions lo..hi-1 of a zone. False when waiting for an explicit chance outcome."""
@@ -256,7 +257,7 @@ class State(StateAPI):
         return bool(matched)
 
     def suspend(self, player: int, kind: str, options: list) -> None:
-        self.pending = {"player": player, "kind": kind, "options": options}
+        self.pending = Pending(player, kind, options)
 
     def log_line(self, text: str) -> None:
         self.log.append(text)

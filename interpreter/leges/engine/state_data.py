@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .decision import Pending
+
 # How a copy takes a field.
 SHARED = "shared"  # the same object: a number or text, or one never changed in place (replaced instead)
 LIST = "list"  # a list of values: list(v)
@@ -65,7 +67,7 @@ class StateData:
     turn_count: int = _field(SHARED, "turn_count")
     dropped: list[int] = _field(SHARED, "dropped", [])  # players out of this phase's turns, in order
     frames: list[list[Any]] = _field(FRAMES, "frames")  # the running programs: [code id, index, locals]
-    pending: dict[str, Any] | None = _field(SHARED, "pending")  # the decision asked, with its options
+    pending: Pending | None = _field(SHARED, "pending")  # the decision asked, with its options
     rng: int = _field(SHARED, "rng")  # the game's own generator (engine/rng.py: SplitMix64)
     terminal: bool = _field(SHARED, "terminal")
     unfinished: bool = _field(SHARED, "unfinished")  # ended by a bound, not by the rules
@@ -140,6 +142,8 @@ def saved_dict(st: StateData) -> dict[str, Any]:
     for f in SAVED_FIELDS:
         out[f.metadata["saved"]] = getattr(st, f.name)
     out["cprops"] = {str(k): v for k, v in st.cprops.items()}  # JSON keys are texts
+    if st.pending is not None:
+        out["pending"] = st.pending.to_data()
     return out
 
 

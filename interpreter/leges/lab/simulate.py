@@ -176,9 +176,9 @@ def _agent_step(st, mv, seats, memories: SeatMemories | None = None) -> None:
 
 def _apply(st, mv, action: Action) -> None:
     """Apply the chosen action by its index when it is one of the pending options (fast), else by text."""
-    pending = st.pending["options"]
+    options = st.pending.options
     for i in range(mv.count):
-        if pending[i][0] == action.text:
+        if options[i].text == action.text:
             play(st, mv, i)
             return
     st.apply_action(action)

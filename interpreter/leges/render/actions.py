@@ -173,9 +173,9 @@ def describe_actions(st, seat: int) -> list[ActionInfo]:
     ids: dict[str, str] = {}
     params: dict[str, dict] = {}
     pending = st.pending
-    if pending is not None and pending.get("player") == seat:
-        ids = {o[0]: o[1] for o in pending["options"]}
-        params = {o[0]: o[2] for o in pending["options"] if isinstance(o[2], dict)}
+    if pending is not None and pending.player == seat:
+        ids = {o.text: o.action for o in pending.options}
+        params = {o.text: o.params for o in pending.options if isinstance(o.params, dict)}
     asking = None
     frames = getattr(st, "frames", None)
     if frames:
