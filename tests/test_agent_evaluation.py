@@ -84,12 +84,14 @@ patch:
 
 
 def test_compare_says_before_any_figure_when_the_players_differ_between_a_and_b(tmp_path, capsys):
-    """A heuristic learned for each side's rules is two players: the report says so, and how."""
+    """A heuristic learned for each side's rules (asked for: --learn-on each; by default it is learned on
+    A's, tests/test_compare_sides.py) is two players: the report says so, and how."""
     import shutil
     shutil.copytree(AUCTION, tmp_path / "auction")
     (tmp_path / "auction" / "variants").mkdir()
     (tmp_path / "auction" / "variants" / "rich.yaml").write_text(RICH)
-    argv = ["compare", str(tmp_path / "auction"), "--b", "rich", "-g", "2", "--agents", f"greedy,{MCTS}", "-j", "1"]
+    argv = ["compare", str(tmp_path / "auction"), "--b", "rich", "-g", "2", "--agents", f"greedy,{MCTS}", "-j", "1",
+            "--learn-on", "each"]
     assert main([*argv, "-q"]) == 0
     out = capsys.readouterr().out
     assert out.index("THE PLAYERS DIFFER between A and B") < out.index("metric")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..text.errors import Diagnostic, LegesError, Position
-from .learn import GAMES_FOR_AGENTS, LEARNED, learned_heuristic
+from .learn import GAMES_FOR_AGENTS, LEARNED, learned_heuristic, learned_source
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,9 @@ class Heuristic:
 def heuristic_for(game, name: str | None) -> Heuristic:
     """The heuristic `name` an agent asks for: the ruleset's of that name; its first when `name` is
     None; or — `learned`, or None in a ruleset that declares none — one learned from random games
-    of the ruleset (learn.py), the same in every process and whatever ran before."""
+    of the ruleset (learn.py), the same in every process and whatever ran before — of another
+    ruleset's rules only where the caller loaded this game to be played so (learn.learn_on: a
+    study's B by A's players), and then said in its words ("under" A's variants)."""
     declared = {h.id: h for h in game.ruleset.heuristics}
     if name is None and game.heuristics:
         name = next(iter(game.heuristics))
@@ -80,7 +82,8 @@ def heuristic_for(game, name: str | None) -> Heuristic:
         return Heuristic(name, None, decl.value.text.strip() if decl is not None and decl.value is not None else "", "the ruleset's")
     if name is None or name == LEARNED:
         expression, fn = learned_heuristic(game)
-        rules = f" under {', '.join(game.variants)}" if game.variants else ""
+        source = learned_source(game)  # (a study's B: A's rules, lab/compare.py)
+        rules = f" under {', '.join(source.variants)}" if source.variants else ""
         return Heuristic(LEARNED, fn, expression, f"learned from {GAMES_FOR_AGENTS} random games{rules}")
     raise LegesError(Diagnostic(Position("--agents"), f"no heuristic named '{name}'",
                                 "heuristics: " + ", ".join([*game.heuristics, LEARNED])))

@@ -256,6 +256,24 @@ GAMES_FOR_AGENTS = 60  # random games an agent learns from when the ruleset has 
 LEARNED = "learned"  # the name agents know a learned heuristic by
 COMPILING = threading.Lock()  # one heuristic compiled at a time: tables of one ruleset share its compiler (web/)
 _LEARNED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game → (expression, compiled)
+_SOURCE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game → the game its heuristic is learned on
+
+
+def learn_on(game, source) -> None:
+    """Agents that learn a heuristic for `game` learn it on `source`'s rules instead, and read it
+    under `game`'s: a study's B played by the players learned on A (lab/compare.py), so that B − A
+    is the rule change alone. Meant for a Game loaded for that purpose (runner.Job.learn_on): no
+    other caller holds it, so no agent that did not ask reads another's heuristic."""
+    with COMPILING:
+        _SOURCE[game] = source
+        _LEARNED.pop(game, None)
+
+
+def learned_source(game):
+    """The game whose rules `game`'s learned heuristic is learned on: its own, unless `learn_on`
+    said otherwise and the heuristic learned there reads under `game`'s rules."""
+    with COMPILING:
+        return _SOURCE.get(game, game)
 
 
 def learned_heuristic(game) -> tuple[str, object]:
@@ -263,11 +281,25 @@ def learned_heuristic(game) -> tuple[str, object]:
     for an agent that asks for it (agents/evaluation.py). The same one each time: a fixed seed,
     kept on disk by the ruleset's text, so that every process and every run learns it once; and
     kept here by the game, never in `game.heuristics`: what one agent learned must not change
-    what another, that did not ask, judges by."""
+    what another, that did not ask, judges by. Learned on another game's rules when `learn_on`
+    says so — and on its own when that one's text does not compile here (a variant that removes
+    what it reads), which `learned_source` then tells."""
     with COMPILING:  # the compiler is shared by the games of one ruleset (engine/private_copy.py)
         found = _LEARNED.get(game)
+        source = _SOURCE.get(game)
     if found is not None:
         return found
+    if source is not None:
+        from ..text.errors import LegesError
+        text = learned_heuristic(source)[0]
+        with COMPILING:
+            try:
+                found = _LEARNED.setdefault(game, (text, game.compile_expression(text, player=True)))
+            except LegesError:
+                del _SOURCE[game]  # A's does not read under these rules: learn this game's own (told)
+                found = None
+        if found is not None:
+            return found
     from ..text import cache
     players = list(range(game.min_players, game.max_players + 1))
     key = "\0".join([game.id, game.version, *game.variants, *(d.text or "" for d in game.ruleset.docs), str(players)])

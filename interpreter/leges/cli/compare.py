@@ -50,7 +50,8 @@ def resolve_variants(ruleset: str, text: str, flag: str) -> list[str]:
 def cmd_compare(args) -> int:
     from .. import load
     from ..agents import evaluations, seat_specs
-    from ..lab.compare import play_study, robustness, study_json
+    from ..agents.learn import learn_on
+    from ..lab.compare import all_sides_json, play_study, players_warning, robustness, study_json
     from ..lab.journal import rules_digest
     from ..lab.runner import Job, remember
     from ..lab.session import Session
@@ -61,18 +62,23 @@ def cmd_compare(args) -> int:
     game_a, game_b = load(args.ruleset, variants=va), load(args.ruleset, variants=vb)
     players = players_of(game_a, args)
     players_of(game_b, args)
+    shared = args.learn_on == "a" and va != vb
+    if shared:  # B's agents learn on A's rules: the same players on both sides (lab/compare.py)
+        learn_on(game_b, game_a)
     agent_sets = [seat_specs(text, players) for text in (args.agents or [None])]
     sides = [{"a": evaluations(game_a, specs), "b": evaluations(game_b, specs)} for specs in agent_sets]
     seats = game_a.setup_for(players).seat_names
     path, budget = os.path.abspath(args.ruleset), budget_of(args)
-    jobs = (Job(path, tuple(va), players, budget=budget), Job(path, tuple(vb), players, budget=budget))
+    jobs = (Job(path, tuple(va), players, budget=budget),
+            Job(path, tuple(vb), players, budget=budget, learn_on=tuple(va) if shared else None))
     for job, game in zip(jobs, (game_a, game_b)):
         remember(job, game)  # (forked workers inherit it)
     journal = open_journal(args, {"command": "compare", "ruleset": game_a.id, "version": game_a.version,
                                   "rules": rules_digest(game_a), "variants_a": va, "variants_b": vb, "players": players,
                                   "seed": args.seed, "games": args.games, "agents": agent_sets,
                                   "rotate_seats": args.rotate_seats, "until_interval": args.until_interval,
-                                  "game_work": args.game_work, "game_seconds": args.game_seconds})
+                                  "game_work": args.game_work, "game_seconds": args.game_seconds,
+                                  "learn_on": args.learn_on})
     total = 2 * args.games * len(agent_sets)
     bar = progress(args, "compare", total)
     finished = RecordWriter(args, game_a, game_b, players, agent_sets) if args.records else None
@@ -94,6 +100,8 @@ def cmd_compare(args) -> int:
     if args.json:
         print(json.dumps({**study_json(first), "ruleset": game_a.id, "players": players, "seed": args.seed,
                           "rotate_seats": args.rotate_seats, "variants_a": va, "variants_b": vb,
+                          "sides": all_sides_json(studies, {"a": va, "b": vb}, args.learn_on),
+                          "same_players": players_warning(studies, args.learn_on) is None,
                           "adjustment": args.adjust, "studies": [study_json(s) for s in studies],
                           "robust": robustness(studies), "partial": note is not None, "stopped": session.stopped,
                           "journal": journal.path if journal is not None else None}))
@@ -102,6 +110,7 @@ def cmd_compare(args) -> int:
         print(note + "\n")
     name_a, name_b = ", ".join(va) or "the rules as they are", ", ".join(vb) or "the rules as they are"
     print(f"A: {name_a}\nB: {name_b}")
+    print_players(studies, args.learn_on, va != vb)
     for study in studies:
         specs = study.specs
         agents = "" if all(s == "random" for s in specs) else f"; agents {', '.join(specs)}" + (
@@ -111,7 +120,6 @@ def cmd_compare(args) -> int:
             continue
         print(f"\n{len(study.a)} games each, {players} players, the same seeds ({args.seed}..{study.a[-1].seed}) and seats "
               f"under both{agents}; {study.seconds:.0f} s")
-        print_players(study)
         print()
         print_differences(study.ma, study.mb, study.diffs, args.adjust)
     if len(studies) > 1:
@@ -119,23 +127,31 @@ def cmd_compare(args) -> int:
     return exit_status(session)
 
 
-def print_players(study) -> None:
-    """Each agent and what it judges positions by, under A and B — and, before any figure, whether they differ."""
-    a, b = study.sides.get("a", {}), study.sides.get("b", {})
-    width = max((len(spec) for spec in a), default=0)
-    if study.same_players:
-        print("the players, the same under A and B:")
-        for spec, e in a.items():
-            print(f"  {spec:<{width}}  {e}")
-        return
-    print("THE PLAYERS DIFFER between A and B, so B - A mixes the rule change with a change of players:")
-    for spec in a:
-        if a[spec] == b.get(spec):
-            print(f"  {spec:<{width}}  {a[spec]}")
-            continue
-        for side, e in (("A", a[spec]), ("B", b.get(spec))):
-            formula = f": {' '.join(e.expression.split())}" if e is not None and e.expression else ""
-            print(f"  {spec if side == 'A' else '':<{width}}  under {side}: {e}{formula}")
+def print_players(studies: list[Study], learn_on: str, two_rules: bool) -> None:
+    """Every set's agents and what each judges positions by, under A and B — before any figure, and
+    first of all, in capitals, whether they differ and why."""
+    from ..agents.learn import LEARNED
+    from ..lab.compare import LEARN_ON, players_warning
+    warning = players_warning(studies, learn_on)
+    if warning:
+        print("\n" + warning + ".")
+    learns = any(e.heuristic == LEARNED for s in studies for side in s.sides.values() for e in side.values())
+    if learns and two_rules and learn_on == "a":
+        print(("\n" if not warning else "") + LEARN_ON[learn_on][0].upper() + LEARN_ON[learn_on][1:] + ".")
+    for study in studies:
+        a, b = study.sides.get("a", {}), study.sides.get("b", {})
+        width = max((len(spec) for spec in {**a, **b}), default=0)
+        same = a == b
+        print(f"\nthe players (agents {', '.join(study.specs)}), " + ("the same under A and B:" if same else
+                                                                     "NOT THE SAME under A and B:"))
+        for spec in {**a, **b}:
+            if a.get(spec) == b.get(spec):  # (a learned heuristic with its formula: nobody wrote it down)
+                learned = a[spec].heuristic == LEARNED and a[spec].expression
+                print(f"  {spec:<{width}}  {a[spec]}" + (f": {' '.join(a[spec].expression.split())}" if learned else ""))
+                continue
+            for side, e in (("A", a.get(spec)), ("B", b.get(spec))):
+                formula = f": {' '.join(e.expression.split())}" if e is not None and e.expression else ""
+                print(f"  {spec if side == 'A' else '':<{width}}  under {side}: {e}{formula}")
 
 
 class RecordWriter:
@@ -250,5 +266,10 @@ def register(sub, variant) -> None:
                         "every 100 pairs; --games bounds it)")
     p.add_argument("--records", metavar="DIR", help="write a replayable record of every game as it finishes: A's "
                                                     "into DIR/a, B's into DIR/b")
+    p.add_argument("--learn-on", choices=("a", "each"), default="a",
+                   help="where an agent learns a heuristic (a ruleset that declares none): a (default) — once, on "
+                        "A's rules, and the same one under B, so that A and B are played by the same players; "
+                        "each — each side on its own rules (B - A then mixes a change of players with the rule "
+                        "change, and the report says so before any figure)")
     add_study_arguments(p, records=True)
     p.set_defaults(run=cmd_compare, check=False)

@@ -7,19 +7,29 @@ finishes (session.py), so `--resume` plays only the pairs it lacks. `--until-int
 differences after every `BATCH` pairs, as it always has, so a resumed study stops where one played
 straight through would.
 
-Each set of agents is named with what each agent judges positions by (agents/evaluation.py) under
-A and under B: a learned heuristic is learned for each side's rules, and where the two differ the
-study compares players as well as rules — the report says so before any figure.
+The same players on both sides. Each set of agents is named with what each agent judges positions
+by (agents/evaluation.py) under A and under B. An agent that learns a heuristic (a ruleset that
+declares none) learns it once, on A's rules, and reads that same heuristic under B (`LEARN_ON`,
+runner.Job.learn_on): learned for each side's rules, it weighed a property +863 under A and −27
+under B in an auction, and B − A mixed the rule change with a change of players. Why A rather than
+A and B together: A is the rules as the designer has them, the baseline B is a change to; the
+heuristic A's players learned is the one a study of A alone names, and a study of A against
+several B's keeps the same players throughout. Where the two sides' players still differ — asked
+for (`--learn-on each`), a ruleset's own heuristic that B's variants change, or A's learned
+heuristic that does not read under B's rules — the report says so, and why, before any figure.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..agents.evaluation import Evaluation
 from . import metrics, stats
 from .runner import Job, plan
 from .session import Session, Task
 
 BATCH = 100  # --until-interval looks at the intervals after every this many pairs
+LEARN_ON = {"a": "a heuristic an agent learns is learned once, on A's rules, and read under B too",
+            "each": "a heuristic an agent learns is learned on each side's own rules (--learn-on each)"}
 
 
 @dataclass
@@ -80,6 +90,51 @@ def paired(done: dict[str, dict]) -> tuple[list, list]:
 
 def sides_json(study: Study) -> dict:
     return {side: [{"spec": spec, **e.to_json()} for spec, e in study.sides.get(side, {}).items()] for side in "ab"}
+
+
+def why_differ(a: Evaluation | None, b: Evaluation | None, learn_on: str) -> str:
+    """Why one spec judges positions otherwise under B than under A, in words."""
+    from ..agents.learn import LEARNED
+    named = (a.heuristic if a else None, b.heuristic if b else None)
+    if named == (LEARNED, LEARNED):
+        return "each side learned its own heuristic, as --learn-on each asks" if learn_on == "each" else \
+            "the heuristic learned on A's rules does not read under B's, so B's players learned their own"
+    if named[0] == named[1] and named[0] is not None:
+        return f"the ruleset's heuristic {named[0]} is not the same under B's rules"
+    if LEARNED in named:
+        return "one side's rules declare a heuristic and the other's do not, so one side's players learned one"
+    return "A's and B's rules give their players different heuristics"
+
+
+def differing(studies: list[Study], learn_on: str) -> list[tuple[int, str, str]]:
+    """(set of agents, spec, why) for every agent that judges positions otherwise under B than under A."""
+    out = []
+    for i, s in enumerate(studies):
+        a, b = s.sides.get("a", {}), s.sides.get("b", {})
+        out += [(i, spec, why_differ(a.get(spec), b.get(spec), learn_on)) for spec in {**a, **b}
+                if a.get(spec) != b.get(spec)]
+    return out
+
+
+def players_warning(studies: list[Study], learn_on: str) -> str | None:
+    """The sentence a report puts before any figure when A's and B's players differ (None: they do not)."""
+    found = differing(studies, learn_on)
+    if not found:
+        return None
+    reasons = "; ".join(dict.fromkeys(f"{spec}, because {why}" for _, spec, why in found))
+    return f"THE PLAYERS DIFFER between A and B, so B - A mixes the rule change with a change of players: {reasons}"
+
+
+def all_sides_json(studies: list[Study], variants: dict[str, list[str]], learn_on: str) -> dict:
+    """`compare --json`'s `sides`: for A and for B, each set of agents with every agent's spec and
+    what it judged by (the heuristic's name and expression); whether they are the same, and if not, why."""
+    warning = players_warning(studies, learn_on)
+    out: dict = {"learn_on": learn_on, "how": LEARN_ON[learn_on], "same_players": warning is None, "warning": warning,
+                 "differ": [{"agents": i, "spec": spec, "why": why} for i, spec, why in differing(studies, learn_on)]}
+    for side in "ab":
+        out[side] = {"variants": variants[side],
+                     "agent_sets": [{"agents": s.specs, "players": sides_json(s)[side]} for s in studies]}
+    return out
 
 
 def study_json(study: Study) -> dict:

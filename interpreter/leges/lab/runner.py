@@ -39,6 +39,9 @@ class Job:
     players: int
     check: bool = False
     budget: GameBudget = DEFAULT_BUDGET
+    # the variants on whose rules an agent that learns a heuristic learns it, when not these (compare:
+    # B's players are A's, lab/compare.py); None: these
+    learn_on: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -66,17 +69,29 @@ def plan(seed: int, games: int, specs: list[str], rotate: bool, start: int = 0) 
 _GAMES: dict = {}
 
 
+def _key(job: Job, path: str | None) -> tuple:
+    learn_on = job.learn_on if job.learn_on != job.variants else None
+    return path or job.ruleset, job.variants, learn_on
+
+
 def _game(job: Job, path: str | None = None):
-    key = (path or job.ruleset, job.variants)
+    """The job's game, loaded once per process. One whose agents learn on other rules (`learn_on`)
+    is a Game of its own, kept under its own key: no job that did not ask shares its heuristic."""
+    key = _key(job, path)
     if key not in _GAMES:
         from .. import load
-        _GAMES[key] = load(path or job.ruleset, variants=list(job.variants))
+        from ..agents.learn import learn_on
+        game = load(path or job.ruleset, variants=list(job.variants))
+        if key[2] is not None:
+            learn_on(game, _game(Job(job.ruleset, key[2], job.players), path))
+        _GAMES[key] = game
     return _GAMES[key]
 
 
 def remember(job: Job, game) -> None:
-    """A game already loaded here (forked processes inherit it instead of loading it again)."""
-    _GAMES[(job.ruleset, job.variants)] = game
+    """A game already loaded here (forked processes inherit it instead of loading it again); one for
+    a job with `learn_on` must have been given its source (agents.learn.learn_on)."""
+    _GAMES[_key(job, None)] = game
 
 
 def play_chunk(job: Job, chunk: list[GameSpec], path: str | None = None) -> list[PlayResult]:
