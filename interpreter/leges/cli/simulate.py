@@ -5,14 +5,14 @@ import json
 import math
 import os
 import sys
-import time
 
 from ..engine.budget import DEFAULT_GAME_SECONDS, DEFAULT_GAME_WORK, GameBudget
 from ..text.errors import Diagnostic, LegesError, Position
 from ..text.terminal import shown
-from .common import EXIT_OK, load_ruleset, variants_of
+from .common import load_ruleset, variants_of
+from .surviving import add_study_arguments, check_time_limit, exit_status, open_journal, partial_note, progress
 
-BATCH = 100  # --until-interval looks at the intervals after every this many games (whatever --jobs is)
+BATCH = 100  # lab/simulation.py's BATCH, for --help (without loading the lab to print it)
 
 
 # ------------------------------------------------------------------ shared with `compare`
@@ -83,48 +83,6 @@ def players_of(game, args) -> int:
     return players
 
 
-class ProgressBar:
-    """A tqdm bar on the terminal's stderr (nothing when it is not a terminal, or with --quiet)."""
-
-    def __init__(self, total: int, enabled: bool, unit: str = "game"):
-        self.bar = None
-        if enabled:
-            try:
-                from tqdm import tqdm
-                self.bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=False)
-            except ImportError:
-                self.bar = None
-        self.base = 0
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is not None:
-            self.bar.n = self.base + done
-            self.bar.refresh()
-
-    def advance(self, games: int) -> None:
-        self.base += games
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
-def play_batches(game, job, games: list, args, bar: ProgressBar, until=None) -> list:
-    """Play the games (all of them, or batch by batch while `until(results)` is false)."""
-    from ..lab.runner import remember, run
-    remember(job, game)
-    if until is None:
-        return run(job, games, args.jobs, args.dask, bar)
-    results: list = []
-    for i in range(0, len(games), BATCH):
-        part = games[i:i + BATCH]
-        results.extend(run(job, part, args.jobs, args.dask, bar))
-        bar.advance(len(part))
-        if until(results):
-            break
-    return results
-
-
 def interval_text(i, percent: bool) -> str:
     def f(x):
         if math.isinf(x) or math.isnan(x):
@@ -146,97 +104,153 @@ def print_metrics(measured: dict, indent: str = "  ") -> None:
 
 
 # ------------------------------------------------------------------ simulate
+CHUNK_SECONDS = 0.5  # a process is given as many games as play in about this long (lab/session.py): short games
+# cost more to send than to play, and a stopped run loses at most this much of each process's play
+
+
 def cmd_simulate(args) -> int:
-    from ..lab import metrics
+    """Play the planned games through a session (lab/session.py): each written to the journal and its
+    record as it finishes, the journal's games read instead of played with --resume, and the report of
+    the games finished so far printed, marked partial, when Ctrl-C or --time-limit stops the run."""
     from ..agents import evaluations, seat_specs
-    from ..lab.records import make_record, write_record
-    from ..lab.runner import Job, plan
-    from ..lab.simulate import Summary
+    from ..lab.journal import rules_digest
+    from ..lab.runner import Job, plan, remember
+    from ..lab.session import Session
+    from ..lab.simulation import play_simulation
     game = load_ruleset(args.ruleset, args)
     players = players_of(game, args)
+    check_time_limit(args)
     specs = seat_specs(args.agents, players)
     judged = evaluations(game, specs)  # each agent built once: a bad spec or a missing heuristic is told before any game
     seats = game.setup_for(players).seat_names
     job = Job(os.path.abspath(args.ruleset), tuple(variants_of(args)), players, args.check, budget_of(args))
+    remember(job, game)  # (forked workers inherit it)
     games = plan(args.seed, args.games, specs, args.rotate_seats)
-    until = None
-    if args.until_interval is not None:
-        def until(results):  # noqa: F811 - replaces the None above
-            m = metrics.summarise(results, seats)
-            return all(m[k].width < args.until_interval for k in m if k.startswith("seat_win_rate."))
-    bar = ProgressBar(len(games), sys.stderr.isatty() and not args.quiet and not args.json)
-    start = time.perf_counter()
+    journal = open_journal(args, {"command": "simulate", "ruleset": game.id, "version": game.version,
+                                  "rules": rules_digest(game), "variants": list(job.variants), "players": players,
+                                  "seed": args.seed, "games": args.games, "agents": specs,
+                                  "rotate_seats": args.rotate_seats, "until_interval": args.until_interval,
+                                  "check": args.check, "game_work": args.game_work, "game_seconds": args.game_seconds})
+    bar = progress(args, "simulate", len(games))
+    records = RecordWriter(args, game, players) if args.records else None
     try:
-        results = play_batches(game, job, games, args, bar, until)
+        with Session(journal, len(games), args.jobs, args.dask, args.time_limit, bar, records,
+                     chunk_seconds=CHUNK_SECONDS) as session:
+            results = play_simulation(session, job, games, seats, args.until_interval)
     finally:
-        bar.close()
-    summary = Summary(game.id, players, args.seed, results, time.perf_counter() - start)
-    measured = metrics.summarise(results, seats)
-    if args.records:
-        os.makedirs(args.records, exist_ok=True)
-        for n, r in enumerate(summary.results):
-            result = {"ranking": r.ranking, "scores": r.scores, "unfinished": r.unfinished, "agents": r.agents}
-            suffix = f"-game{n}" if args.rotate_seats else ""
-            write_record(os.path.join(args.records, f"{game.id}-{players}p-seed{r.seed}{suffix}.json"),
-                         make_record(game, args.ruleset, players, r.seed, r.history, result))
-    if args.plot:
+        if bar is not None and hasattr(bar, "close"):
+            bar.close()
+    report = Report(game, players, specs, judged, seats, results, session, journal, len(games))
+    if args.plot and results:
         from ..lab.plot import plot_simulation
-        plot_simulation(args.plot, game.title, players, seats, summary.results, measured)
-    from ..lab import unfinished as stopped
-    warnings = stopped.warning_lines(summary.results)
+        plot_simulation(args.plot, game.title, players, seats, results, report.measured)
     if args.json:
-        for line in warnings:  # loud on the terminal too: the JSON may go to a file or a pipe
+        report.print_json(args)
+    else:
+        report.print_text(args)
+    return exit_status(session)
+
+
+class RecordWriter:
+    """A replayable record of every game as it finishes (and of those a resumed run reads from its journal)."""
+
+    def __init__(self, args, game, players: int):
+        self.args, self.game, self.players = args, game, players
+        os.makedirs(args.records, exist_ok=True)
+
+    def __call__(self, task, result) -> None:
+        from ..lab.records import make_record, write_record
+        r = result
+        suffix = f"-game{task.index}" if self.args.rotate_seats else ""
+        target = os.path.join(self.args.records, f"{self.game.id}-{self.players}p-seed{r.seed}{suffix}.json")
+        write_record(target, make_record(self.game, self.args.ruleset, self.players, r.seed, r.history,
+                                         {"ranking": r.ranking, "scores": r.scores, "unfinished": r.unfinished,
+                                          "agents": r.agents}))
+
+
+class Report:
+    """What `simulate` says of the games finished: all those planned, or (stopped) those so far."""
+
+    def __init__(self, game, players: int, specs: list[str], judged: dict, seats: list[str], results: list,
+                 session, journal, planned: int):
+        from ..lab import metrics
+        from ..lab.simulate import Summary
+        self.game, self.players, self.specs, self.judged, self.seats = game, players, specs, judged, seats
+        self.results, self.session, self.journal, self.planned = results, session, journal, planned
+        self.seconds = session.clock() - session.started
+        self.summary = Summary(game.id, players, results[0].seed if results else 0, results, self.seconds)
+        self.measured = metrics.summarise(results, seats) if results else {}
+        self.note = partial_note(session, journal, len(results), planned)
+
+    @property
+    def rate(self) -> float:
+        """Play-outs a second of the games played in this run (not those read from the journal)."""
+        played = self.session.done - self.session.read
+        return played / self.seconds if self.seconds > 0 else 0.0
+
+    def print_json(self, args) -> None:
+        from ..lab import metrics
+        from ..lab import unfinished as stopped
+        s = self.summary
+        for line in stopped.warning_lines(self.results):  # loud on the terminal too: the JSON may go to a file or a pipe
             print(line, file=sys.stderr)
         print(json.dumps({
-            "ruleset": game.id, "players": players, "seed": args.seed, "games": len(results),
-            "agents": specs, "rotate_seats": args.rotate_seats,
-            "evaluations": {spec: e.to_json() for spec, e in judged.items()},  # what each agent judged positions by
+            "ruleset": self.game.id, "players": self.players, "seed": args.seed, "games": len(self.results),
+            "planned": self.planned, "agents": self.specs, "rotate_seats": args.rotate_seats,
+            "evaluations": {spec: e.to_json() for spec, e in self.judged.items()},  # what each agent judged positions by
             "results": [{"seed": r.seed, "agents": r.agents, "ranking": r.ranking, "scores": r.scores,
                          "length": r.length, "unfinished": r.unfinished, "statistics": r.statistics,
-                         **({"series": r.series} if r.series else {})} for r in summary.results],
-            "mean_length": summary.mean_length(), "seat_win_rate": summary.seat_win_rate(seats),
-            "metrics": metrics.to_json(measured),
-            "playouts_per_second": summary.playouts_per_second(),
-            "unfinished": stopped.to_json(summary.results),
+                         **({"series": r.series} if r.series else {})} for r in self.results],
+            "mean_length": s.mean_length(), "seat_win_rate": s.seat_win_rate(self.seats),
+            "metrics": metrics.to_json(self.measured), "playouts_per_second": self.rate,
+            "unfinished": stopped.to_json(self.results), "partial": self.note is not None,
+            "stopped": self.session.stopped, "journal": self.journal.path if self.journal is not None else None,
         }))
-        return EXIT_OK
-    n = len(results)
-    last = results[-1].seed if results else args.seed
-    print(f"{n} games of {shown(game.title)} with {players} players (seeds {args.seed}..{last})")
-    for line in warnings:  # first in the summary, where it cannot be read past
-        print("  " + line)
-    if any(s != "random" for s in specs):
-        print("  agents: " + ", ".join(f"{s} {a}" for s, a in zip(seats, specs))
-              + ("; every seating in turn" if args.rotate_seats else ""))
-        for spec, judge in judged.items():
-            print(f"    {spec} judges by: {judge}")
-    print(f"  mean length: {summary.mean_length():.1f} decisions")
-    print("  seat win rate: " + ", ".join(f"{s} {interval_text(measured[f'seat_win_rate.{s}'], True)}"
-                                         for s in seats if f"seat_win_rate.{s}" in measured))
-    agents = [k for k in measured if k.startswith("agent_win_rate.")]
-    if agents:
-        print("  agent win rate: " + ", ".join(f"{k.split('.', 1)[1]} {interval_text(measured[k], True)}" for k in agents)
-              + f" (fair share {1 / players:.1%})")
-    if args.check:
-        print(f"  invariants held after every action: {', '.join(i for i, _, _ in game.invariants) or 'none declared'}")
-    print("  metrics (value [95 % interval]):")
-    print_metrics(measured, "    ")
-    if args.until_interval is not None and n < args.games:
-        print(f"  stopped after {n} games: every seat's interval is narrower than {args.until_interval}")
-    rate = summary.playouts_per_second()
-    print(f"  play-outs per second: {rate:.1f}" if rate >= 1 else f"  play-outs per second: {rate:.2g} ({1 / rate:.0f} s a game)" if rate > 0 else "  play-outs per second: -")
-    # A line a game after the summary, and for a few games only unless asked: 200 of them before
-    # it would push the summary (and the UNFINISHED line first in it) off the screen.
-    if not args.quiet and (getattr(args, "each", False) or n <= EACH_GAME_LINES):
-        print("each game:")
-        for r in summary.results:
-            ranking = " > ".join(" = ".join(group) for group in r.ranking)
-            status = f" (unfinished: {unfinished_reason(r.ending)})" if r.unfinished else ""
-            who = "" if all(a == "random" for a in r.agents) else f" [{', '.join(r.agents)}]"
-            print(f"  seed {r.seed}{who}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
-    elif not args.quiet:
-        print(f"  (a line for each of the {n} games: --each)")
-    return EXIT_OK
+
+    def print_text(self, args) -> None:
+        from ..lab import unfinished as stopped
+        results, measured, seats, players = self.results, self.measured, self.seats, self.players
+        if self.note:
+            print(self.note + "\n")
+        if not results:
+            print("no game finished: nothing to report")
+            return
+        n = len(results)
+        print(f"{n} games of {shown(self.game.title)} with {players} players (seeds {args.seed}..{results[-1].seed})")
+        for line in stopped.warning_lines(results):  # first in the summary, where it cannot be read past
+            print("  " + line)
+        if any(s != "random" for s in self.specs):
+            print("  agents: " + ", ".join(f"{s} {a}" for s, a in zip(seats, self.specs))
+                  + ("; every seating in turn" if args.rotate_seats else ""))
+            for spec, judge in self.judged.items():
+                print(f"    {spec} judges by: {judge}")
+        print(f"  mean length: {self.summary.mean_length():.1f} decisions")
+        print("  seat win rate: " + ", ".join(f"{s} {interval_text(measured[f'seat_win_rate.{s}'], True)}"
+                                             for s in seats if f"seat_win_rate.{s}" in measured))
+        agents = [k for k in measured if k.startswith("agent_win_rate.")]
+        if agents:
+            print("  agent win rate: " + ", ".join(f"{k.split('.', 1)[1]} {interval_text(measured[k], True)}"
+                                                   for k in agents) + f" (fair share {1 / players:.1%})")
+        if args.check:
+            print(f"  invariants held after every action: {', '.join(i for i, _, _ in self.game.invariants) or 'none declared'}")
+        print("  metrics (value [95 % interval]):")
+        print_metrics(measured, "    ")
+        if args.until_interval is not None and n < args.games and self.note is None:
+            print(f"  stopped after {n} games: every seat's interval is narrower than {args.until_interval}")
+        rate = self.rate
+        print(f"  play-outs per second: {rate:.1f}" if rate >= 1 else f"  play-outs per second: {rate:.2g} "
+              f"({1 / rate:.0f} s a game)" if rate > 0 else "  play-outs per second: -")
+        # A line a game after the summary, and for a few games only unless asked: 200 of them before
+        # it would push the summary (and the UNFINISHED line first in it) off the screen.
+        if not args.quiet and (getattr(args, "each", False) or n <= EACH_GAME_LINES):
+            print("each game:")
+            for r in results:
+                ranking = " > ".join(" = ".join(group) for group in r.ranking)
+                status = f" (unfinished: {unfinished_reason(r.ending)})" if r.unfinished else ""
+                who = "" if all(a == "random" for a in r.agents) else f" [{', '.join(r.agents)}]"
+                print(f"  seed {r.seed}{who}: {ranking}; scores {' '.join(map(str, r.scores))}; {r.length} decisions{status}")
+        elif not args.quiet:
+            print(f"  (a line for each of the {n} games: --each)")
 
 
 def register(sub, variant) -> None:
@@ -246,8 +260,10 @@ def register(sub, variant) -> None:
     p.add_argument("--until-interval", type=float, metavar="W",
                    help=f"stop once every seat's win-rate interval is narrower than W (looked at every {BATCH} "
                         "games; --games bounds it)")
-    p.add_argument("--records", metavar="DIR", help="write a replayable record of every game into DIR")
+    p.add_argument("--records", metavar="DIR",
+                   help="write a replayable record of every game into DIR as it finishes")
     p.add_argument("--check", action="store_true", help="test the ruleset's invariants after every action")
     p.add_argument("--each", action="store_true",
                    help=f"a line for every game after the summary, however many (by default only up to {EACH_GAME_LINES} games)")
+    add_study_arguments(p, records=True)
     p.set_defaults(run=cmd_simulate)

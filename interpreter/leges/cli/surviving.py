@@ -1,4 +1,4 @@
-"""The options of a study that survives being stopped (`compare`, `ladder`): --log, --resume,
+"""The options of a study that survives being stopped (`simulate`, `compare`, `ladder`): --log, --resume,
 --time-limit, --progress-every; the session they make (lab/session.py), and the words of a partial report."""
 from __future__ import annotations
 
@@ -53,13 +53,34 @@ def open_journal(args, header: dict):
 def progress(args, command: str, total: int):
     """A bar on a terminal, lines off one, nothing with --quiet."""
     from ..lab.session import ProgressLines
-    from .simulate import ProgressBar
     if args.quiet:
         return None
     if sys.stderr.isatty():
         return ProgressBar(total, not args.json) if not args.json else None
     games, seconds = every(args.progress_every)
     return ProgressLines(command, games, seconds)
+
+
+class ProgressBar:
+    """A tqdm bar on the terminal's stderr (nothing when it is not a terminal, or with --quiet)."""
+
+    def __init__(self, total: int, enabled: bool, unit: str = "game"):
+        self.bar = None
+        if enabled:
+            try:
+                from tqdm import tqdm
+                self.bar = tqdm(total=total, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=False)
+            except ImportError:
+                self.bar = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is not None:
+            self.bar.n = done
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
 
 
 def every(text: str) -> tuple[int | None, float | None]:

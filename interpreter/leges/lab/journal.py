@@ -69,7 +69,8 @@ def result_from_json(data: object, where: Position) -> PlayResult:
     return result
 
 
-WRITTEN_BY = "a journal is written by `leges compare` or `leges ladder` with --log FILE (or --records DIR)"
+WRITTEN_BY = ("a journal is written by `leges simulate`, `leges compare` or `leges ladder` with --log FILE "
+              "(or --records DIR)")
 
 
 class Journal:

@@ -18,6 +18,7 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -27,6 +28,7 @@ from .runner import GameSpec, Job, play_chunk, run
 from .simulate import PlayResult
 
 CLOCK = time.monotonic  # what a study's time limit and progress lines are read on (tests tick it by hand)
+MAX_CHUNK = 64  # games a process is given at once, at most, when a session plays in chunks
 INTERRUPTED = "interrupted (Ctrl-C)"
 TERMINATED = "terminated (a signal to stop)"
 
@@ -43,6 +45,13 @@ class Task:
 
 class _Terminated(KeyboardInterrupt):
     """SIGTERM, taken as Ctrl-C: a study stopped by its scheduler keeps its games and prints them too."""
+
+
+def timed_chunk(job: Job, games: list[GameSpec]) -> tuple[list[PlayResult], float]:
+    """In a worker: the games' results, and the seconds they took (what the next chunk is sized by)."""
+    start = time.perf_counter()
+    results = play_chunk(job, games)
+    return results, time.perf_counter() - start
 
 
 def _ignore_interrupts() -> None:
@@ -80,16 +89,25 @@ class ProgressLines:
 
 class Session:
     """Plays tasks for one study: from its journal where it has them, else on `jobs` processes (or
-    `dask`), each written down as it finishes; stops on Ctrl-C, SIGTERM or `time_limit` seconds."""
+    `dask`), each written down as it finishes; stops on Ctrl-C, SIGTERM or `time_limit` seconds.
+
+    `chunk_seconds`: on processes, give each a few games at once, as many as play in about that many
+    seconds (one game, until the first have told how long a game takes), and keep only a few chunks
+    out: a game of a millisecond costs more to send than to play, and a future for each of thousands
+    of games made a study of short games several times slower than `runner.run`. Each game is still
+    written down the moment its chunk returns. None (the default): one game a process at a time."""
 
     def __init__(self, journal: Journal | None, total: int, jobs: int | None = None, dask: str | None = None,
                  time_limit: float | None = None, progress: Callable[[int, int], None] | None = None,
-                 finished: Callable[[Task, PlayResult], None] | None = None, clock=None):
+                 finished: Callable[[Task, PlayResult], None] | None = None, clock=None,
+                 chunk_seconds: float | None = None):
         self.journal, self.total, self.jobs, self.dask = journal, total, jobs, dask
+        self.chunk_seconds = chunk_seconds
         self.time_limit, self.progress, self.finished = time_limit, progress, finished
         self.clock = clock or CLOCK
         self.started = self.clock()
         self.done = 0
+        self.read = 0  # of them, read from the journal (not played in this run: not in its play-outs per second)
         self.stopped: str | None = None  # why the study stopped before its end
         self._pool: ProcessPoolExecutor | None = None
         self._saved_handler: Any = None  # the SIGTERM handler to put back
@@ -137,6 +155,7 @@ class Session:
     def found(self, task: Task, result: PlayResult) -> None:
         """A game the journal holds: counted (not as played now), and handed on like one played."""
         self.done += 1
+        self.read += 1
         if isinstance(self.progress, ProgressLines):
             self.progress.found(1)
         elif self.progress is not None:
@@ -168,6 +187,8 @@ class Session:
                 if self._over_time():
                     return
                 self._record(t, play_chunk(t.job, [t.game])[0], out)
+        elif self.chunk_seconds is not None:
+            self._play_chunks(tasks, out, workers)
         else:
             self._play_pool(tasks, out, workers)
 
@@ -182,6 +203,38 @@ class Session:
             if self._over_time():
                 self._abandon()
                 return
+
+    def _play_chunks(self, tasks: list[Task], out: dict, workers: int) -> None:
+        """Chunks of consecutive games of one job, sized by the seconds a game took so far, two a
+        process out at a time; each chunk's games written down as it returns."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+        pool, target = self._pool, self.chunk_seconds or 0.0
+        queue, pending = deque(tasks), {}
+        per_game: float | None = None  # seconds a game, as the chunks so far took them
+
+        def submit() -> None:
+            size = 1 if per_game is None else max(1, min(MAX_CHUNK, int(target / max(per_game, 1e-6))))
+            group = [queue.popleft()]
+            while queue and len(group) < size and queue[0].job == group[0].job:
+                group.append(queue.popleft())
+            pending[pool.submit(timed_chunk, group[0].job, [t.game for t in group])] = group
+
+        while queue and len(pending) < 2 * workers:
+            submit()
+        while pending:
+            finished, _ = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
+            for future in finished:
+                group = pending.pop(future)
+                results, seconds = future.result()
+                per_game = max(per_game or 0.0, seconds / len(group))  # the slowest seen: a chunk never runs long
+                for t, result in zip(group, results):
+                    self._record(t, result, out)
+            if self._over_time():
+                self._abandon()
+                return
+            while queue and len(pending) < 2 * workers:
+                submit()
 
     def _play_dask(self, tasks: list[Task], out: dict) -> None:
         """On a cluster: a batch of a few games a worker at a time, each batch written down as it returns."""
