@@ -121,6 +121,7 @@ class Game:
         self.budget: GameBudget = DEFAULT_BUDGET
         self.flow = Flow(self)
         self._setups: dict[int, Setup] = {}
+        self._prototypes: dict[int, State] = {}  # per number of players: the state before its set-up (_initial)
         self.setup_builder: Callable[[int], Setup] | None = None
         self.approximations: list = []
         self.invariants: list = []  # (id, fn, declaration)
@@ -236,6 +237,23 @@ class Game:
         if not self.min_players <= n <= self.max_players:
             raise LegesError(Diagnostic(Position(self.ruleset_file),
                                         f"{self.title} is for {self.min_players} to {self.max_players} players, not {n}"))
+        st = self._initial(n).copy()  # its lists shared until written (State.writable)
+        st.game = self  # (a table's private copy of the game shares the prototypes: engine/private_copy.py)
+        st.seed = seed
+        st.rng = R.seed_state(seed)
+        st.explicit_chance, st.forced_moves = explicit_chance, forced_moves
+        st.budget, st.spent = budget or self.budget, [0, 0.0]
+        st.forget_cached()
+        if run:
+            self.flow.run(st)
+        return st
+
+    def _initial(self, n: int) -> State:
+        """The state every game of n players begins from, before its set-up rules run (made once:
+        a new game is a copy of it, which costs less than laying out its zones and variables)."""
+        found = self._prototypes.get(n)
+        if found is not None:
+            return found
         setup = self.setup_for(n)
         st = State.__new__(State)
         st.game, st.setup, st.n = self, setup, n
@@ -254,20 +272,16 @@ class Game:
         st.cprops, st.sprops = {}, {}
         st.phase, st.flow = None, "setup"
         st.turn_player, st.turn_queue, st.turn_count, st.dropped = 0, None, 0, []
-        st.frames = []
-        if self.setup_code:
-            st.frames.append([self.setup_code, 0, {"me": None}])
+        st.frames = [[self.setup_code, 0, {"me": None}]] if self.setup_code else []
         st.pending = None
-        st.seed = seed
-        st.rng = R.seed_state(seed)
+        st.seed, st.rng = 0, R.seed_state(0)
         st.terminal, st.unfinished, st.next_phase = False, False, None
         st.history, st.sealed, st.fired, st.log = [], [], [], []
-        st.explicit_chance = explicit_chance
-        st.forced_moves, st.forced, st.ending, st.at_once = forced_moves, 0, None, []
-        st.budget, st.spent = budget or self.budget, [0, 0.0]
-        st.forget_cached()
-        if run:
-            self.flow.run(st)
+        st.explicit_chance = False
+        st.forced_moves, st.forced, st.ending, st.at_once = False, 0, None, []
+        st.budget, st.spent = self.budget, [0, 0.0]
+        st.memo, st.private = [], set()
+        self._prototypes[n] = st
         return st
 
     def fresh_work(self) -> None:
