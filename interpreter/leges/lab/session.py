@@ -55,8 +55,11 @@ def timed_chunk(job: Job, games: list[GameSpec]) -> tuple[list[PlayResult], floa
 
 
 def _ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is the study's to handle (it ends the workers itself), not a traceback each."""
+    """In a worker: Ctrl-C is the study's to handle (it ends the workers itself), not a traceback each;
+    and SIGTERM ends the worker quietly (a forked worker inherits the study's own SIGTERM handler,
+    which would print a traceback in every worker the study ends)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class ProgressLines:
