@@ -89,31 +89,56 @@ def stated_length(game) -> int:
     return int(entry["value"])
 
 
+_UNSAFE = set(" \t\n|[],=():")  # what a text in a game string's `bounds` cannot hold
+
+
 def bounds_param(bounds: dict) -> str:
-    """The `bounds` game parameter for a dictionary of ActionSpace bounds: `KEY:N` (an int below N) or
-    `KEY:LENGTH:VALUES` (a list), space-separated (OpenSpiel's game strings allow no comma)."""
+    """The `bounds` game parameter for a dictionary of ActionSpace bounds: `KEY:N` (an int below N),
+    `KEY:LENGTH:N` (a list of ints below N) or `KEY:LENGTH:[A|B|C]` (a list of those texts),
+    space-separated: OpenSpiel's game strings allow no comma, and a ruleset's declared bounds are
+    written into every registered name's parameters, so a bound the string cannot hold is refused
+    here, by name, rather than read back as another bound."""
     parts = []
     for key, value in bounds.items():
-        parts.append(f"{key}:{value['length']}:{value['values']}" if isinstance(value, dict) else f"{key}:{value}")
+        if not isinstance(value, dict):
+            parts.append(f"{key}:{value}")
+            continue
+        values = value["values"]
+        if not isinstance(values, int):
+            bad = [v for v in values if not str(v) or set(str(v)) & _UNSAFE]
+            if bad:
+                raise LegesError(Diagnostic(Position("leges.adapters.openspiel"),
+                                            f"the bound of '{key}' lists the value {bad[0]!r}, which an OpenSpiel "
+                                            "game string cannot hold (no space, '|', '[', ']', ',', '=', '(', ')' or ':')",
+                                            "give the values as an int bound, or texts without those characters"))
+            values = "[" + "|".join(str(v) for v in values) + "]"
+        parts.append(f"{key}:{value['length']}:{values}")
     return " ".join(parts)
 
 
 def parse_bounds(text: str) -> dict:
-    """`bounds_param` read back; a malformed part is a located error naming the form."""
+    """`bounds_param` read back; a malformed part is a located error naming the forms."""
     out: dict = {}
     for part in text.split():
-        fields = part.split(":")
+        fields = part.split(":", 2)
         try:
             if len(fields) == 2:
                 out[fields[0]] = int(fields[1])
             elif len(fields) == 3:
-                out[fields[0]] = {"length": int(fields[1]), "values": int(fields[2])}
+                values = fields[2]
+                if values.startswith("[") and values.endswith("]"):
+                    texts = [v for v in values[1:-1].split("|") if v]
+                    if not texts:
+                        raise ValueError(part)
+                    out[fields[0]] = {"length": int(fields[1]), "values": texts}
+                else:
+                    out[fields[0]] = {"length": int(fields[1]), "values": int(values)}
             else:
                 raise ValueError(part)
         except ValueError:
             raise LegesError(Diagnostic(Position("leges.adapters.openspiel"), f"'{part}' is not a bound",
-                                        "bounds are KEY:N (an int below N) or KEY:LENGTH:VALUES (a list), "
-                                        "space-separated")) from None
+                                        "bounds are KEY:N (an int below N), KEY:LENGTH:N (a list of ints below N) "
+                                        "or KEY:LENGTH:[A|B] (a list of those texts), space-separated")) from None
     return out
 
 

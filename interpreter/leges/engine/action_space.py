@@ -104,9 +104,21 @@ class ListDomain:
         ranks = sorted(self.item.encode(st, v, fmt.item) for v in value)
         k = len(ranks)
         if k > self.length:
-            raise KeyError(f"{k} items")
+            raise KeyError(f"a list of {k} items")
         # the combination {r_j + j} of k from d + k - 1, ranked colexicographically
         return self.offsets[k] + sum(comb(r + j, j + 1) for j, r in enumerate(ranks))
+
+    def find(self, text: str) -> int | None:
+        """The number of a canonical text (`[a,b]`) without listing the domain — a list of 60 cards
+        of 4 kinds has 635,376 texts; None when it is not one (or an item's text holds a comma)."""
+        if not isinstance(self.item, Domain) or not (text.startswith("[") and text.endswith("]")):
+            return None
+        index = self.item.index
+        parts = text[1:-1].split(",") if len(text) > 2 else []
+        if len(parts) > self.length or any(part not in index for part in parts):
+            return None
+        ranks = sorted(index[part] for part in parts)
+        return self.offsets[len(ranks)] + sum(comb(r + j, j + 1) for j, r in enumerate(ranks))
 
     def ranks(self, i: int) -> list[int]:
         k = next(k for k in range(self.length + 1) if i < self.offsets[k + 1])
@@ -172,11 +184,18 @@ class Site:
 
 
 def _out_of_domain(st, site: Site, name: str, d, exc) -> LegesError:
+    """Which value left its domain, and the bounds key that widens it: for a choose the site's key
+    (`LABEL.NAME`) is that key already, for an action it is `ACTION.PARAM` — the key a ruleset's
+    `limits.action_bounds` and the adapters' `bounds` take, so the hint can be followed as written."""
+    value = str(exc.args[0]) if exc.args else ""
+    what = value if value.startswith("a list of ") else f"the value {value}"
+    key = site.key if site.choose else f"{site.key}.{name}"
     return LegesError(Diagnostic(Position(f"{st.game.id}@{len(st.history)}"),
-                                 f"the value {exc.args[0] if exc.args else ''} of '{name}' ({site.key}) is outside "
-                                 f"its domain in the fixed action space ({d.what})",
-                                 f"give ActionSpace(..., bounds={{'{site.key}.{name}': ...}}) a larger domain "
-                                 "(docs/researchers.md, 'The fixed action space')"))
+                                 f"{what} of '{name}' ({site.key}) is outside its domain in the fixed action "
+                                 f"space ({d.what})",
+                                 f"declare the bound the rules give in the ruleset's limits.action_bounds "
+                                 f"(bounds: {{{key}: ...}}), or give the adapter (ActionSpace(..., bounds=)) "
+                                 f"{{'{key}': ...}} with a larger domain (docs/researchers.md, 'The fixed action space')"))
 
 
 class ActionSpace:
@@ -247,7 +266,8 @@ class ActionSpace:
             if isinstance(values, int):
                 inner = Domain((str(i) for i in range(values)), f"an int below {values}")
             elif values is not None:
-                inner = Domain(values, "the values given")
+                inner = Domain([str(v) for v in values], "the values given")
+                self._known_values(elem, key, inner.texts)
             else:
                 inner = self._domain(elem, key + "[]", item=True)
             return ListDomain(inner, length, f"at most {length} items of {inner.what}")
@@ -281,6 +301,20 @@ class ActionSpace:
         raise LegesError(Diagnostic(Position(game.ruleset_file),
                                     f"'{key}' is of type {ty}, which the fixed action space cannot enumerate",
                                     "give its parameter a type of finite values (a space, a component, an int, ...)"))
+
+    def _known_values(self, elem: T.Ty, key: str, texts: list[str]) -> None:
+        """Refuse a bound's value that the item's own domain lacks (a misspelt card kind): its options
+        would never be numbered, and the error would come mid-game, far from the bound that caused it.
+        Ints are open-ended (any value is theirs), so only the other kinds are checked."""
+        if elem.kind in ("int", "any", "list", "tuple"):
+            return
+        known = self._domain(elem, key + "[]", item=True)
+        unknown = [v for v in texts if v not in known.index]
+        if unknown:
+            from ..text.errors import did_you_mean
+            raise LegesError(Diagnostic(Position(self.game.ruleset_file),
+                                        f"the bound of '{key}' lists {unknown[0]!r}, which is not {known.what}",
+                                        did_you_mean(unknown[0], known.texts) or "its values: " + ", ".join(known.texts[:20])))
 
     def _chance_domain(self) -> Domain:
         setup = self._setup
@@ -368,6 +402,8 @@ class ActionSpace:
                 rest = following[1:] + rest
             if isinstance(d, Domain):
                 i = d.index.get(value)
+            elif isinstance(d, ListDomain) and d.find(value) is not None:
+                i = d.find(value)
             else:
                 i = next((j for j in range(d.size) if d.text(j) == value), None) if d.size <= 100_000 else None
             if i is None:
