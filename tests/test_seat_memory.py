@@ -133,8 +133,9 @@ def test_the_pages_agents_keep_their_seats_memory_too():
 
 def test_a_card_a_variable_once_named_stays_known_after_it_names_another(tmp_path):
     """`last_taken` names the card x drew unseen into its hand; once o has drawn and the variable
-    names o's card, o's memory still knows what x's card is (its worlds keep it), where a world
-    drawn from the state alone has forgotten it."""
+    names o's card, o's memory still knows what x's card is (its worlds keep it), and so does
+    `state.resample`, which reads it off the history (engine/seen.py), where a world drawn from
+    what the seat sees now has forgotten it."""
     import shutil
     shutil.copytree(OPEN_DRAW, tmp_path / "d")
     path = tmp_path / "d" / "ruleset.yaml"
@@ -156,7 +157,8 @@ def test_a_card_a_variable_once_named_stays_known_after_it_names_another(tmp_pat
     label = st.setup.clabel[card]
     rng = random.Random(0)
     assert all(resample(st, 1, rng, memory.pins(rng=False)).setup.clabel[card] == label for _ in range(30))
-    assert len({st.resample(1, rng).setup.clabel[card] for _ in range(30)}) > 1
+    assert all(st.resample(1, rng).setup.clabel[card] == label for _ in range(30))
+    assert len({resample(st, 1, rng).setup.clabel[card] for _ in range(30)}) > 1
 
 
 @pytest.mark.parametrize("folder", [OPEN_DRAW, ruleset_dir("attika")])

@@ -12,7 +12,8 @@ from typing import Any, ClassVar
 
 from ..engine import rng as R
 from ..engine.api import Action
-from ..engine.resample import NO_PINS, Resampler, has_hidden_information
+from ..engine.resample import Resampler, has_hidden_information
+from ..engine.seen import seen_pins
 
 
 class View:
@@ -52,7 +53,8 @@ class View:
 
         Everything hidden from the player is drawn afresh, and so is the future chance (the
         random generator is re-seeded), so searching it foretells nothing — but what the player has
-        seen stays as it saw it, when the view carries its `knowledge` (the simulator gives it).
+        seen stays as it saw it: by the view's `knowledge` when it carries one (the simulator and
+        the page keep it along the game), else read off the state's own history (engine/seen.py).
         """
         if not self.hidden:
             st = self._state.copy()
@@ -60,7 +62,7 @@ class View:
             st.seed = -1
             return st
         if self._resampler is None:
-            pins = self.knowledge.pins(rng=False) if self.knowledge is not None else NO_PINS
+            pins = self.knowledge.pins(rng=False) if self.knowledge is not None else seen_pins(self._state, self.player)
             self._resampler = Resampler(self._state, self.player, pins)
         return self._resampler.sample(rng)
 

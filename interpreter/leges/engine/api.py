@@ -255,9 +255,11 @@ class StateAPI(StateData):
         return self.copy()
 
     def resample(self, player: int, rng) -> "StateAPI":
-        """A state `player` cannot tell from this one, all it cannot see drawn afresh (engine/resample.py)."""
-        from .resample import resample
-        return resample(self, player, rng)
+        """A state `player` cannot tell from this one, all it cannot see drawn afresh (engine/resample.py),
+        keeping everything it has seen along the game, read off this state's seed and history
+        (engine/seen.py)."""
+        from .seen import resample_seen
+        return resample_seen(self, player, rng)
 
     # -------------------------------------------------------------- results
     def scores(self) -> list:

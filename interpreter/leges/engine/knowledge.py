@@ -1,4 +1,6 @@
-"""What each seat has seen of the components, step by step, for the leak check (leaks.py).
+"""What each seat has seen of the components, step by step: for the leak check (leaks.py), for the
+memories of whoever plays a real game (`SeatMemories`), and for `state.resample`, which reads it
+off the state's own history (engine/seen.py).
 
 A seat legitimately learns a component's identity when the rules put it where the seat can see
 it — into a zone visible to it, onto the top of a `top` zone, into a `reveal` — or when an action
@@ -14,14 +16,20 @@ has once seen is not sought; no false alarm comes of what it remembers.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from ..text.errors import LegesError
-from .api import Action
+from .action import Action
 from .decision import Option
 from .readable import read_components
 from .resample import Pins
-from .state import State
+
+# A game state (engine/state.py), named but not imported: `state.resample` reads what each seat has
+# seen off the state's history through this module (engine/seen.py), so importing the state back
+# would close a cycle. The tracing class is made from the state's own class when first needed.
+State = Any
 
 # One traced event: ("to", c, zone, source, top) c was put from source (off its top, if top) into
 # zone; ("top", c, zone) c lies on top of a `top` zone; ("shuffle", zone, items) these items of
@@ -29,63 +37,86 @@ from .state import State
 Event = tuple
 
 
-class _Traced(State):
-    """A state that notes where its components go while its rules run (the events above)."""
+class _Sink(threading.local):
+    """Where the traced events of the step running in this thread go: a step traced while another
+    is (a world read off a history while a real step is traced, engine/seen.py) or in another
+    thread (tables of the page) gets a list of its own."""
+    events: list[Event] | None = None
 
-    __slots__ = ()
+
+_sink = _Sink()
+
+
+def _note(event: Event) -> None:
+    events = _sink.events
+    if events is not None:
+        events.append(event)
+
+
+_TRACED: dict[type, type] = {}  # a state's class → its tracing subclass
+
+
+def _traced_class(base: Any) -> type:
+    """A subclass of the state's class `base` that notes where its components go while its rules
+    run (the events above); a state's class is swapped for it for one step, so play that nobody
+    traces (a search's play-outs) pays nothing."""
+    found = _TRACED.get(base)
+    if found is not None:
+        return found
 
     def place(self, c: int, zone: str, index: int | None) -> None:
         source = self.where[c]
         top = self.zones[source][-1] == c
-        State.place(self, c, zone, index)
-        _events.append(("to", c, zone, source, top))
-        self._tops(source, zone)
+        base.place(self, c, zone, index)
+        _note(("to", c, zone, source, top))
+        tops(self, source, zone)
 
     def stack(self, source: str, dest: str, bottom: bool) -> None:
         if source == dest:
             return
         items = list(self.zones[source])
-        State.stack(self, source, dest, bottom)
-        _events.extend(("to", c, dest, source, i == len(items) - 1) for i, c in enumerate(items))
-        self._tops(source, dest)
+        base.stack(self, source, dest, bottom)
+        for i, c in enumerate(items):
+            _note(("to", c, dest, source, i == len(items) - 1))
+        tops(self, source, dest)
 
     def shuffle_range(self, fr: list, key: str, zone: str, lo: int, hi: int) -> bool:
-        done = State.shuffle_range(self, fr, key, zone, lo, hi)
-        _events.append(("shuffle", zone, tuple(self.zones[zone][lo:hi])))
-        self._tops(zone)
+        done = base.shuffle_range(self, fr, key, zone, lo, hi)
+        _note(("shuffle", zone, tuple(self.zones[zone][lo:hi])))
+        tops(self, zone)
         return done
 
     def reveal(self, text: str, components: tuple) -> None:
-        State.reveal(self, text, components)
-        _events.append(("reveal", text, components))
+        base.reveal(self, text, components)
+        _note(("reveal", text, components))
 
-    def _tops(self, *zones: str) -> None:
+    def tops(self, *zones: str) -> None:
         visibility = self.setup.zone_visibility
         for zone in zones:
             items = self.zones[zone]
             if items and visibility.get(zone) == "top":
-                _events.append(("top", items[-1], zone))
+                _note(("top", items[-1], zone))
 
-
-_events: list[Event] = []
+    found = _TRACED[base] = type("_Traced", (base,), {
+        "__slots__": (), "place": place, "stack": stack, "shuffle_range": shuffle_range, "reveal": reveal})
+    return found
 
 
 def run(st: State, action: Action | None) -> tuple[State | None, list[Event]]:
     """A copy of `st` after `action` (None: after its set-up), and the events of that step; the
     copy is None when the action is not legal there."""
     after = st.copy()
-    after.__class__ = _Traced
-    _events.clear()
-    try:
+
+    def apply() -> None:
         if action is None:
             after.game.flow.run(after)
         else:
             after.apply_action(action)
+    try:
+        events = traced(after, apply)
     except LegesError:
         return None, []
-    finally:
-        after.__class__ = State
-    return after, list(_events)
+    return after, events
 
 
 def visible(st: State, zone: str, player: int) -> bool:
@@ -189,16 +220,19 @@ class Knowledge:
         self.known -= gone
 
 
-def traced(st: State, apply) -> list[Event]:
+def traced(st: State, apply: Callable[[], None]) -> list[Event]:
     """Run `apply()` on `st` itself, tracing where its components go: the events of the step."""
     before = st.__class__
-    st.__class__ = _Traced
-    _events.clear()
+    outer = _sink.events
+    events: list[Event] = []
+    st.__class__ = _traced_class(before)
+    _sink.events = events
     try:
         apply()
     finally:
         st.__class__ = before
-    return list(_events)
+        _sink.events = outer
+    return events
 
 
 class SeatMemories:

@@ -321,5 +321,6 @@ class State(StateAPI):
             for c in items:
                 s.where[c] = key
         s.budget, s.spent = game.budget, [0, 0.0]  # what a game spent is not saved: it begins afresh
+        s.seen_by = None  # read off the history again when asked (engine/seen.py)
         s.forget_cached()
         return s

@@ -27,6 +27,7 @@ VALUES_OR_LISTS = "values_or_lists"  # {key: value or list}: the lists copied (p
 FRAMES = "frames"  # [[code id, instruction index, locals]]: the locals and the lists in them copied
 SHARED_LISTS = "shared_lists"  # {key: list}: the dict copied, the lists shared until written (copy on write)
 OWN = "own"  # a fresh empty set for both the copy and the original (the slots or zones each holds alone)
+CACHE = "cache"  # a value derived from the others, never changed in place, shared (None where never set)
 
 _COPY = {
     SHARED: "self.{f}",
@@ -37,6 +38,7 @@ _COPY = {
     DICTS_BY_KEY: "{{k: dict(v) for k, v in self.{f}.items()}}",
     VALUES_OR_LISTS: "{{k: (list(v) if isinstance(v, list) else v) for k, v in self.{f}.items()}}",
     FRAMES: "[[x[0], x[1], _copy_env(x[2])] for x in self.{f}]",
+    CACHE: "getattr(self, '{f}', None)",  # (the state a game's states are copied from never sets it)
 }
 
 _REQUIRED = object()  # a saved field every saved state must have (no default for older saves)
@@ -87,6 +89,9 @@ class StateData:
     memo: list[Any] = _field(LIST)  # the memoised functions' values, a slot each (lang/optimise/memo.py)
     private: set[int] = _field(OWN)  # slots of memo this state alone holds (changed in place)
     owned: set[str] = _field(OWN)  # zones whose lists this state alone holds (the others: State.writable)
+    # what each seat has seen, read off the seed and the history (engine/seen.py), for the history
+    # it names: derived, so not saved; a copy shares it until its history grows
+    seen_by: Any = _field(CACHE)
 
 
 STATE_FIELDS = fields(StateData)
