@@ -14,6 +14,7 @@ which order, and in which run — straight through, or resumed — changes nothi
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import sys
 import threading
@@ -29,6 +30,7 @@ from .simulate import PlayResult
 
 CLOCK = time.monotonic  # what a study's time limit and progress lines are read on (tests tick it by hand)
 MAX_CHUNK = 64  # games a process is given at once, at most, when a session plays in chunks
+GRACE_SECONDS = 2.0  # a stopped session in chunks waits this long for the chunks out before ending their processes
 INTERRUPTED = "interrupted (Ctrl-C)"
 TERMINATED = "terminated (a signal to stop)"
 
@@ -113,6 +115,8 @@ class Session:
         self.read = 0  # of them, read from the journal (not played in this run: not in its play-outs per second)
         self.stopped: str | None = None  # why the study stopped before its end
         self._pool: ProcessPoolExecutor | None = None
+        self._cluster: Any = None  # with `dask` and `chunk_seconds`: one client for the study (cluster.py)
+        self._out: dict = {}  # the chunks out, by their futures
         self._saved_handler: Any = None  # the SIGTERM handler to put back
 
     # ------------------------------------------------------------------ life
@@ -127,6 +131,9 @@ class Session:
         if self._pool is not None:  # (after a failed game, the games not begun are not waited for)
             self._pool.shutdown(wait=True, cancel_futures=exc[0] is not None)
             self._pool = None
+        if self._cluster is not None:
+            self._cluster.close(self._out)
+            self._cluster, self._out = None, {}
         if self._saved_handler is not None:
             signal.signal(signal.SIGTERM, self._saved_handler)
             self._saved_handler = None
@@ -183,7 +190,9 @@ class Session:
 
     def _play(self, tasks: list[Task], out: dict) -> None:
         workers = self.jobs or os.cpu_count() or 1
-        if self.dask:
+        if self.dask and self.chunk_seconds is not None:
+            self._play_chunks(tasks, out, workers)
+        elif self.dask:
             self._play_dask(tasks, out)
         elif workers == 1 or len(tasks) == 1:
             for t in tasks:
@@ -209,35 +218,55 @@ class Session:
 
     def _play_chunks(self, tasks: list[Task], out: dict, workers: int) -> None:
         """Chunks of consecutive games of one job, sized by the seconds a game took so far, two a
-        process out at a time; each chunk's games written down as it returns."""
-        if self._pool is None:
+        process (or a cluster's worker) out at a time; each chunk's games written down as it returns."""
+        if self.dask and self._cluster is None:
+            from .cluster import Cluster
+            self._cluster = Cluster(self.dask, self.jobs)
+        elif not self.dask and self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
-        pool, target = self._pool, self.chunk_seconds or 0.0
-        queue, pending = deque(tasks), {}
+        target = self.chunk_seconds or 0.0
+        waiting: deque[Task] = deque(tasks)
+        returned: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._out = {}  # future → its chunk's tasks (a Dask future calls back from a thread of its own)
         per_game: float | None = None  # seconds a game, as the chunks so far took them
 
         def submit() -> None:
             size = 1 if per_game is None else max(1, min(MAX_CHUNK, int(target / max(per_game, 1e-6))))
-            group = [queue.popleft()]
-            while queue and len(group) < size and queue[0].job == group[0].job:
-                group.append(queue.popleft())
-            pending[pool.submit(timed_chunk, group[0].job, [t.game for t in group])] = group
+            group = [waiting.popleft()]
+            while waiting and len(group) < size and waiting[0].job == group[0].job:
+                group.append(waiting.popleft())
+            future = self._send(group[0].job, [t.game for t in group])
+            self._out[future] = group
+            future.add_done_callback(returned.put)
 
-        while queue and len(pending) < 2 * workers:
-            submit()
-        while pending:
-            finished, _ = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
-            for future in finished:
-                group = pending.pop(future)
+        def fill() -> None:
+            most = 2 * (self._cluster.workers if self.dask and self._cluster is not None else workers)
+            while waiting and len(self._out) < most:
+                submit()
+
+        fill()
+        while self._out:
+            try:
+                future = returned.get(timeout=1.0)
+            except queue.Empty:
+                future = None
+            if future is not None:
+                group = self._out.pop(future)
                 results, seconds = future.result()
-                per_game = max(per_game or 0.0, seconds / len(group))  # the slowest seen: a chunk never runs long
+                per_game = seconds / len(group)  # the latest chunk's (a worker's first also loads the ruleset)
                 for t, result in zip(group, results):
                     self._record(t, result, out)
             if self._over_time():
                 self._abandon()
                 return
-            while queue and len(pending) < 2 * workers:
-                submit()
+            fill()
+
+    def _send(self, job: Job, games: list[GameSpec]) -> Any:
+        """A chunk sent to the cluster, or to a process: its future, whose result is (results, seconds)."""
+        if self._cluster is not None:
+            return self._cluster.submit(job, games)
+        assert self._pool is not None
+        return self._pool.submit(timed_chunk, job, games)
 
     def _play_dask(self, tasks: list[Task], out: dict) -> None:
         """On a cluster: a batch of a few games a worker at a time, each batch written down as it returns."""
@@ -253,9 +282,15 @@ class Session:
 
     def _abandon(self) -> None:
         """Stop now: the games not begun are dropped, the ones running ended with their processes."""
+        if self._cluster is not None:
+            self._cluster.close(self._out)
+            self._cluster, self._out = None, {}
         pool, self._pool = self._pool, None
         if pool is None:
             return
+        if self._out:  # chunks out: let them end (they last about `chunk_seconds`) rather than kill a worker
+            wait(list(self._out), timeout=GRACE_SECONDS)  # writing one back, which would hang the pool's reader
+            self._out = {}
         processes = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
