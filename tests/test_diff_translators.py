@@ -227,3 +227,48 @@ def test_plain_words_read_the_language_only():
     assert words("count(xs(), c => c.owner == me) >= 2") == (
         "the number of xs for which c.owner is the player deciding is at least 2")
     assert words("any(hand(p), c => is_big(c)) and n != none") == "some c in hand of p has is big of c and n is not nothing"
+
+
+def _cited_in_both_without_a_note() -> set:
+    """The Pompeii items the Russian variant leaves as they are, whose citations quote both books
+    (the Russian quote an `also` entry) with no note on how the Russian text differs."""
+    import leges
+    from leges.authoring.translation import _SECTIONS, _items
+    from leges.authoring.translation_same import quotes
+    base = leges.load(str(ROOT / "rulesets" / "pompeii"))
+    russian = leges.load(str(ROOT / "rulesets" / "pompeii"), variants=["russian"])
+    out = set()
+    for section in _SECTIONS:
+        a, b = _items(base.ruleset, section), _items(russian.ruleset, section)
+        for key in a.keys() & b.keys():
+            qa, qb = quotes(a[key]), quotes(b[key])
+            if [vars(q) for q in qa] == [vars(q) for q in qb] and {q.book for q in qb} >= {"hu", "ru"} \
+                    and not any(q.book == "ru" and q.note for q in qb):
+                out.add((section, key))
+    return out
+
+
+def test_rules_cited_in_both_books_without_a_note_are_compared(russian):
+    """A rule the base cites in both books (the Russian quote under `also`) with no note on how the texts
+    differ is compared all the same, never skipped: it goes with a change when its passages ground one,
+    else it is listed as said differently, encoded the same — its two quotes side by side, marked as
+    having no note, so the translator knows nobody has compared them yet."""
+    out, report = russian
+    unnoted = _cited_in_both_without_a_note()
+    assert {("functions", "exit_cost"), ("zones", "hand"), ("scoring", "scoring")} <= unnoted
+    same = {(x["section"], x["id"]): x for x in report["said_differently"]}
+    grounding = {(s["section"], s["id"]) for d in report["differences"] for s in d["shared"]}
+    changed = {(d["section"], d["id"]) for d in report["differences"]}
+    borrowed = {(x["section"], x["id"]) for x in report["borrowed"]}
+    assert not unnoted - (set(same) | grounding | changed | borrowed), "cited in both books, and not compared"
+    exit_cost = same[("functions", "exit_cost")]
+    assert exit_cost["unnoted"] is True and {q["book"] for q in exit_cost["quotes_b"]} >= {"hu", "ru"}
+    assert same[("functions", "targets")]["unnoted"] is False  # the author's note says how ru differs
+    listed = out.split("Said differently, encoded the same")[1]
+    block = listed.split(" - the function exit_cost\n")[1].split("\n - ")[0]
+    ru = next(q["quote"] for q in exit_cost["quotes_b"] if q["book"] == "ru")
+    assert " ".join(ru.split())[:30] in " ".join(block.replace("│", " ").split())
+    assert listed.index("with no note on whether the texts agree (") < listed.index(" - the function exit_cost\n")
+    # what the author compared (a note, or a citation the variant changed) first, then what is left
+    unnoted_flags = [x["unnoted"] for x in report["said_differently"]]
+    assert unnoted_flags == sorted(unnoted_flags) and unnoted_flags[0] is False

@@ -19,7 +19,7 @@ from itertools import zip_longest
 
 from .diff import Difference, compared_fields, lockstep
 from .plain_words import words as plain
-from .translation_same import Quote, books, column_quotes, noted, quotes, sort_unchanged
+from .translation_same import Quote, books, column_quotes, in_both, quotes, sort_unchanged, unnoted
 
 WIDTH = 100  # characters of a line of the report
 
@@ -331,8 +331,9 @@ _SECTIONS = ("components", "zones", "variables", "constants", "functions", "proc
 
 def said_differently(rs_a, rs_b, diffs: list[Difference], book_a: str = "", book_b: str = "") -> list[tuple]:
     """The items whose rules are the same while their citations differ between A and B — or are the
-    same but quote both books with a note on how B's text differs (translation_same.noted):
-    (section, id, A's quotes, B's quotes)."""
+    same and quote both books (translation_same.in_both), noted or not: a rule cited in both books is
+    never passed over as "nothing changed" — (section, id, A's quotes, B's quotes), the rules nobody
+    noted (translation_same.unnoted) last."""
     from ..model.sections import RULE_SECTIONS
     changed = {(x.section, x.id) for x in diffs}
     out = []
@@ -344,7 +345,7 @@ def said_differently(rs_a, rs_b, diffs: list[Difference], book_a: str = "", book
             if key not in b or (section, key) in changed:
                 continue
             qa, qb = quotes(a[key]), quotes(b[key])
-            if [vars(q) for q in qa] == [vars(q) for q in qb] and not noted(qa, qb, book_a, book_b):
+            if [vars(q) for q in qa] == [vars(q) for q in qb] and not in_both(qa, qb, book_a, book_b):
                 continue
             try:
                 same = compared_fields(a[key], section) == compared_fields(b[key], section)
@@ -352,7 +353,8 @@ def said_differently(rs_a, rs_b, diffs: list[Difference], book_a: str = "", book
                 same = False
             if same:
                 out.append((section, key, qa, qb))
-    return list({(s, k): (s, k, qa, qb) for s, k, qa, qb in out}.values())
+    rows = list({(s, k): (s, k, qa, qb) for s, k, qa, qb in out}.values())
+    return sorted(rows, key=lambda row: unnoted(row[2], row[3], book_a, book_b))
 
 
 def lines(result: dict, name_a: str, name_b: str, width: int = WIDTH) -> list[str]:
@@ -393,7 +395,11 @@ def lines(result: dict, name_a: str, name_b: str, width: int = WIDTH) -> list[st
     out += ["", f"Said differently, encoded the same ({len(same)}): the quotes differ, the rule does not"]
     if not same:
         out.append("   (none)")
-    for section, key, qa, qb in same:
+    left = sum(unnoted(qa, qb, book_a, book_b) for _, _, qa, qb in same)
+    for i, (section, key, qa, qb) in enumerate(same):
+        if left and i == len(same) - left:  # the rules nobody noted come last, under a heading of their own
+            out += [""] + wrap(f"Cited in both rulebooks with no note on whether the texts agree ({left}): "
+                               "nobody has compared these yet", " ", width, "   ")
         out.append(f" - the {SECTION_NAMES.get(section, section)} {key}")
         out += columns(qa, qb)
         for q in qb:
@@ -403,7 +409,9 @@ def lines(result: dict, name_a: str, name_b: str, width: int = WIDTH) -> list[st
 
 
 def to_json(result: dict) -> dict:
+    book_a, book_b = result.get("books", ("", ""))
     listed = lambda rows: [{"section": s, "id": k, "quotes_a": [vars(q) for q in qa],
-                            "quotes_b": [vars(q) for q in qb]} for s, k, qa, qb in rows]
+                            "quotes_b": [vars(q) for q in qb], "unnoted": unnoted(qa, qb, book_a, book_b)}
+                           for s, k, qa, qb in rows]
     return {"differences": [e.to_json() for e in result["entries"]], "said_differently": listed(result["same"]),
             "borrowed": listed(result.get("borrowed", []))}

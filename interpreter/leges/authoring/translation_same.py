@@ -8,9 +8,11 @@ there that is not so:
 - a fact a rulebook does not state and the ruleset takes from another one (a citation whose
   `provenance` has `status: borrowed`, `from` naming that rulebook) is listed apart, as borrowed, with
   where it comes from;
-- a rule the base already cites in both rulebooks (the other book's quote in `also`) is compared too
-  when the author noted how the texts differ there (a `note` on that citation): identical citations
-  on both sides do not hide a difference of wording.
+- a rule the base already cites in both rulebooks (the other book's quote in `also`) is compared too,
+  whether or not the author noted how the texts differ there (a `note` on that citation): identical
+  citations on both sides do not hide a difference of wording. Without a note nobody has said the two
+  texts agree, so such a rule is sorted like any other (with a change whose passages it shares, else
+  said differently) and marked `unnoted`, listed after the rules the author did compare.
 """
 from __future__ import annotations
 
@@ -107,8 +109,20 @@ def sort_unchanged(candidates: list[tuple], changed: dict, book_a: str, book_b: 
     return out
 
 
+def in_both(qa: list[Quote], qb: list[Quote], book_a: str, book_b: str) -> bool:
+    """Citations that quote both rulebooks — A's book on A's side, B's on B's — so the two texts can be
+    set side by side even where the citations are identical (B's quote an `also` of the base)."""
+    return bool(book_a) and bool(book_b) and book_a != book_b and any(q.book == book_a for q in qa) and any(
+        q.book == book_b for q in qb)
+
+
 def noted(qa: list[Quote], qb: list[Quote], book_a: str, book_b: str) -> bool:
-    """Identical citations that still show a difference of wording: both books quoted, and the author's
-    note on the other book's quote says how its text differs."""
-    return book_a != book_b and any(q.book == book_a for q in qa) and any(
-        q.book == book_b and q.note for q in qb)
+    """Both books quoted, and the author's note on the other book's quote says how its text differs."""
+    return in_both(qa, qb, book_a, book_b) and any(q.book == book_b and q.note for q in qb)
+
+
+def unnoted(qa: list[Quote], qb: list[Quote], book_a: str, book_b: str) -> bool:
+    """Identical citations of both books with no note on B's text: compared by no one yet — the
+    translator is the first to set the two texts side by side."""
+    return [vars(q) for q in qa] == [vars(q) for q in qb] and in_both(qa, qb, book_a, book_b) \
+        and not noted(qa, qb, book_a, book_b)
