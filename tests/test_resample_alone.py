@@ -170,3 +170,17 @@ def test_a_position_its_history_does_not_give_keeps_only_what_the_seat_sees():
     world = edited.resample(0, random.Random(0))
     assert world.observation(0) == edited.observation(0)
     assert all(pins.fixed == frozenset() and pins.known == frozenset() for pins in edited.seen_by.pins)
+
+
+@pytest.mark.parametrize("folder, players", [(OPEN_DRAW, 2), (ruleset_dir("tictactoe"), 2)])
+def test_a_world_carries_nothing_of_the_real_game(folder, players):
+    """What the state read off its history holds the replayed game, the real one: no world an agent
+    or a script is handed may carry it (`seen_by.replay`), whichever way it was drawn."""
+    game = leges.load(str(folder))
+    st = game.new_initial_state(players=players, seed=0)
+    st.apply_action(st.legal_actions()[0])
+    rng = random.Random(0)
+    st.resample(0, rng)
+    assert st.seen_by.replay is not None
+    for world in (st.resample(1, rng), View(st, 1).resample(rng), st.resample(1, rng).resample(1, rng)):
+        assert world.seen_by is None or (world.seen_by.replay is None and world.seen_by.memories is None)

@@ -60,6 +60,7 @@ class View:
             st = self._state.copy()
             st.rng = R.seed_state(rng.getrandbits(63))
             st.seed = -1
+            st.seen_by = None  # (what the state read off its history: its replay, the real generator)
             return st
         if self._resampler is None:
             pins = self.knowledge.pins(rng=False) if self.knowledge is not None else seen_pins(self._state, self.player)

@@ -26,7 +26,8 @@ sees (`last_taken`, a card it saw go into an opponent's hand) keeps its identity
 the variable names the same card in every world (readable.py says why it is kept, not remapped).
 
 What the player remembers can be kept too (`Pins`: the leak check, leaks.py, draws only worlds
-that agree with everything its seat has seen): components `fixed` keep their place and identity,
+that agree with everything its seat has seen; `state.resample` reads it off the state's own seed
+and history, engine/seen.py): components `fixed` keep their place and identity,
 components `known` their identity (they may move within their hidden stretch), the sealed
 choices and the random generator may be kept as they are. The leak check asks for the components
 read in variables not to be kept (`read=False`): whether a variable may show them is what it tests.
@@ -68,7 +69,8 @@ NO_PINS = Pins()
 
 
 def resample(state: "State", player: int, rng: random.Random, pins: Pins = NO_PINS) -> "State":
-    """A state `player` cannot tell from `state`, with everything it cannot see drawn afresh."""
+    """A state `player` cannot tell from `state`, with everything it cannot see drawn afresh, keeping
+    what `pins` say besides what it sees now (`state.resample` gives the pins of what it has seen)."""
     return Resampler(state, player, pins).sample(rng)
 
 
@@ -125,6 +127,7 @@ class Resampler:
                 st.rng = R.seed_state(rng.getrandbits(63))
             st.forget_redealt(None if self.canonical else changed)  # values computed before the re-deal may not hold
             st.seed = -1  # the real seed would let the real hidden state be replayed
+            st.seen_by = None  # and what the state read off its history holds that replay (engine/seen.py)
             if not other or attempt == 2 * ATTEMPTS:
                 return st
             st.pending = None  # the options of another player's decision may show its hidden hand
