@@ -18,6 +18,7 @@ from leges.engine.knowledge import SeatMemories
 from leges.engine.resample import resample
 
 OPEN_DRAW = ROOT / "tests" / "rulesets" / "open_draw"  # a `top` discard pile everybody watches
+CARD_TABLE = ROOT / "tests" / "rulesets" / "card_table"  # cards drawn off a `top` discard pile's top too
 
 
 def forgotten(real, world, memory) -> list[str]:
@@ -60,12 +61,13 @@ def top_pile_game():
 
 @pytest.mark.parametrize("folder, players, every", [
     (ruleset_dir("tictactoe"), 2, 1), (ruleset_dir("pompeii"), 3, 4), (ruleset_dir("attika"), 2, 8),
-    (ruleset_dir("alexander"), 3, 8), (OPEN_DRAW, 2, 1), (OPEN_DRAW, 3, 1)])
+    (ruleset_dir("alexander"), 3, 8), (OPEN_DRAW, 2, 1), (OPEN_DRAW, 3, 1), (CARD_TABLE, 2, 1),
+    (CARD_TABLE, 3, 1)])
 def test_resample_alone_keeps_every_card_the_seat_saw(folder, players, every):
     game = leges.load(str(folder))
     rng = random.Random(11)
     worlds = 0
-    for seed in range(2 if folder == OPEN_DRAW else 1):
+    for seed in range(3 if folder in (OPEN_DRAW, CARD_TABLE) else 1):
         for st, memories in walk(game, players, seed=seed, every=every):
             for memory in memories.seats:
                 for _ in range(3):
@@ -80,10 +82,11 @@ def test_resample_alone_keeps_every_card_the_seat_saw(folder, players, every):
     assert worlds >= 30
 
 
-def test_a_watched_top_pile_is_kept_in_every_world():
+@pytest.mark.parametrize("folder", [OPEN_DRAW, CARD_TABLE])
+def test_a_watched_top_pile_is_kept_in_every_world(folder):
     """The symptom: worlds drawn from what the seat sees now re-deal the cards under the top of the
     discard pile it watched being played; `state.resample` keeps them, in their order."""
-    game = top_pile_game()
+    game = leges.load(str(folder))
     changed = kept = 0
     rng = random.Random(0)
     for seed in range(6):
