@@ -32,7 +32,7 @@ for seed in range(int(sys.argv[4])):
     rng = random.Random(seed)
     while not st.terminal:
         p = st.pending  # a dict in checkouts before engine/decision.py
-        st.apply_option(rng.randrange(len(p["options"] if isinstance(p, dict) else p.options)))
+        st.apply_option(rng.randrange(len(p["options"]) if isinstance(p, dict) else len(p)))
         actions += 1
 print("actions", actions)
 """

@@ -38,7 +38,7 @@ def position(game, players: int, moves: int, seed: int = 1):
     for _ in range(moves):
         if st.is_terminal():
             break
-        st.apply_option(rng.randrange(len(st.pending.options)))
+        st.apply_option(rng.randrange(len(st.pending)))
     return st
 
 

@@ -39,7 +39,7 @@ st = game.new_initial_state(players=players, seed=1)
 rng = random.Random(1)
 for _ in range(moves):
     p = st.pending  # a dict in checkouts before engine/decision.py
-    st.apply_option(rng.randrange(len(p["options"] if isinstance(p, dict) else p.options)))
+    st.apply_option(rng.randrange(len(p["options"]) if isinstance(p, dict) else len(p)))
 kw = {"iterations": 100}
 if search == "to the end":  # only the settings this checkout knows; the others are its defaults already
     wanted = {"heuristic": "none", "rollout": "random", "c": 1.4, "normalise": 0, "depth": None}

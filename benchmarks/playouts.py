@@ -39,7 +39,7 @@ def run(game, players: int, games: int, first_seed: int) -> tuple[float, int]:
         st = game.new_initial_state(players=players, seed=seed)
         rng = agent_rng(seed)
         while not st.terminal:
-            st.apply_option(rng.randrange(len(st.pending.options)))
+            st.apply_option(rng.randrange(len(st.pending)))
             actions += 1
     return time.process_time() - start, actions
 

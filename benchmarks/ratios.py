@@ -90,7 +90,7 @@ def _has_fast_path(game, players: int) -> bool:
 
 def random_step(st, rng: random.Random, fast: bool) -> None:
     if fast:
-        st.apply_option(rng.randrange(len(st.pending.options)))
+        st.apply_option(rng.randrange(len(st.pending)))
     else:
         st.apply_action(rng.choice(st.legal_actions()))
 

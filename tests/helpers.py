@@ -27,7 +27,7 @@ def play_random(game, players: int, seed: int, until=None):
     st = game.new_initial_state(players=players, seed=seed)
     rng = agent_rng(seed)
     while not st.is_terminal() and not (until and until(st)):
-        st.apply_option(rng.randrange(len(st.pending.options)))
+        st.apply_option(rng.randrange(len(st.pending)))
     return st
 
 

@@ -47,7 +47,7 @@ def test_every_legal_action_has_one_id_everywhere(games, name, players):
                     assert space.id(st, player, text) == i
                 if player != CHANCE and "[" not in text:
                     assert space.text(i) == text  # the canonical text is the text (lists: items in domain order)
-            st.apply_option(rng.randrange(len(st.pending.options)))
+            st.apply_option(rng.randrange(len(st.pending)))
             steps += 1
 
 

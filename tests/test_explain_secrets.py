@@ -33,7 +33,7 @@ def _states(game, players: int, seeds: range, every: int = 3):
         while not st.is_terminal():
             if n % every == 0:
                 yield st.copy()
-            st.apply_option(rng.randrange(len(st.pending.options)))
+            st.apply_option(rng.randrange(len(st.pending)))
             n += 1
 
 

@@ -260,7 +260,7 @@ def test_spaces_filtered_by_a_property_go_through_only_those_that_may_hold_it():
     rng = random.Random(3)
     st = game.new_initial_state(players=2, seed=3)
     for _ in range(40):
-        st.apply_option(rng.randrange(len(st.pending.options)))
+        st.apply_option(rng.randrange(len(st.pending)))
     spaces = list(game.board.spaces)
     first_map_hex = expr(game, st, "[s for s in spaces if s.land != none]")[0]
     st.set_space_prop(first_map_hex, "land", None)  # a hex taken off the map again

@@ -141,7 +141,7 @@ def test_early_end_every_gate_or_every_way_to_one_blocked_is_the_same_end(varian
         while not st.is_terminal():
             if st.phase == "escape":
                 assert expr(game, st, "all(spaces, s => count(citizens(s)) == 0 or gate_distances()[s] != none)")
-            st.apply_option(rng_pick % len(st.pending.options))
+            st.apply_option(rng_pick % len(st.pending))
             rng_pick += 7
         assert expr(game, st, "all(spaces, s => count(citizens(s)) == 0)")
 

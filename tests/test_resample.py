@@ -143,7 +143,7 @@ def test_a_players_observation_is_unchanged_by_resampling_at_every_step(name, pl
                 assert read(det, p) == read(st, p), (name, seed, step, p)
                 assert det.record_view(p) == st.record_view(p)
                 assert [a.text for a in det.legal_actions(p)] == [a.text for a in st.legal_actions(p)]
-            st.apply_option(moves.randrange(len(st.pending.options)))
+            st.apply_option(moves.randrange(len(st.pending)))
             step += 1
 
 

@@ -33,7 +33,7 @@ def _lock_step(world, rng: random.Random, steps: int) -> None:
         assert _seen(world) == _seen(fresh)
         if world.is_terminal():
             return
-        i = rng.randrange(len(world.pending.options))
+        i = rng.randrange(len(world.pending))
         world.apply_option(i)
         fresh.apply_option(i)
     assert _seen(world) == _seen(fresh)
@@ -52,7 +52,7 @@ def test_a_resampled_world_serves_no_value_the_redeal_changed(path, players):
                     # values computed in the real state first, so that the world has some to keep
                     _seen(st)
                     _lock_step(st.resample(player, rng), rng, 6)
-            st.apply_option(rng.randrange(len(st.pending.options)))
+            st.apply_option(rng.randrange(len(st.pending)))
             decision += 1
 
 
@@ -63,7 +63,7 @@ def test_a_redeal_keeps_the_board_functions_values():
     st = game.new_initial_state(players=2, seed=1)
     rng = random.Random(1)
     for _ in range(30):
-        st.apply_option(rng.randrange(len(st.pending.options)))
+        st.apply_option(rng.randrange(len(st.pending)))
     _seen(st)
     names = game.compiler.memo.names
     board = next(i for i, n in enumerate(names) if n.endswith("_free_hexes"))

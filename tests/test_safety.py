@@ -246,7 +246,7 @@ def test_a_turn_that_never_ends_stops_at_the_decision_cap(game, capsys):
     assert run.status == 0 and "UNFINISHED: 2 of 2 games (100.0 %) hit the decision limit of 40 (limits.max_decisions)" in run.out and "40 decisions" in run.out, run.out
     st = leges_api.load(str(game / "game")).new_initial_state(players=2, seed=0)
     while not st.is_terminal():
-        st.apply_option(len(st.pending.options) - 1 if len(st.history) % 7 == 6 else 0)
+        st.apply_option(len(st.pending) - 1 if len(st.history) % 7 == 6 else 0)
     assert st.end_reason == {"kind": "max_decisions", "decisions": 40} and st.returns() == [0, 0]
 
 

@@ -27,7 +27,7 @@ def moves(st) -> Moves:
     pending = st.pending
     player = pending.player
     extra = st._anytime_as_actions(player) if st.game.anytime and player != CHANCE else []
-    return Moves(player, len(pending.options), extra)
+    return Moves(player, len(pending), extra)
 
 
 def texts(st, mv: Moves) -> list[str]:

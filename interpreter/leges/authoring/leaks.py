@@ -227,7 +227,7 @@ def _choices(game, players: int, seed: int) -> list[int]:
     agent = agent_rng(seed)
     taken = []
     while not st.is_terminal():
-        taken.append(agent.randrange(len(st.pending.options)))
+        taken.append(agent.randrange(len(st.pending)))
         st.apply_option(taken[-1])
     return taken
 

@@ -102,7 +102,7 @@ def forced_decisions(before: State, action) -> list[State]:
         else:
             st.apply_action(action)
         out: list[State] = []
-        while (st.pending is not None and len(st.pending.options) == 1 and len(out) < FORCED
+        while (st.pending is not None and len(st.pending) == 1 and len(out) < FORCED
                and st.pending.player >= 0):
             out.append(st.copy())
             st.apply_option(0)

@@ -14,7 +14,7 @@ from ..text.errors import Diagnostic, LegesError, Position
 from ..text.terminal import shown
 from .action import Action, IllegalAction
 from .constants import CHANCE, TERMINAL
-from .decision import Option, Pending
+from .decision import Pending, as_options
 from .state_data import StateData
 
 
@@ -80,7 +80,7 @@ class StateAPI(StateData):
         out = []
         for action in self.game.anytime:
             out.extend(action.options(self, player, {}))
-        return out
+        return as_options(out)
 
     def _options(self, player: int) -> list:
         own = self.pending.options if self.pending and self.pending.player == player else []
@@ -215,7 +215,7 @@ class StateAPI(StateData):
         self._record(player, option.action, text)
         self.game.flow.run(self)
 
-    def _answer(self, pending: Pending, option: Option) -> None:
+    def _answer(self, pending: Pending, option: tuple) -> None:
         """Hand the chosen option to the waiting instruction (it reads it when the program resumes)."""
         self.fired = []
         if self.at_once:
@@ -223,7 +223,7 @@ class StateAPI(StateData):
         self.pending = None
         frame = self.frames[-1]
         if pending.kind == "chance":
-            frame[2]["$chance"] = option.params["value"]
+            frame[2]["$chance"] = option[2]["value"]
         else:
             frame[2]["$answer"] = option
 
@@ -246,9 +246,9 @@ class StateAPI(StateData):
         """Fast path for simulation: apply the pending decision's option number `index`."""
         pending = self.pending
         assert pending is not None, "apply_option: no decision is pending"  # the caller's contract
-        option = pending.options[index]
+        option = pending.choices[index]  # (a plain tuple: Option's fields in order)
         self._answer(pending, option)
-        self._record(pending.player, option.action, option.text)
+        self._record(pending.player, option[1], option[0])
         self.game.flow.run(self)
 
     def clone(self) -> "StateAPI":

@@ -6,12 +6,11 @@ agent, a front end or a saved file reads the same thing. An option carries the t
 end shows and the record keeps, and what the rules need to go on: the action taken (or `$choose`,
 `pass`, `$chance`) and the values chosen.
 
-Options are made by generated code at every decision, so they are built with `option` (a tuple
-made in C, without a call to a Python `__new__`); their fields are read by name.
+Options are made by generated code at every decision, as plain tuples in the order of Option's
+fields; the decision gives them as Options, read by name, when asked.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -30,23 +29,51 @@ class Option(NamedTuple):
     probability: float | None = None  # a chance outcome's
 
 
-option = partial(tuple.__new__, Option)  # option((text, action, params, args, probability)): an Option, fast
+_as_option = partial(tuple.__new__, Option)
 
 
-@dataclass(slots=True)
+def as_options(choices: list[tuple]) -> list[Option]:
+    """Choices as generated code lists them (plain tuples), as Options."""
+    return [c if c.__class__ is Option else _as_option(c) for c in choices]
+
+
 class Pending:
-    """The decision the rules wait for."""
+    """The decision the rules wait for. Generated code lists its options as plain tuples in the
+    order of Option's fields (`choices`: a tuple costs a third of a named one to make, and a random
+    play-out reads one of them); `options` gives them as Options, made the first time asked."""
 
-    player: int  # who decides (CHANCE for a chance outcome)
-    kind: str  # "act", "choose" or "chance"
-    options: list[Option]
+    __slots__ = ("player", "kind", "choices", "_options")
+
+    def __init__(self, player: int, kind: str, choices: list[tuple]):
+        self.player = player  # who decides (CHANCE for a chance outcome)
+        self.kind = kind  # "act", "choose" or "chance"
+        self.choices = choices
+        self._options: list[Option] | None = None
+
+    @property
+    def options(self) -> list[Option]:
+        if self._options is None:
+            self._options = as_options(self.choices)
+        return self._options
+
+    def __len__(self) -> int:
+        """The number of options."""
+        return len(self.choices)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Pending) and (self.player, self.kind) == (other.player, other.kind)
+                and self.options == other.options)
+
+    def __repr__(self) -> str:
+        return f"Pending(player={self.player}, kind={self.kind!r}, {len(self)} options)"
 
     def to_data(self) -> dict[str, Any]:
         """As saved in a state's JSON: options as lists, a chance outcome with its probability."""
         return {"player": self.player, "kind": self.kind,
-                "options": [list(o) if o.probability is not None else list(o[:4]) for o in self.options]}
+                "options": [list(c) if c[4] is not None else list(c[:4]) for c in self.choices]}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Pending:
-        """From a saved state's `pending` (already checked; its options are recomputed by the rules)."""
-        return cls(data["player"], data["kind"], [option((*o, None) if len(o) == 4 else tuple(o)) for o in data["options"]])
+        """As a saved state has it (its shape checked by the state schema; its options are compared
+        with the rules' own and replaced by them, engine/saved_state.py)."""
+        return cls(data["player"], data["kind"], [(*o, None) if len(o) == 4 else tuple(o) for o in data["options"]])

@@ -21,12 +21,11 @@ from ..lang.syntax.parser import parse_expression
 from ..lang.codegen.formatting import text_source
 from ..lang.codegen.loops import for_charged
 from ..lang.check.scope import Scope
-from .decision import option
 
 
 def options_function(c: Compiler, action_id: str, params: list, require, args_types: dict, where: Position):
-    """(fn, parameter types): `fn(st, me, args)` gives the legal choices of `me` as Options
-    (engine/decision.py), for the action's arguments `args` (given by `act NAME(arg=...)`).
+    """(fn, parameter types): `fn(st, me, args)` gives the legal choices of `me` as tuples
+    in the order of engine/decision.Option's fields, for the action's arguments `args` (given by `act NAME(arg=...)`).
 
     Nested loops over the parameters' options (each may use the earlier ones), the `require`
     condition innermost. The list is shared by every caller: never change it. Past
@@ -66,7 +65,7 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
         indent += "    "
     reads, c.reads = frozenset(c.reads), outer_reads
     values = "{" + ", ".join(f"{n!r}: v_{n}" for n in names) + "}"
-    lines.append(f"{indent}out.append({c.const(option)}(({text}, {action_id!r}, {values}, args, None)))")
+    lines.append(f"{indent}out.append(({text}, {action_id!r}, {values}, args, None))")
     lines.append(f"{indent}if len(out) > most:")
     lines.append(f"{indent}    H.too_many_options({c.const(where)}, {('action ' + repr(action_id))!r}, most)")
     lines.append("    return out")

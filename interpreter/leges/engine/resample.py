@@ -151,7 +151,7 @@ class Resampler:
                     who, text = history[i].split(": ", 1)
                     p = st.player_index(who)
                     if i in sealed and st.pending is not None and st.pending.player == p:
-                        st.apply_option(rng.randrange(len(st.pending.options)))
+                        st.apply_option(rng.randrange(len(st.pending)))
                     else:
                         st.apply_action(_action(p, text))
                 return st

@@ -311,7 +311,7 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
     from .failures import describe_failure, failure_hint
     if st.pending is None:
         return
-    saved = st.pending  # as the file has it (engine/decision.Pending.to_data), until replaced by the rules' own
+    saved = st.pending  # as the file has it, until replaced by the rules' own
     where = ("frames", len(st.frames) - 1)
     at = st.game.codes[st.frames[-1][0]].positions[st.frames[-1][1]]
     try:
@@ -335,24 +335,24 @@ def _recompute_pending(st: State, doc: JsonDoc, errors: Collector) -> None:
         errors.error(doc.position(where), f"the rule waiting here asks {_short(fresh.player)}, no player of "
                      "this game", "its locals (`me`) were changed")
         return
-    if fresh.player != saved["player"] or fresh.kind != saved["kind"]:
+    if fresh.player != saved.player or fresh.kind != saved.kind:
         errors.error(doc.position(("pending",)), f"the rules ask {st.player_name(fresh.player)} for a "
-                     f"'{fresh.kind}' decision here, not {_short(st.player_name(saved['player']))} "
-                     f"for '{saved['kind']}'")
+                     f"'{fresh.kind}' decision here, not {_short(st.player_name(saved.player))} "
+                     f"for '{saved.kind}'")
         return
     texts = [o.text for o in fresh.options]
-    if not saved["options"]:  # left empty (a state edited by hand or built by a program): the rules' own
+    if not saved.choices:  # left empty (a state edited by hand or built by a program): the rules' own
         st.pending = fresh
         return
-    for i, option in enumerate(saved["options"]):
+    for i, option in enumerate(saved.choices):
         if not option or option[0] not in texts:
             errors.error(doc.position(("pending", "options", i)), f"option {_short(option[0] if option else option)} "
                          "is not one the rules give here", "options are recomputed from the rules, never trusted; "
                          "an edited state may leave them empty (\"options\": []) to take the rules' own")
             return
-    if len(saved["options"]) != len(texts):
+    if len(saved.choices) != len(texts):
         errors.error(doc.position(("pending", "options")), f"the rules give {len(texts)} options here, "
-                     f"the state holds {len(saved['options'])}", "an edited state may leave them empty "
+                     f"the state holds {len(saved.choices)}", "an edited state may leave them empty "
                      "(\"options\": []) to take the rules' own")
         return
     st.pending = fresh  # the rules' own options (their parameters too), whatever the file said

@@ -14,7 +14,7 @@ from ..lang.codegen.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
-from .decision import Pending, option
+from .decision import Pending
 from .state_data import copy_state, load_saved, saved_dict
 
 LOG_LIMIT = 200
@@ -212,7 +212,7 @@ class State(StateAPI):
             else:
                 groups[text] = [f"chance {text}", "$chance", {"value": item}, {}, 1]
         total = len(items)
-        return [option((o[0], o[1], o[2], o[3], o[4] / total)) for o in groups.values()]
+        return [(o[0], o[1], o[2], o[3], o[4] / total) for o in groups.values()]
 
     def shuffle_range(self, fr: list, key: str, zone: str, lo: int, hi: int) -> bool:
         """Shuffle positions lo..hi-1 of a zone. False when waiting for an explicit chance outcome."""

@@ -162,3 +162,4 @@ def load_saved(st: StateData, data: dict[str, Any]) -> None:
     st.zones = {k: list(v) for k, v in data["zones"].items()}
     st.owned = set(st.zones)
     st.cprops = {int(k): v for k, v in data["cprops"].items()}
+    st.pending = Pending.from_data(data["pending"]) if data["pending"] is not None else None

@@ -6,10 +6,10 @@ from ...lang.syntax import ast
 from ...lang.check import types as T
 from ...lang.check.scope import Scope
 from ..constants import MISSING, SUSPEND
-from ..decision import PASS, Option, option
+from ..decision import PASS
 from .generate import call_frame
 
-PASSING = Option(PASS, PASS, {}, {})  # the option of passing an `act` (never changed: shared)
+PASSING: tuple = (PASS, PASS, {}, {}, None)  # the option of passing an `act` (never changed: shared)
 from .statement import StatementBase
 
 
@@ -55,10 +55,9 @@ class Decisions(StatementBase):
         if long:
             text = f"H.chars(st, {text})"
         prefix = f"{label} {name}="
-        opt = self.c.const(option)
         self.emit(["r = env.pop('$answer', None)",
                    "if r is not None:",
-                   f"    env[{name!r}] = r.params.get({name!r})",
+                   f"    env[{name!r}] = r[2].get({name!r})",
                    "else:",
                    f"    me = {by}",
                    "    seen = {}",
@@ -66,17 +65,17 @@ class Decisions(StatementBase):
                    f"    for value in {domain}:",
                    f"        text = {prefix!r} + {text}",
                    "        if text not in seen:",
-                   f"            seen[text] = {opt}((text, '$choose', {{{name!r}: value}}, {{}}, None))",
+                   f"            seen[text] = (text, '$choose', {{{name!r}: value}}, {{}}, None)",
                    "            if len(seen) > most:",
                    f"                H.too_many_options({where}, {f'choose {name}'!r}, most)",
                    "    options = list(seen.values())",
-                   *([f"    options.append({self.c.const(Option(PASS, PASS, {name: None}, {}))})"] if optional else []),
+                   *([f"    options.append({self.c.const((PASS, PASS, {name: None}, {}, None))})"] if optional else []),
                    "    if not options:",
                    f"        env[{name!r}] = None",
                    "    elif len(options) == 1 and not st.forced_moves:",
                    "        st.forced += 1",
-                   "        st.at_once = st.at_once + [st.player_name(me) + ': ' + options[0].text]  # never changed in place",
-                   f"        env[{name!r}] = options[0].params[{name!r}]",
+                   "        st.at_once = st.at_once + [st.player_name(me) + ': ' + options[0][0]]  # never changed in place",
+                   f"        env[{name!r}] = options[0][2][{name!r}]",
                    "    else:",
                    "        st.suspend(me, 'choose', options)",
                    *("    " + line for line in suspend)], node)
@@ -124,22 +123,22 @@ class Decisions(StatementBase):
             args = "{" + "".join(f"{name!r}: {code}, " for name, code in kw) + "}"
             offered.append(f"options += st.game.actions[{aid!r}].options(st, me, {args})")
         offered += ["if len(set(map(H.option_text, options))) != len(options):  # equal texts (identical cards): one option each",
-                    "    options = list({o.text: o for o in options}.values())"]
-        ask = ["if len(options) == 1 and not st.forced_moves and options[0].action not in st.game.ask_alone:",
+                    "    options = list({o[0]: o for o in options}.values())"]
+        ask = ["if len(options) == 1 and not st.forced_moves and options[0][1] not in st.game.ask_alone:",
                "    st.forced += 1",
-               "    st.at_once = st.at_once + [st.player_name(me) + ': ' + options[0].text]  # never changed in place",
+               "    st.at_once = st.at_once + [st.player_name(me) + ': ' + options[0][0]]  # never changed in place",
                "    env['$answer'] = options[0]",
                f"    pc = {k}",
                "    continue",
                "st.suspend(me, 'act', options)",
                f"fr[1] = {k}",
                f"return {SUSPEND}, n"]
-        take = ["i = dict(r.args)", "i.update(r.params)", "i['me'] = me"]
+        take = ["i = dict(r[3])", "i.update(r[2])", "i['me'] = me"]
         lines = [f"me = {by}", "r = env.pop('$answer', None)"]
         if not node.until_pass:
             lines += ["if r is not None:",
-                      "    if r.action != 'pass':",
-                      *("        " + line for line in take + call_frame("st.game.actions[r.action].code_id", "i", k + 1)),
+                      "    if r[1] != 'pass':",
+                      *("        " + line for line in take + call_frame("st.game.actions[r[1]].code_id", "i", k + 1)),
                       "else:",
                       *("    " + line for line in offered),
                       *(["    " + passing] if optional else []),
@@ -148,11 +147,11 @@ class Decisions(StatementBase):
         else:
             lines += [f"taken = env.get({key}, 0)",
                       "if r is not None:",
-                      "    if r.action == 'pass':",
+                      "    if r[1] == 'pass':",
                       f"        env.pop({key}, None)",
                       "    else:",
                       f"        env[{key}] = taken + 1",  # offered again once the action's effect has run
-                      *("        " + line for line in take + call_frame("st.game.actions[r.action].code_id", "i", k)),
+                      *("        " + line for line in take + call_frame("st.game.actions[r[1]].code_id", "i", k)),
                       *([f"elif taken >= {at_most}:", f"    env.pop({key}, None)"] if at_most is not None else []),
                       "else:",
                       *("    " + line for line in offered),
