@@ -38,7 +38,7 @@ State = Any
 @dataclass(frozen=True, eq=False)
 class SeenBy:
     """What every seat had seen when the state's history was `history` (a value: never changed)."""
-    key: tuple | None  # (players, seed, explicit chance, forced moves) replayed; None: a drawn world's
+    key: tuple | None  # (players, seed, explicit chance, forced moves, game) replayed; None: a drawn world's
     history: list[str]  # the history it was read off
     pins: tuple[Pins, ...]  # a seat's worlds keep these: what it has seen
     replay: Any = None  # the game replayed to `history`, to continue from (None: it cannot be)
