@@ -157,6 +157,43 @@ def test_the_harness_finds_a_redeal_that_forgets_no_memoised_value(monkeypatch):
     assert any(step.startswith(WORLD_MARKS) for step in report.difference.steps)
 
 
+def _planted_in_the_generated_programs(monkeypatch, name: str, planted) -> object:
+    """A difference the harness finds in Pompeii when the generator writes its fused programs with a
+    bug (engine/program/generate.py; the reference build's plain programs stay right)."""
+    import sys
+    generate = sys.modules["leges.engine.program.generate"]  # (the package's `generate` is the function)
+    original = getattr(generate, name)
+    monkeypatch.setattr(generate, name, planted(original))
+    candidate, reference = builds(str(ruleset_dir("pompeii")))
+    monkeypatch.setattr(generate, name, original)
+    return check_conformance(candidate, reference, 3, replace(BRIEF, games=1, decisions=40))
+
+
+def test_the_harness_finds_a_fused_program_resuming_past_its_instruction(monkeypatch):
+    """The flow of a generated program: an instruction a frame resumes at is skipped (its header
+    `if pc <= K` written `if pc < K`), where falling through from the one before still runs it."""
+    def planted(fused):
+        def writing(name, instructions, pos_const):
+            out, owner = fused(name, instructions, pos_const)
+            return [line.replace("if pc <= ", "if pc < ") if line.startswith("        if pc <= ") and line != "        if pc <= 0:"
+                    else line for line in out], owner
+        return writing
+    report = _planted_in_the_generated_programs(monkeypatch, "_fused", planted)
+    assert not report.ok
+
+
+def test_the_harness_finds_a_direct_call_that_goes_on_at_the_wrong_instruction(monkeypatch):
+    """A frame called directly (an action's effect, a procedure): once it ends, its caller goes on
+    one instruction too far, in the fused build only."""
+    def planted(call):
+        def writing(c, plain):
+            lines = call(c, plain)
+            return lines if plain else [f"pc = {c.resume + 1}" if x == f"pc = {c.resume}" else x for x in lines]
+        return writing
+    report = _planted_in_the_generated_programs(monkeypatch, "_call", planted)
+    assert not report.ok
+
+
 # ---------------------------------------------------------------------------- no clock
 def test_no_equivalence_check_depends_on_the_clock(monkeypatch):
     """Both builds run under a budget without seconds while the harness runs (a loaded machine

@@ -12,7 +12,7 @@ from ..game import CompiledAction, CompiledPhase, CompiledTrigger, Game
 from ..measures import Measure
 from ..options import options_function
 from ..program import Code
-from ..program.generate import Ins, call_frame
+from ..program.generate import Call, Ins
 from .parts import BuilderParts
 
 
@@ -219,7 +219,7 @@ class RuleCompiling(BuilderParts):
         """One code that runs the given codes in order (each pushed as its own frame)."""
         code = Code(code_id)
         for k, part in enumerate(parts):
-            code.instructions.append(Ins(call_frame(repr(part), "{'me': None}", k + 1)))
+            code.instructions.append(Ins([Call(repr(part), "{'me': None}", k + 1)]))
             code.positions.append(self.rs.at.position())
         self.programs.codes[code_id] = code
         return code_id

@@ -52,7 +52,8 @@ class Programs:
         """The program's generated function (made once its instructions are all compiled)."""
         code = self.codes[code_id]
         self.generated_count += 1
-        program = generate(code_id, code.instructions, code.positions, self.c.namespace, self.generated_count)
+        program = generate(code_id, code.instructions, code.positions, self.c.namespace, self.generated_count,
+                           plain=not self.c.optimise)
         self.files[program.filename] = program
         return program
 

@@ -7,7 +7,7 @@ from ...lang.check import types as T
 from ...lang.check.scope import Scope
 from ..constants import MISSING, SUSPEND
 from ..decision import PASS
-from .generate import call_frame
+from .generate import Call, Jump, indented
 
 PASSING: tuple = (PASS, PASS, {}, {}, None)  # the option of passing an `act` (never changed: shared)
 from .statement import StatementBase
@@ -39,7 +39,7 @@ class Decisions(StatementBase):
                        "if r:",
                        f"    r = st.random_item(fr, {f'$c{k}'!r}, r, None, {fmt})",
                        f"    if r is {self.c.const(MISSING)}:",
-                       *("    " + line for line in suspend),
+                       *indented(suspend, "    "),
                        f"    env[{name!r}] = r",
                        "else:",
                        f"    env[{name!r}] = None"], node)
@@ -78,7 +78,7 @@ class Decisions(StatementBase):
                    f"        env[{name!r}] = options[0][2][{name!r}]",
                    "    else:",
                    "        st.suspend(me, 'choose', options)",
-                   *("    " + line for line in suspend)], node)
+                   *indented(suspend, "    ")], node)
 
     def _s_Act(self, node: ast.Act, scope: Scope):
         """`act`: the actions offered checked one by one, then the instruction (with its `until pass`,
@@ -128,22 +128,21 @@ class Decisions(StatementBase):
                "    st.forced += 1",
                "    st.at_once = st.at_once + [st.player_name(me) + ': ' + options[0][0]]  # never changed in place",
                "    env['$answer'] = options[0]",
-               f"    pc = {k}",
-               "    continue",
+               Jump([k], "    "),
                "st.suspend(me, 'act', options)",
                f"fr[1] = {k}",
                f"return {SUSPEND}, n"]
         take = ["i = dict(r[3])", "i.update(r[2])", "i['me'] = me"]
-        lines = [f"me = {by}", "r = env.pop('$answer', None)"]
+        lines: list = [f"me = {by}", "r = env.pop('$answer', None)"]  # (texts, and markers: generate.py)
         if not node.until_pass:
             lines += ["if r is not None:",
                       "    if r[1] != 'pass':",
-                      *("        " + line for line in take + call_frame("st.game.actions[r[1]].code_id", "i", k + 1)),
+                      *indented(take, "        "), Call("st.game.actions[r[1]].code_id", "i", k + 1, "        "),
                       "else:",
-                      *("    " + line for line in offered),
+                      *indented(offered, "    "),
                       *(["    " + passing] if optional else []),
                       "    if options:",
-                      *("        " + line for line in ask)]
+                      *indented(ask, "        ")]
         else:
             lines += [f"taken = env.get({key}, 0)",
                       "if r is not None:",
@@ -151,15 +150,15 @@ class Decisions(StatementBase):
                       f"        env.pop({key}, None)",
                       "    else:",
                       f"        env[{key}] = taken + 1",  # offered again once the action's effect has run
-                      *("        " + line for line in take + call_frame("st.game.actions[r[1]].code_id", "i", k)),
+                      *indented(take, "        "), Call("st.game.actions[r[1]].code_id", "i", k, "        "),
                       *([f"elif taken >= {at_most}:", f"    env.pop({key}, None)"] if at_most is not None else []),
                       "else:",
-                      *("    " + line for line in offered),
+                      *indented(offered, "    "),
                       "    if not options:  # nothing (more) to do",
                       f"        env.pop({key}, None)",
                       "    else:",
                       *([f"        if taken >= {at_least}:", "            " + passing]
                         if at_least is not None else ["        " + passing]),
                       f"        env[{key}] = taken",
-                      *("        " + line for line in ask)]
+                      *indented(ask, "        ")]
         self.emit(lines, node, offers=tuple(aid for aid, _ in items))  # what it offers, for explanations (engine/explain.py)

@@ -12,7 +12,7 @@ from ...lang.codegen.builtins import BUILTINS
 from ...lang.codegen.compiler import BUILTIN_EVENTS
 from ...lang.check.scope import Scope
 from ..constants import PUSHED, UNWIND
-from .generate import call_frame
+from .generate import Call
 from .statement import StatementBase
 
 
@@ -99,7 +99,7 @@ class Signals(StatementBase):
         code_id = self.programs.procedure_code(decl, [t for t, _ in compiled], scope.me)
         local = "".join(f"{p!r}: {code}, " for p, (_, code) in zip(decl.params, compiled))
         k = self.here
-        self.emit(call_frame(repr(code_id), f"{{{local}'me': env.get('me')}}", k + 1), node)
+        self.emit([Call(repr(code_id), f"{{{local}'me': env.get('me')}}", k + 1)], node)
 
     def _s_Pass(self, node, scope):
         pass

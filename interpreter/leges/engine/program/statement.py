@@ -2,28 +2,13 @@
 expression or a zone, reporting, compiling a block, an insert position."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ...lang.syntax import ast
 from ...lang.check import types as T
 from ...lang.check.scope import Scope
 from ...text.origin import TextOrigin
-from .generate import Budget, Ins
-
-
-def call_lines(fn: str, k: int) -> list:
-    """The lines of instruction `k` that calls `fn(st, fr, k)` and follows what it returns: the next
-    instruction, another one (a jump; the budget looked at on a loop), or a signal."""
-    return [f"r = {fn}(st, fr, {k})",
-            "if r < 0:",
-            f"    if r == -1: fr[1] = {k}",
-            "    return r, n",
-            f"if r != {k + 1}:",
-            f"    if r <= {k}:",
-            Budget("        "),
-            "    pc = r",
-            "    continue"]
+from .generate import Ins
 
 
 class StatementBase:
@@ -38,11 +23,9 @@ class StatementBase:
         self.origin = origin
 
     # -------------------------------------------------------------- helpers
-    def emit(self, ins: Callable | list, node, offers: tuple | None = None) -> int:
-        """Add an instruction: lines of Python for the program's function (generate.py), or a
-        function `ins(state, frame, pc) -> next pc or signal` the generated code calls."""
+    def emit(self, lines: list, node, offers: tuple | None = None) -> int:
+        """Add an instruction: its lines of Python for the program's function (generate.py)."""
         k = self.here
-        lines = ins if isinstance(ins, list) else call_lines(self.c.const(ins), k)
         self.code.instructions.append(Ins(lines, offers))
         self.code.positions.append(self.origin.locate(getattr(node, "line", 1) or 1, getattr(node, "col", 1) or 1))
         return k
