@@ -232,9 +232,9 @@ class Game:
         taken at once and appears neither in `legal_actions` nor in the history); `budget`: the most
         its rules may spend in all (engine/budget.py; default the game's `budget`), past which it ends
         unfinished — a copy of the state spends on from what the original had spent."""
-        from ..text.errors import Diagnostic, LegesError, Position
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
+            from ..text.errors import Diagnostic, LegesError, Position
             raise LegesError(Diagnostic(Position(self.ruleset_file),
                                         f"{self.title} is for {self.min_players} to {self.max_players} players, not {n}"))
         st = self._initial(n).copy()  # its lists shared until written (State.writable)
