@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..text.errors import Collector, Diagnostic, LegesError, Position
 from .common import kind_of
-from .simulate import add_play_arguments, budget_of, interval_text, is_rate, players_of
+from .compare_report import MIN_EFFECT, print_differences, print_robustness
+from .simulate import add_play_arguments, budget_of, players_of
 from .surviving import add_study_arguments, check_time_limit, exit_status, open_journal, partial_note, progress
 
 if TYPE_CHECKING:
@@ -47,12 +47,54 @@ def resolve_variants(ruleset: str, text: str, flag: str) -> list[str]:
     return out
 
 
+def until_item(text: str) -> tuple[str, float]:
+    """One --until-interval: `METRIC=WIDTH`, or a plain `WIDTH` (every seat's win rate, as ever)."""
+    import argparse
+    from ..lab.compare import SEATS
+    name, eq, width = text.rpartition("=")
+    try:
+        value = float(width)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is neither WIDTH nor METRIC=WIDTH") from None
+    if not value > 0 or (eq and not name.strip()):
+        raise argparse.ArgumentTypeError(f"'{text}': the width is a positive number, after METRIC= if any")
+    return (name.strip() if eq else SEATS), value
+
+
+def until_of(items: list[tuple[str, float]] | None, kinds: dict) -> dict[str, float]:
+    """--until-interval's metrics and widths, each checked against the metrics a study reports."""
+    from ..lab.metrics import FIXED, PREFIXED
+    until: dict[str, float] = {}
+    for name, width in items or []:
+        head, _, rest = name.partition(".")
+        known = name in FIXED or (head == "stat" and f"stat.{rest.split('.')[0]}" in kinds) or \
+            (head in PREFIXED and head != "stat")
+        if not known:
+            names = sorted(FIXED) + sorted(set(PREFIXED) - {"stat"}) + sorted(kinds)
+            raise LegesError(Diagnostic(Position("--until-interval"), f"no metric '{name}' to stop on",
+                                        "metrics: " + ", ".join(names)))
+        until[name] = width
+    return until
+
+
+def journal_until(items: list[tuple[str, float]] | None):
+    """--until-interval as a study's journal keeps it: a plain WIDTH as it always was (a study begun before
+    METRIC=WIDTH resumes), else METRIC → WIDTH."""
+    from ..lab.compare import SEATS
+    if not items:
+        return None
+    if len(items) == 1 and items[0][0] == SEATS:
+        return items[0][1]
+    return {name: width for name, width in items}
+
+
 def cmd_compare(args) -> int:
     from .. import load
     from ..agents import evaluations, seat_specs
     from ..agents.learn import learn_on
     from ..lab.compare import all_sides_json, play_study, players_warning, robustness, study_json
     from ..lab.journal import rules_digest
+    from ..lab.metrics import declared
     from ..lab.runner import Job, remember
     from ..lab.session import Session
     if kind_of(args.ruleset) != "ruleset":
@@ -68,6 +110,8 @@ def cmd_compare(args) -> int:
     agent_sets = [seat_specs(text, players) for text in (args.agents or [None])]
     sides = [{"a": evaluations(game_a, specs), "b": evaluations(game_b, specs)} for specs in agent_sets]
     seats = game_a.setup_for(players).seat_names
+    kinds = {**declared(game_b), **declared(game_a)}  # (read before any game: nothing else runs meanwhile)
+    until = until_of(args.until_interval, kinds)
     path, budget = os.path.abspath(args.ruleset), budget_of(args)
     jobs = (Job(path, tuple(va), players, budget=budget),
             Job(path, tuple(vb), players, budget=budget, learn_on=tuple(va) if shared else None))
@@ -76,7 +120,7 @@ def cmd_compare(args) -> int:
     journal = open_journal(args, {"command": "compare", "ruleset": game_a.id, "version": game_a.version,
                                   "rules": rules_digest(game_a), "variants_a": va, "variants_b": vb, "players": players,
                                   "seed": args.seed, "games": args.games, "agents": agent_sets,
-                                  "rotate_seats": args.rotate_seats, "until_interval": args.until_interval,
+                                  "rotate_seats": args.rotate_seats, "until_interval": journal_until(args.until_interval),
                                   "game_work": args.game_work, "game_seconds": args.game_seconds,
                                   "learn_on": args.learn_on})
     total = 2 * args.games * len(agent_sets)
@@ -87,16 +131,16 @@ def cmd_compare(args) -> int:
         with Session(journal, total, args.jobs, args.dask, args.time_limit, bar, finished) as session:
             for i, specs in enumerate(agent_sets):
                 studies.append(play_study(session, i, jobs, seats, specs, args.seed, args.games, args.rotate_seats,
-                                          args.until_interval, args.adjust, sides[i]))
+                                          until, args.adjust, sides[i], kinds))
     finally:
         if bar is not None and hasattr(bar, "close"):
             bar.close()
     note = partial_note(session, journal, session.done, total)
     first = studies[0]
-    if args.plot and first.a:
+    if args.plot and any(s.a for s in studies):
         from ..lab.plot import plot_comparison
         plot_comparison(args.plot, game_a.title, players, seats, (args.a or "as they are", args.b or "as they are"),
-                        first.a, first.b, first.diffs)
+                        [s for s in studies if s.a])
     if args.json:
         print(json.dumps({**study_json(first), "ruleset": game_a.id, "players": players, "seed": args.seed,
                           "rotate_seats": args.rotate_seats, "variants_a": va, "variants_b": vb,
@@ -121,7 +165,7 @@ def cmd_compare(args) -> int:
         print(f"\n{len(study.a)} games each, {players} players, the same seeds ({args.seed}..{study.a[-1].seed}) and seats "
               f"under both{agents}; {study.seconds:.0f} s")
         print()
-        print_differences(study.ma, study.mb, study.diffs, args.adjust)
+        print_differences(study.ma, study.mb, study.diffs, args.adjust, kinds, args.min_effect)
     if len(studies) > 1:
         print_robustness(studies)
     return exit_status(session)
@@ -178,72 +222,6 @@ class RecordWriter:
                                                "agents": r.agents}))
 
 
-def print_robustness(studies: list[Study]) -> None:
-    from ..lab.compare import robustness
-    print("\nDo the players change the answer? Each difference significant under some agents, under each set:")
-    held = robustness(studies)
-    if not held:
-        print("  none: no difference is significant under any set of agents")
-        return
-    width = max((len(k) for k in held), default=6)
-    rows = {k: ["-" if s.diffs.get(k) is None else
-                f"{interval_text(s.diffs[k], is_rate(k))}{' *' if s.diffs[k].significant else ''}" for s in studies]
-            for k in held}
-    widths = [max(len(r[i]) for r in rows.values()) for i in range(len(studies))]
-    for k, robust in held.items():
-        cells = "  ".join(f"{c:<{w}}" for c, w in zip(rows[k], widths))
-        print(f"  {k:<{width}}  {cells}  " + ("holds under every set" if robust else "DEPENDS ON THE PLAYERS"))
-    print("  (* significant; agents: " + " | ".join(", ".join(s.specs) for s in studies) + ")")
-
-
-ADJUSTED = {"holm": "Holm's correction for the metrics compared together",
-            "bh": "the Benjamini-Hochberg correction (false discovery rate 5 %)",
-            "none": "no correction for the metrics compared together"}
-
-
-def print_differences(ma: dict, mb: dict, diffs: dict, adjustment: str) -> None:
-    """The table of A, B and B - A, each difference with its p-values and size, then what it says."""
-    rows = [(k, interval_text(ma[k], is_rate(k)) if k in ma else "-", interval_text(mb[k], is_rate(k)) if k in mb else "-",
-             interval_text(d, is_rate(k)), _p(d.p), _p(d.p_adjusted), _size(d.effect), d) for k, d in diffs.items()]
-    head = ("metric", "A", "B", "B - A", "p", "p adj.", "size", "")
-    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(7)]
-    print("  ".join(f"{h:<{w}}" for h, w in zip(head, widths)).rstrip())
-    for row in rows:
-        d = row[-1]
-        verdict = "significant" if d.significant else "not significant" + (" (unadjusted p under 5 %)" if d.significant_raw else "")
-        print("  ".join(f"{c:<{w}}" for c, w in zip(row[:7], widths)) + "  " + verdict)
-    significant = [r[0] for r in rows if r[-1].significant]
-    raw = [r[0] for r in rows if r[-1].significant_raw and not r[-1].significant]
-    print(f"\n{len(significant)} of {len(rows)} differences are significant (p under 5 % after {ADJUSTED[adjustment]})"
-          + (": " + ", ".join(significant) if significant else "."))
-    if raw:
-        print(f"Significant before the correction only (most likely chance among {len(rows)} metrics): {', '.join(raw)}.")
-    print("size: the difference in standard deviations of a pair's difference (0.2 small, 0.5 medium, 0.8 large).")
-    advice = []
-    for k, d in diffs.items():
-        if d.significant or not d.pairs:
-            continue
-        need = d.needed(d.value, len(diffs))
-        if need is not None and need > d.pairs:
-            advice.append(f"  {k}: a difference of {interval_text(d, is_rate(k)).split(' ')[0]} (as seen here) "
-                          f"needs about {need} pairs; these {d.pairs} show one of {_amount(d.detectable(len(diffs)), is_rate(k))} or more")
-    if advice:
-        print("To tell a difference that is not significant here from chance (80 % of the time):")
-        print("\n".join(advice[:12]))
-
-
-def _p(p: float) -> str:
-    return "-" if math.isnan(p) else "<0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def _size(effect: float) -> str:
-    return "-" if math.isnan(effect) else "inf" if abs(effect) == float("inf") else f"{effect:+.2f}"
-
-
-def _amount(x: float, percent: bool) -> str:
-    return "?" if math.isnan(x) else f"{x:.1%}" if percent else f"{x:.3g}"
-
-
 def stats_adjustments() -> tuple[str, ...]:
     from ..lab.stats import ADJUSTMENTS
     return ADJUSTMENTS
@@ -261,9 +239,13 @@ def register(sub, variant) -> None:
                         "'significant' among them 95 %% of the time), bh (Benjamini-Hochberg: 5 %% false discoveries) "
                         "or none")
     add_play_arguments(p, several_agents=True)
-    p.add_argument("--until-interval", type=float, metavar="W",
-                   help="stop once every seat's win-rate difference has an interval narrower than W (looked at "
-                        "every 100 pairs; --games bounds it)")
+    p.add_argument("--until-interval", action="append", type=until_item, metavar="[METRIC=]W",
+                   help="stop once the difference in METRIC has an interval narrower than W (METRIC: any metric "
+                        "of the report, or a prefix of several: stat.coins, seat_win_rate; W alone: every seat's "
+                        "win rate); given again, every one must be (looked at every 100 pairs; --games bounds it)")
+    p.add_argument("--min-effect", type=float, default=MIN_EFFECT, metavar="F",
+                   help="the smallest difference worth advice on how many pairs would show it: F of a share "
+                        "(0.05: 5 points), or F times A's value of anything else (default %(default)s)")
     p.add_argument("--records", metavar="DIR", help="write a replayable record of every game as it finishes: A's "
                                                     "into DIR/a, B's into DIR/b")
     p.add_argument("--learn-on", choices=("a", "each"), default="a",

@@ -5,7 +5,8 @@ time limit — still has whole pairs to compare, and reports them (marked partia
 all of A first would have nothing to pair. Every game is written to the study's journal as it
 finishes (session.py), so `--resume` plays only the pairs it lacks. `--until-interval` looks at the
 differences after every `BATCH` pairs, as it always has, so a resumed study stops where one played
-straight through would.
+straight through would. It stops on the metrics it is given (`METRIC=WIDTH`: a designer's question is
+as often about coins kept as about who wins); a plain `WIDTH` is every seat's win rate, as it was.
 
 The same players on both sides. Each set of agents is named with what each agent judges positions
 by (agents/evaluation.py) under A and under B. An agent that learns a heuristic (a ruleset that
@@ -28,6 +29,7 @@ from .runner import Job, plan
 from .session import Session, Task
 
 BATCH = 100  # --until-interval looks at the intervals after every this many pairs
+SEATS = "seat_win_rate"  # what a plain --until-interval WIDTH stops on: every seat's win rate
 LEARN_ON = {"a": "a heuristic an agent learns is learned once, on A's rules, and read under B too",
             "each": "a heuristic an agent learns is learned on each side's own rules (--learn-on each)"}
 
@@ -44,6 +46,7 @@ class Study:
     seconds: float
     sides: dict = field(default_factory=dict)  # "a", "b" → {spec: Evaluation}
     planned: int = 0  # pairs the study meant to play (fewer were, when it was stopped)
+    kinds: dict = field(default_factory=dict)  # the ruleset's statistics as metrics (metrics.declared)
 
     @property
     def same_players(self) -> bool:
@@ -56,13 +59,14 @@ def part(index: int, side: str) -> str:
 
 
 def play_study(session: Session, index: int, jobs: tuple[Job, Job], seats, specs: list[str], seed: int, games: int,
-               rotate: bool, until_width: float | None, adjust: str, sides: dict) -> Study:
-    """The pairs of one set of agents, in batches (of `BATCH` with `until_width`, else all at once),
-    stopping early once every seat's win-rate difference is narrower than `until_width`."""
+               rotate: bool, until: dict[str, float] | None, adjust: str, sides: dict,
+               kinds: dict[str, metrics.Metric] | None = None) -> Study:
+    """The pairs of one set of agents, in batches (of `BATCH` with `until`, else all at once),
+    stopping early once every difference `until` names is narrower than its width (`narrow`)."""
     start = session.clock()
     planned = plan(seed, games, specs, rotate)
     done: dict[str, dict] = {"a": {}, "b": {}}
-    size = BATCH if until_width is not None else max(1, len(planned))
+    size = BATCH if until else max(1, len(planned))
     for first in range(0, len(planned), size):
         tasks = [Task(part(index, side), i, job, planned[i]) for i in range(first, min(first + size, len(planned)))
                  for side, job in zip("ab", jobs)]
@@ -71,15 +75,34 @@ def play_study(session: Session, index: int, jobs: tuple[Job, Job], seats, specs
             done[side].update(found.get(part(index, side), {}))
         if session.stopped is not None:
             break
-        if until_width is not None:
+        if until:
             a, b = paired(done)
-            d = metrics.differences(a, b, seats)
-            if all(d[k].width < until_width for k in d if k.startswith("seat_win_rate.")):
+            if narrow(metrics.differences(a, b, seats, kinds), until):
                 break
     a, b = paired(done)
-    diffs = stats.adjust(metrics.differences(a, b, seats), adjust) if a else {}
-    return Study(specs, a, b, metrics.summarise(a, seats) if a else {}, metrics.summarise(b, seats) if b else {},
-                 diffs, session.clock() - start, sides, len(planned))
+    diffs = stats.adjust(metrics.differences(a, b, seats, kinds), adjust) if a else {}
+    return Study(specs, a, b, metrics.summarise(a, seats, kinds) if a else {},
+                 metrics.summarise(b, seats, kinds) if b else {}, diffs, session.clock() - start, sides, len(planned),
+                 kinds or {})
+
+
+def matching(name: str, measured) -> list[str]:
+    """The measured metrics `name` stands for: itself, or every one under it (`seat_win_rate`: each
+    seat's; `stat.marks`: a statistic measured per player, each seat's)."""
+    return [k for k in measured if k == name or k.startswith(name + ".")]
+
+
+def narrow(diffs: dict, until: dict[str, float]) -> bool:
+    """Every difference `until` names (METRIC → WIDTH) has been measured, with an interval narrower
+    than its width. (A plain WIDTH, on the seats' win rates, stops as it always did when none was
+    measured: no game finished.)"""
+    for name, width in until.items():
+        found = matching(name, diffs)
+        if not found and name != SEATS:
+            return False
+        if any(not diffs[k].width < width for k in found):
+            return False
+    return True
 
 
 def paired(done: dict[str, dict]) -> tuple[list, list]:
@@ -144,8 +167,18 @@ def study_json(study: Study) -> dict:
                  **({"series": r.series} if r.series else {})} for r in results]
     return {"agents": study.specs, "sides": sides_json(study), "same_players": study.same_players,
             "games": len(study.a), "planned": study.planned, "a": metrics.to_json(study.ma),
-            "b": metrics.to_json(study.mb), "difference": metrics.to_json(study.diffs), "results_a": games(study.a),
+            "b": metrics.to_json(study.mb), "difference": metrics.to_json(study.diffs),
+            "metrics": described(list({**study.ma, **study.mb, **study.diffs}), study.kinds), "results_a": games(study.a),
             "results_b": games(study.b), "seconds": study.seconds}
+
+
+def described(names: list[str], kinds: dict | None) -> dict:
+    """What each metric measures: its kind (which says its interval), its unit and its description."""
+    out = {}
+    for name in names:
+        m = metrics.metric(name, kinds)
+        out[name] = {"kind": m.kind, "unit": m.unit, "description": m.description}
+    return out
 
 
 def robustness(studies: list[Study]) -> dict[str, bool]:

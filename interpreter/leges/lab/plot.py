@@ -92,22 +92,52 @@ def plot_simulation(path: str, title: str, players: int, seats: Sequence[str], r
 
 
 def plot_comparison(path: str, title: str, players: int, seats: Sequence[str], names: tuple[str, str],
-                    a: Sequence, b: Sequence, diffs: dict) -> None:
-    """A beside B, and every difference: each row at its size (B - A over the spread of a pair's
-    difference, so that rows of different units share one axis), labelled with its value and
-    interval in the metric's own units; every significant row is drawn, then others to MAX_ROWS."""
+                    studies: Sequence) -> None:
+    """A beside B, and every difference, for every set of agents (compare.Study): one row of panels a
+    set, titled with its agents, the differences of every row on one scale — so that a difference that
+    holds under one set and not another shows at a glance (drawn for the first set alone, the others
+    were studied and never seen). Each difference at its size (B - A over the spread of a pair's
+    difference, so that rows of different units share one axis), labelled with its value and interval
+    in the metric's own units; every significant row is drawn, then others to MAX_ROWS."""
     plt = _pyplot(path)
+    shown = [_shown(s.diffs) for s in studies]
+    tall = max(4.2, 0.32 * max(len(x) for x in shown) + 1.2)
+    fig, grid = plt.subplots(len(studies), 4, figsize=(19, tall * len(studies)), squeeze=False,
+                             gridspec_kw={"width_ratios": [1, 1, 1, 2.2]})
+    several = len(studies) > 1
+    for axes, study, rows in zip(grid, studies, shown):
+        who = f"agents {', '.join(study.specs)}: " if several else ""
+        _comparison_row(axes, study, rows, names, players, seats, who)
+    if several:
+        low = min(ax.get_xlim()[0] for ax in grid[:, 3])
+        high = max(ax.get_xlim()[1] for ax in grid[:, 3])
+        for ax in grid[:, 3]:
+            ax.set_xlim(low, high)
+    pairs = ", ".join(str(len(s.a)) for s in studies)
+    fig.suptitle(f"{title}: A = {names[0]}, B = {names[1]}; {pairs} paired games"
+                 + (f" under {len(studies)} sets of agents" if several else "") + f", {players} players")
+    fig.tight_layout()
+    fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
+    plt.close(fig)
+
+
+def _shown(diffs: dict) -> list[str]:
+    """The differences drawn: every significant one, then others to MAX_ROWS."""
     significant = [k for k in diffs if diffs[k].significant]
     others = [k for k in diffs if not diffs[k].significant and diffs[k].spread == diffs[k].spread and diffs[k].spread > 0]
-    shown = significant + others[:max(0, MAX_ROWS - len(significant))]
-    fig, axes = plt.subplots(1, 4, figsize=(19, max(4.2, 0.32 * len(shown) + 1.2)),
-                             gridspec_kw={"width_ratios": [1, 1, 1, 2.2]})
-    ma, mb = summarise(a, seats), summarise(b, seats)
+    return significant + others[:max(0, MAX_ROWS - len(significant))]
+
+
+def _comparison_row(axes, study, shown: list[str], names: tuple[str, str], players: int, seats: Sequence[str],
+                    who: str) -> None:
+    """One set of agents' panels: win rates, lengths and scores under A and B, and the differences."""
+    a, b, diffs, kinds = study.a, study.b, study.diffs, study.kinds
+    ma, mb = summarise(a, seats, kinds), summarise(b, seats, kinds)
     agents = [k for k in ma if k.startswith("agent_win_rate.")]
     keys = agents or [f"seat_win_rate.{s}" for s in seats]
     labels = [k.split(".", 1)[1] for k in keys]
     _rates(axes[0], [(names[0], ma), (names[1], mb)], keys, labels, 1 / players,
-           "Agent win rate" if agents else "Seat win rate")
+           who + ("Agent win rate" if agents else "Seat win rate"))
     _lengths(axes[1], [(names[0], a), (names[1], b)])
     _scores(axes[2], [(names[0], a), (names[1], b)], seats)
     ax = axes[3]
@@ -119,22 +149,19 @@ def plot_comparison(path: str, title: str, players: int, seats: Sequence[str], n
         ax.errorbar([d.value / spread], [y], xerr=[[(d.value - d.low) / spread], [(d.high - d.value) / spread]],
                     fmt="o", color=colour, capsize=3)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(ys, [f"{k if len(k) < 26 else k[:24] + '…'}  {_amount(diffs[k], k)}" for k in shown], fontsize="small")
+    ax.set_yticks(ys, [f"{k if len(k) < 26 else k[:24] + '…'}  {_amount(diffs[k], k, kinds)}" for k in shown],
+                  fontsize="small")
     ax.set_xlabel("B - A, in spreads of a pair's difference (red: significant)")
     left_out = len(diffs) - len(shown)
-    ax.set_title("Differences" + (f" ({left_out} not drawn)" if left_out else ""))
-    fig.suptitle(f"{title}: A = {names[0]}, B = {names[1]}; {len(a)} paired games, {players} players")
-    fig.tight_layout()
-    fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
-    plt.close(fig)
+    ax.set_title(who + "Differences" + (f" ({left_out} not drawn)" if left_out else ""))
 
 
 MAX_ROWS = 24  # rows of differences drawn (every significant one, whatever their number)
 
 
-def _amount(d, name: str) -> str:
+def _amount(d, name: str, kinds: dict | None = None) -> str:
     from .metrics import metric
-    rate = metric(name).kind in ("rate", "balance")
+    rate = metric(name, kinds).percent
 
     def f(x: float) -> str:
         return f"{x:+.1%}" if rate else f"{x:+.3g}"

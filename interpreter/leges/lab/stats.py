@@ -1,5 +1,6 @@
-"""Intervals for what simulations measure: Wilson for rates, Student's t for means, the bootstrap
-for figures derived from several rates, and paired differences for A/B comparisons.
+"""Intervals for what simulations measure: Wilson for rates, Student's t for means (for counts, never
+narrower than Poisson's), the bootstrap for figures derived from several rates, and paired differences
+for A/B comparisons.
 
 Why these: Wilson's interval stays inside [0, 1] and keeps its coverage for rates near 0 or 1
 and for small samples, where the textbook normal interval does not; the t interval is what a
@@ -90,6 +91,23 @@ def mean(values: Sequence[float]) -> Interval:
     var = math.fsum((v - m) ** 2 for v in values) / (n - 1)
     half = t_quantile(n - 1) * math.sqrt(var / n)
     return Interval(m, m - half, m + half)
+
+
+def count(values: Sequence[float]) -> Interval:
+    """A mean count per game: Student's t, never narrower than the exact (Garwood) Poisson interval of
+    the total. Why both: games that all counted the same give t no width at all, and five games of one
+    coin each do not make one coin certain; a count spread wider than a Poisson's is t's to bound.
+    A count that can be negative (a balance of coins) is a mean, and has t's alone; one that never was
+    is never below 0 either."""
+    i = mean(values)
+    n = len(values)
+    if n == 0 or any(v < 0 for v in values):
+        return i
+    from scipy.stats import chi2
+    total = math.fsum(values)
+    low = float(chi2.ppf(ALPHA / 2, 2 * total)) / (2 * n) if total > 0 else 0.0
+    high = float(chi2.ppf(1 - ALPHA / 2, 2 * (total + 1))) / (2 * n)
+    return Interval(i.value, max(0.0, min(i.low, low)), max(i.high, high))  # (never below 0: none was)
 
 
 def is_binary(values: Sequence[float]) -> bool:
