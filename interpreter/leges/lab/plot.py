@@ -93,30 +93,36 @@ def plot_simulation(path: str, title: str, players: int, seats: Sequence[str], r
 
 def plot_comparison(path: str, title: str, players: int, seats: Sequence[str], names: tuple[str, str],
                     studies: Sequence) -> None:
-    """A beside B, and every difference, for every set of agents (compare.Study): one row of panels a
-    set, titled with its agents, the differences of every row on one scale — so that a difference that
-    holds under one set and not another shows at a glance (drawn for the first set alone, the others
-    were studied and never seen). Each difference at its size (B - A over the spread of a pair's
+    """A beside B, and every difference, for every set of agents (compare.Study). One set: its four
+    panels in a row. Several: the sets side by side, a column each titled with its agents, the same
+    panel of every set on one row and the differences on one scale — so that a difference that holds
+    under one set and not another shows at a glance (drawn for the first set alone, the others were
+    studied and never seen). Each difference at its size (B - A over the spread of a pair's
     difference, so that rows of different units share one axis), labelled with its value and interval
     in the metric's own units; every significant row is drawn, then others to MAX_ROWS."""
     plt = _pyplot(path)
     shown = [_shown(s.diffs) for s in studies]
     tall = max(4.2, 0.32 * max(len(x) for x in shown) + 1.2)
-    fig, grid = plt.subplots(len(studies), 4, figsize=(19, tall * len(studies)), squeeze=False,
-                             gridspec_kw={"width_ratios": [1, 1, 1, 2.2]})
     several = len(studies) > 1
-    for axes, study, rows in zip(grid, studies, shown):
+    if several:  # a column a set: its panels one above another
+        fig, grid = plt.subplots(4, len(studies), figsize=(7.5 * len(studies), 3 * 3.6 + tall), squeeze=False,
+                                 gridspec_kw={"height_ratios": [3.6, 3.6, 3.6, tall]})
+        columns = [grid[:, i] for i in range(len(studies))]
+    else:
+        fig, grid = plt.subplots(1, 4, figsize=(19, tall), squeeze=False, gridspec_kw={"width_ratios": [1, 1, 1, 2.2]})
+        columns = [grid[0]]
+    for axes, study, rows in zip(columns, studies, shown):
         who = f"agents {', '.join(study.specs)}: " if several else ""
-        _comparison_row(axes, study, rows, names, players, seats, who)
+        _comparison_panels(axes, study, rows, names, players, seats, who)
     if several:
-        low = min(ax.get_xlim()[0] for ax in grid[:, 3])
-        high = max(ax.get_xlim()[1] for ax in grid[:, 3])
-        for ax in grid[:, 3]:
-            ax.set_xlim(low, high)
+        low = min(axes[3].get_xlim()[0] for axes in columns)
+        high = max(axes[3].get_xlim()[1] for axes in columns)
+        for axes in columns:
+            axes[3].set_xlim(low, high)
     pairs = ", ".join(str(len(s.a)) for s in studies)
     fig.suptitle(f"{title}: A = {names[0]}, B = {names[1]}; {pairs} paired games"
                  + (f" under {len(studies)} sets of agents" if several else "") + f", {players} players")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.98) if several else None)  # (the title above the top panels' own)
     fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
     plt.close(fig)
 
@@ -128,9 +134,9 @@ def _shown(diffs: dict) -> list[str]:
     return significant + others[:max(0, MAX_ROWS - len(significant))]
 
 
-def _comparison_row(axes, study, shown: list[str], names: tuple[str, str], players: int, seats: Sequence[str],
+def _comparison_panels(axes, study, shown: list[str], names: tuple[str, str], players: int, seats: Sequence[str],
                     who: str) -> None:
-    """One set of agents' panels: win rates, lengths and scores under A and B, and the differences."""
+    """One set of agents' four panels: win rates, lengths and scores under A and B, and the differences."""
     a, b, diffs, kinds = study.a, study.b, study.diffs, study.kinds
     ma, mb = summarise(a, seats, kinds), summarise(b, seats, kinds)
     agents = [k for k in ma if k.startswith("agent_win_rate.")]
