@@ -107,8 +107,9 @@ def advice(ma: dict, mb: dict, diffs: dict, kinds: dict | None, min_effect: floa
 def print_advice(ma: dict, mb: dict, diffs: dict, kinds: dict | None, min_effect: float) -> None:
     lines, small = advice(ma, mb, diffs, kinds, min_effect)
     if lines:
-        print("To tell a difference that is not significant here from chance (80 % of the time), the ruleset's "
-              "statistics first:")
+        ours = any(line.strip().startswith("stat.") for line in lines)
+        print("To tell a difference that is not significant here from chance (80 % of the time)"
+              + (", the ruleset's statistics first:" if ours else ":"))
         print("\n".join(lines[:ADVICE_LINES]))
         if len(lines) > ADVICE_LINES:
             rest = [line.split(":", 1)[0].strip() for line in lines[ADVICE_LINES:]]
