@@ -116,7 +116,8 @@ def print_advice(ma: dict, mb: dict, diffs: dict, kinds: dict | None, min_effect
             print(f"  ... and {len(rest)} more: {', '.join(rest)}")
     if small:
         print(f"No advice for {len(small)} difference{'s' if len(small) > 1 else ''} smaller than worth seeing "
-              f"(under {min_effect:g} of a share, or {min_effect:.0%} of A's value; --min-effect): {', '.join(small)}.")
+              f"(a share: under {100 * min_effect:g} points; anything else: under {100 * min_effect:g} % of A's value; "
+              f"--min-effect {min_effect:g}): {', '.join(small)}.")
 
 
 def print_robustness(studies: list[Study]) -> None:
