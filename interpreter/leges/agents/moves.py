@@ -103,6 +103,19 @@ def random_move(st, rng) -> None:
         st.apply_option(rng.randrange(len(options)))
 
 
+def random_pick(st, rng) -> tuple[int, list[Action]]:
+    """`random_move`'s draw, not applied (the same numbers drawn in the same order): the move's index
+    among the pending options then `extra`, everybody's out-of-turn actions. Why: the simulator
+    tallies what was chosen (lab/behaviour.py) before it applies it with `play_any`."""
+    pending = st.pending
+    if pending.player == CHANCE:
+        return rng.choices(range(len(pending)), [o[4] for o in pending.choices])[0], []
+    if st.game.anytime:
+        extra = st.out_of_turn_actions() + st._anytime_as_actions(pending.player)
+        return rng.randrange(len(pending) + len(extra)), extra
+    return rng.randrange(len(pending)), []
+
+
 def turn_number(st) -> int:
     """Turns completed so far (a new value means a new turn)."""
     return st.turn_count

@@ -28,6 +28,7 @@ from .simulate import PlayResult
 FORMAT = 1
 MAX_JOURNAL_BYTES = 512_000_000  # some 50,000 games of a long game, with their actions
 _FIELDS = {f.name for f in fields(PlayResult)}
+_LATER = {"behaviour"}  # fields a journal written before them lacks (the result keeps its default)
 
 
 def rules_digest(game) -> str:
@@ -46,15 +47,17 @@ def result_json(r: PlayResult) -> dict:
 _TYPES: dict[str, tuple[type, ...]] = {
     "seed": (int,), "ranking": (list,), "scores": (list,), "returns": (list,), "length": (int,), "unfinished": (bool,),
     "history": (list,), "agents": (list,), "turns": (int,), "options": (int,), "forced": (int, type(None)),
-    "leaders": (list,), "statistics": (dict,), "series": (dict,), "ending": (dict, type(None))}
+    "leaders": (list,), "statistics": (dict,), "series": (dict,), "ending": (dict, type(None)), "behaviour": (dict,)}
 
 
 def result_from_json(data: object, where: Position) -> PlayResult:
     """A game's result as the journal wrote it (leaders as the tuples the metrics read), its fields
     checked: a damaged journal is told at its line, not by the figures it would upset."""
-    if not isinstance(data, dict) or set(data) != _FIELDS:
+    if not isinstance(data, dict) or not _FIELDS - _LATER <= set(data) <= _FIELDS:
         raise LegesError(Diagnostic(where, "this line of the journal is not a game's result", WRITTEN_BY))
     for key, types in _TYPES.items():
+        if key not in data:
+            continue
         if not isinstance(data[key], types) or (bool not in types and isinstance(data[key], bool)):
             raise LegesError(Diagnostic(where, f"this line of the journal has a game's '{key}' of the wrong kind: "
                                         f"{shown(json.dumps(data[key]), 60)}", WRITTEN_BY))

@@ -17,13 +17,16 @@ from ..agents import View
 from ..agents import make as make_agent
 from ..agents import start as start_agent
 from ..agents.seeding import agent_rng, seat_rng
-from ..agents.moves import forced_moves, moves, others_out_of_turn, play, random_move, turn_number
+from ..agents.moves import (forced_moves, moves, others_out_of_turn, play, play_any, random_move, random_pick,
+                            turn_number)
 from ..engine.api import Action
 from ..engine.budget import GameBudget
+from ..engine.constants import CHANCE
 from ..engine.knowledge import SeatMemories
 from ..engine.measures import Tracker
 from ..engine.resample import has_hidden_information
 from ..text.errors import Diagnostic, Position, RuleError
+from .behaviour import Watch
 
 
 @dataclass
@@ -43,6 +46,7 @@ class PlayResult:
     statistics: dict = field(default_factory=dict)
     series: dict = field(default_factory=dict)  # a statistic measured along the game: its values, in order
     ending: dict | None = None  # why the game ended (State.end_reason)
+    behaviour: dict = field(default_factory=dict)  # each seat's decisions tallied (lab/behaviour.py Watch.to_json)
 
 
 def leader_values(game):
@@ -99,6 +103,11 @@ def _play_game(game, players: int, seed: int, specs: list[str], check: bool, tra
         for p, (agent, spec) in enumerate(zip(seats, specs)):
             start_agent(agent, game, p, seat_rng(seed, p, spec))
     value = leader_values(game) if track else None
+    # (a uniformly random player's choice of the largest value offered tells nothing, and finding the
+    # largest among hundreds of options would cost a random play-out a fifth of its time)
+    watch = Watch(game, players, extremes=not plain_random) if track else None
+    if watch is not None:
+        watch.begin(st)
     tracker = Tracker(game.measures, st) if game.measures else None
     leaders: list = []
     last_turn = turn_number(st)
@@ -107,9 +116,12 @@ def _play_game(game, players: int, seed: int, specs: list[str], check: bool, tra
         mv = moves(st)
         options += len(mv)
         if plain_random:
-            random_move(st, rng)
+            k, extra = random_pick(st, rng)
+            if watch is not None and mv.player != CHANCE and k < mv.count:
+                watch.decided(mv.player, st.pending.choices, k)
+            play_any(st, mv.count, extra, k)
         else:
-            _agent_step(st, mv, seats, memories)
+            _agent_step(st, mv, seats, memories, watch)
         length += 1
         if tracker is not None:
             tracker.step(st)
@@ -121,6 +133,8 @@ def _play_game(game, players: int, seed: int, specs: list[str], check: bool, tra
     if value is not None:
         leaders.append((length, sole_leader(value(st))))
     names = st.setup.seat_names
+    if watch is not None:
+        watch.finish(st)
     statistics = st.statistics() if game.statistics else {}
     series: dict = {}
     if tracker is not None:
@@ -130,14 +144,13 @@ def _play_game(game, players: int, seed: int, specs: list[str], check: bool, tra
                       scores=st.scores(), returns=st.returns(), length=length, unfinished=st.unfinished,
                       history=list(st.history), agents=specs, turns=turn_number(st), options=options,
                       forced=forced_moves(st), leaders=leaders, statistics=statistics, series=series,
-                      ending=st.end_reason)
+                      ending=st.end_reason, behaviour=watch.to_json() if watch is not None else {})
 
 
-def _agent_step(st, mv, seats, memories: SeatMemories | None = None) -> None:
+def _agent_step(st, mv, seats, memories: SeatMemories | None = None, watch: Watch | None = None) -> None:
     """Ask the others whether they act out of turn, then the player deciding. With `memories`,
-    each seat's view keeps what it has seen, and takes in the step (engine/knowledge.py)."""
-    from ..engine.constants import CHANCE
-
+    each seat's view keeps what it has seen, and takes in the step (engine/knowledge.py); with
+    `watch`, the decider's choice is tallied (an out-of-turn action is not)."""
     def do(apply, action: Action | None = None) -> None:
         if memories is None:
             apply()
@@ -171,16 +184,20 @@ def _agent_step(st, mv, seats, memories: SeatMemories | None = None) -> None:
         choice = Action(mv.player, choice)
     if choice.player != mv.player:
         raise RuleError(Diagnostic(Position("--agents"), f"agent in seat {mv.player} chose an action of player {choice.player}"))
-    do(lambda: _apply(st, mv, choice), choice)
+    do(lambda: _apply(st, mv, choice, watch), choice)
 
 
-def _apply(st, mv, action: Action) -> None:
+def _apply(st, mv, action: Action, watch: Watch | None = None) -> None:
     """Apply the chosen action by its index when it is one of the pending options (fast), else by text."""
-    options = st.pending.options
+    choices = st.pending.choices
     for i in range(mv.count):
-        if options[i].text == action.text:
+        if choices[i][0] == action.text:
+            if watch is not None:
+                watch.decided(mv.player, choices, i)
             play(st, mv, i)
             return
+    if watch is not None:
+        watch.decided(mv.player, choices, None)
     st.apply_action(action)
 
 
