@@ -36,7 +36,7 @@ def history(page) -> list[str]:
 
 
 def test_a_card_game_without_a_map_played_by_clicks(serving, page):
-    server = serving(CARD_TABLE, options=ServeOptions(seed=3))  # a fixed deal: the game played by clicks is the same every run
+    server = serving(CARD_TABLE, options=ServeOptions(seed=3))  # a fixed deal: the same game every run (a secret one ended, 1 in 5, before north drew)
     page.goto(server.url)
     page.wait_for_selector("#board svg .zone[data-zone]")
     settle(page)
@@ -88,7 +88,7 @@ def test_a_card_game_without_a_map_played_by_clicks(serving, page):
 
 
 def test_seat_names_and_events_in_the_language_picked(serving, page):
-    server = serving(CARD_TABLE, options=ServeOptions(seed=3))  # a fixed deal: the game played by clicks is the same every run
+    server = serving(CARD_TABLE, options=ServeOptions(seed=3))  # a fixed deal: the same game every run (a secret one ended, 1 in 5, before north drew)
     page.goto(server.url)
     page.wait_for_selector("#board svg .zone[data-zone]")
     settle(page)
