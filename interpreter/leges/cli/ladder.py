@@ -13,6 +13,7 @@ from .surviving import add_study_arguments, check_time_limit, exit_status, open_
 def cmd_ladder(args) -> int:
     from ..agents import evaluations, split_specs
     from ..lab.journal import rules_digest
+    from ..lab import behaviour
     from ..lab.ladder import plan, rate, tables
     from ..lab.runner import Job, remember
     from ..lab.session import Session, Task
@@ -49,12 +50,14 @@ def cmd_ladder(args) -> int:
         print("no game finished: nothing to rate")
         return exit_status(session)
     ladder = rate(results, agents, seats, args.seed)
+    behaved = behaviour.summarise(results)  # said before the ratings: a degenerate agent's rating misleads
     unfinished = sum(1 for r in results if r.unfinished)
     seconds = session.clock() - session.started
     if args.json:
         print(json.dumps({"ruleset": game.id, "players": players, "games": len(results), "planned": len(games),
                           "rounds": args.rounds, "tables": len(tables(agents, players)), "unfinished": unfinished,
                           "seconds": seconds, "agents": [{"spec": a, **judged[a].to_json()} for a in agents],
+                          "behaviour": behaviour.to_json(behaved),
                           **ladder.to_json(), "partial": note is not None, "stopped": session.stopped,
                           "journal": journal.path if journal is not None else None}))
         return exit_status(session)
@@ -62,6 +65,9 @@ def cmd_ladder(args) -> int:
         print(note + "\n")
     print(f"{game.title}, {players} players: {len(results)} games ({args.rounds} rounds of "
           f"{len(tables(agents, players))} seatings, seeds {args.seed}..{args.seed + args.rounds - 1}); {seconds:.0f} s")
+    print("")
+    for line in behaviour.text_lines(behaved):
+        print(line)
     width = max(len(a) for a in agents)
     print(f"\n  {'agent':<{width}}  rating  95 % interval     results won  games")
     for r in sorted(ladder.ratings, key=lambda r: -r.value):

@@ -180,6 +180,8 @@ class Report:
         self.seconds = session.clock() - session.started
         self.summary = Summary(game.id, players, results[0].seed if results else 0, results, self.seconds)
         self.measured = metrics.summarise(results, seats) if results else {}
+        from ..lab import behaviour
+        self.behaviour = behaviour.summarise(results)
         self.note = partial_note(session, journal, len(results), planned)
 
     @property
@@ -189,7 +191,7 @@ class Report:
         return played / self.seconds if self.seconds > 0 else 0.0
 
     def print_json(self, args) -> None:
-        from ..lab import metrics
+        from ..lab import behaviour, metrics
         from ..lab import unfinished as stopped
         s = self.summary
         for line in stopped.warning_lines(self.results):  # loud on the terminal too: the JSON may go to a file or a pipe
@@ -198,6 +200,7 @@ class Report:
             "ruleset": self.game.id, "players": self.players, "seed": args.seed, "games": len(self.results),
             "planned": self.planned, "agents": self.specs, "rotate_seats": args.rotate_seats,
             "evaluations": {spec: e.to_json() for spec, e in self.judged.items()},  # what each agent judged positions by
+            "behaviour": behaviour.to_json(self.behaviour),  # each agent's play checked (lab/behaviour.py)
             "results": [{"seed": r.seed, "agents": r.agents, "ranking": r.ranking, "scores": r.scores,
                          "length": r.length, "unfinished": r.unfinished, "statistics": r.statistics,
                          **({"series": r.series} if r.series else {})} for r in self.results],
@@ -206,6 +209,14 @@ class Report:
             "unfinished": stopped.to_json(self.results), "partial": self.note is not None,
             "stopped": self.session.stopped, "journal": self.journal.path if self.journal is not None else None,
         }))
+
+    def print_behaviour(self) -> None:
+        """What the agents did, before any figure of the games: with agents other than random, or
+        when one looks degenerate (random play is the baseline, not a player to check)."""
+        from ..lab.behaviour import text_lines
+        if any(s != "random" for s in self.specs) or any(a.flags for a in self.behaviour):
+            for line in text_lines(self.behaviour):
+                print(line)
 
     def print_text(self, args) -> None:
         from ..lab import unfinished as stopped
@@ -224,6 +235,7 @@ class Report:
                   + ("; every seating in turn" if args.rotate_seats else ""))
             for spec, judge in self.judged.items():
                 print(f"    {spec} judges by: {judge}")
+        self.print_behaviour()
         print(f"  mean length: {self.summary.mean_length():.1f} decisions")
         print("  seat win rate: " + ", ".join(f"{s} {interval_text(measured[f'seat_win_rate.{s}'], True)}"
                                              for s in seats if f"seat_win_rate.{s}" in measured))

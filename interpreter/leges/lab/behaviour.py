@@ -214,7 +214,6 @@ class AgentBehaviour:
     flags: list[str] = field(default_factory=list)
 
     def add(self, tally: dict) -> None:
-        self.seats += 1
         self.decisions += tally.get("decisions", 0)
         for action, (offered, taken, expected) in tally.get("actions", {}).items():
             row = self.actions.setdefault(action, [0, 0, 0.0])
@@ -257,6 +256,7 @@ def summarise(results: Iterable[Any]) -> list[AgentBehaviour]:
         tallies = watched.get("seats") or []
         for seat, spec in enumerate(r.agents):
             mine = agents.setdefault(spec, AgentBehaviour(spec))
+            mine.seats += 1
             if seat < len(tallies):
                 mine.add(tallies[seat])
             for name, values in (watched.get("end") or {}).items():
@@ -303,14 +303,15 @@ def _count(counts: dict, value: Any) -> None:
 def flags(a: AgentBehaviour, everyone: Sequence[AgentBehaviour] = ()) -> list[str]:
     """What makes `a` look degenerate, in words; nothing when the evidence is thin."""
     out = []
+    offered, taken, expected = a.actions.get(PASS, (0, 0, 0.0))
+    always = offered >= MIN_CHANCES and taken == offered
+    if always:  # (and so never takes anything else when it could: said once)
+        out.append(f"always passes ({offered} of {offered} decisions where it could)")
+    elif offered and taken == 0 and expected >= EXPECTED:
+        out.append(f"never passes when it could ({offered} decisions; a uniformly random player "
+                   f"would have passed about {expected:.0f} times)")
     for action, (offered, taken, expected) in a.actions.items():
-        if action == PASS:
-            if offered >= MIN_CHANCES and taken == offered:
-                out.append(f"always passes ({offered} of {offered} decisions where it could)")
-            elif taken == 0 and expected >= EXPECTED:
-                out.append(f"never passes when it could ({offered} decisions; a uniformly random player "
-                           f"would have passed about {expected:.0f} times)")
-        elif taken == 0 and expected >= EXPECTED:
+        if action != PASS and not always and taken == 0 and expected >= EXPECTED:
             out.append(f"never takes {_name(action)} when it could ({offered} decisions; a uniformly random "
                        f"player would have taken it about {expected:.0f} times)")
     for key, row in a.params.items():
@@ -319,8 +320,8 @@ def flags(a: AgentBehaviour, everyone: Sequence[AgentBehaviour] = ()) -> list[st
             continue
         for end in ("largest", "smallest"):
             if row[end] == row["choices"]:
-                out.append(f"always chooses the {end} value of {param} ({_name(action)}) offered "
-                           f"({row['choices']} of {row['choices']} decisions)")
+                out.append(f"always chooses the {end} value of {param} offered ({_name(action)}: "
+                           f"{row['choices']} of {row['choices']} decisions)")
     for name, same in a.unchanged.items():
         used = any(b.unchanged.get(name, 0) < sum(b.end.get(name, {}).values()) for b in everyone if b is not a)
         if a.seats >= MIN_CHANCES and same == sum(a.end.get(name, {}).values()) and used:
