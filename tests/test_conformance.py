@@ -194,6 +194,19 @@ def test_the_harness_finds_a_direct_call_that_goes_on_at_the_wrong_instruction(m
     assert not report.ok
 
 
+def test_the_harness_finds_a_generated_turn_order_going_the_wrong_way(monkeypatch):
+    """The phase and turn flow: the generated step from one turn to the next (engine/flow.py
+    turn_source; the reference build's is Flow.after_turn) passes the turn the other way round."""
+    from leges.engine.builder import rules
+    right = rules.turn_source
+    monkeypatch.setattr(rules, "turn_source", lambda *a: right(*a).replace("st.turn_player + 1)", "st.turn_player - 1)"))
+    candidate, reference = builds(str(ruleset_dir("pompeii")))
+    monkeypatch.setattr(rules, "turn_source", right)
+    report = check_conformance(candidate, reference, 3, replace(BRIEF, games=1, decisions=40))
+    assert not report.ok
+    assert report.difference.what in ("the current player", "the legal actions", "the log")
+
+
 # ---------------------------------------------------------------------------- no clock
 def test_no_equivalence_check_depends_on_the_clock(monkeypatch):
     """Both builds run under a budget without seconds while the harness runs (a loaded machine

@@ -135,7 +135,10 @@ class Flow:
         if flow == "begin":
             self.start_turns(st, phase)
         elif flow == "turn":
-            self.after_turn(st, phase)
+            if phase.next_turn is not None:
+                phase.next_turn(st, self)
+            else:
+                self.after_turn(st, phase)
         elif flow == "end":
             nxt = st.next_phase or phase.next
             st.next_phase = None
@@ -211,16 +214,27 @@ class Flow:
         return False
 
     def after_turn(self, st, phase) -> None:
+        """A turn of the phase is over: the game out of turns, the phase's end, or the next turn.
+        (Generated for each phase as `phase.next_turn`, turn_source; this is the reference build's.)"""
         st.turn_count += 1
         if self.game.max_turns and st.turn_count >= self.game.max_turns:
-            st.unfinished = True
-            st.ending = {"kind": "max_turns", "turns": st.turn_count}
-            self.finish(st)
+            self.out_of_turns(st)
             return
         if phase.end_if is not None and phase.end_if(st, {"me": None}):
             st.ending = {"kind": "end_if", "phase": phase.id}
             self.end_phase(st)
             return
+        self.next_player(st, phase)
+
+    def out_of_turns(self, st) -> None:
+        """limits.max_turns: the game ends unfinished."""
+        st.unfinished = True
+        st.ending = {"kind": "max_turns", "turns": st.turn_count}
+        self.finish(st)
+
+    def next_player(self, st, phase) -> None:
+        """The phase goes on: its next player (by its queue, or round the table past those who
+        dropped out) begins a turn, or the phase ends when nobody is left."""
         if st.turn_queue is not None:
             while st.turn_queue and st.dropped and st.turn_queue[0] in st.dropped:
                 st.turn_queue.pop(0)
@@ -249,3 +263,21 @@ class Flow:
         st.flow = "over"
         st.frames.clear()
         st.pending = None
+
+
+def turn_source(name: str, phase, game) -> str:
+    """The source of `phase.next_turn(st, flow)`: Flow.after_turn for this phase, its end_if and
+    direction written in, the variables of the turn reset and the next turn's frame pushed
+    directly; the less common roads (a queue of players, players dropped out) through the flow."""
+    lines = [f"def {name}(st, flow):", "    st.turn_count += 1"]
+    lines += ["    most = st.game.max_turns", "    if most and st.turn_count >= most:", "        flow.out_of_turns(st)", "        return"]
+    if phase.end_if_code is not None:
+        lines += ["    env = {'me': None}", f"    if {phase.end_if_code}:",
+                  f"        st.ending = {{'kind': 'end_if', 'phase': {phase.id!r}}}", "        flow.end_phase(st)", "        return"]
+    lines += ["    if st.turn_queue is not None or st.dropped:",
+              f"        flow.next_player(st, st.game.phases[{phase.id!r}])", "        return",
+              f"    st.turn_player = (st.turn_player + {phase.direction}) % st.n"]
+    if game.turn_vars:
+        lines.append("    flow.reset(st, st.game.turn_vars)")
+    lines.append(f"    st.frames.append([{phase.turn!r}, 0, {{'me': st.turn_player}}])")
+    return "\n".join(lines) + "\n"

@@ -46,6 +46,8 @@ class CompiledPhase:
     next: str | None
     position: Any = None
     first_position: Any = None
+    end_if_code: str | None = None  # end_if's Python source (the generated turn-to-turn step inlines it)
+    next_turn: Callable[[Any, Any], None] | None = None  # after a turn, generated (flow.py turn_source); None: Flow.after_turn
 
 
 @dataclass

@@ -13,6 +13,7 @@ from ..measures import Measure
 from ..options import options_function
 from ..program import Code
 from ..program.generate import Call, Ins
+from ..flow import turn_source
 from .parts import BuilderParts
 
 
@@ -47,6 +48,11 @@ class RuleCompiling(BuilderParts):
         self._checks()
         self._variables_at_start()
         game.codes = {cid: self.programs.generated(cid) for cid in self.programs.codes}
+        if self.compiler.optimise:  # (the reference build keeps Flow.after_turn: the harness compares them)
+            for number, phase in enumerate(game.phases.values()):
+                if phase.turn:
+                    self.compiler.define(turn_source(f"T{number}", phase, game), f"turns:{phase.id}")
+                    phase.next_turn = self.compiler.namespace[f"T{number}"]
         from ..words import check_phrases
         game.words = check_phrases(self.rs, self.programs.asked, self.sym.events, self.errors)
         game.setup_builder = self.setup_builder()
@@ -93,14 +99,15 @@ class RuleCompiling(BuilderParts):
             pid = phase.id
             order_fn, direction = self._turn_order(phase)
             first_fn = c.parse_expr(phase.first, Scope(me=False), T.PLAYER)[1] if phase.first is not None else None
+            end_if = c.parse_code(phase.end_if, Scope(me=False), T.BOOL)[1] if phase.end_if else None
             self.game.phases[pid] = CompiledPhase(
                 pid, first_fn, order_fn, direction,
                 progs.parse_program(phase.on_begin, Scope(me=False), str(RuleId("phase", pid, "on_begin"))) if phase.on_begin else None,
                 progs.parse_program(phase.turn, Scope(me=True), str(RuleId("phase", pid, "turn"))) if phase.turn else None,
-                c.parse_expr(phase.end_if, Scope(me=False), T.BOOL)[1] if phase.end_if else None,
+                c.function(end_if) if end_if is not None else None,
                 progs.parse_program(phase.on_end, Scope(me=False), str(RuleId("phase", pid, "on_end"))) if phase.on_end else None,
                 phase.next, phase.at.position(),
-                phase.first.at.position() if phase.first is not None else phase.at.position())
+                phase.first.at.position() if phase.first is not None else phase.at.position(), end_if)
             if phase.next is not None and phase.next != "end" and phase.next not in sym.phases:
                 self.error(phase.at.child("next"), f"unknown phase '{phase.next}'",
                            did_you_mean(phase.next, sym.phases | {"end"}) or "name a phase, or `end`")
