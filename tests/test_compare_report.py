@@ -150,3 +150,14 @@ def test_the_plot_draws_every_set_of_agents(auction, capsys, tmp_path):
     svg = target.read_text()
     assert "agents random, random" in svg and "agents greedy, random" in svg
     assert "under 2 sets of agents" in svg
+
+
+def test_simulate_reads_a_statistics_kind_from_its_type_too(auction, capsys):
+    """`leges simulate` as compare: five games of one lot are a count of 1, not 100 % of games."""
+    assert main(["simulate", auction, "-g", "5", "-j", "1", "-q", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    count = out["metrics"]["stat.lots_at_end"]
+    assert count["value"] == 1 and count["low"] < 1 < count["high"]
+    assert main(["simulate", auction, "-g", "5", "-j", "1", "-q"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("stat.lots_at_end "))
+    assert "%" not in line.split("lots on the block")[0]

@@ -91,16 +91,18 @@ def interval_text(i, percent: bool) -> str:
     return f"{f(i.value)} [{f(i.low)}, {f(i.high)}]"
 
 
-def is_rate(name: str) -> bool:
+def is_rate(name: str, kinds: dict | None = None) -> bool:
+    """Whether the metric is a share (written as a percentage); `kinds`: the ruleset's statistics
+    as lab/metrics.declared reads them (a statistic's kind is its declared type's, not its values')."""
     from ..lab.metrics import metric
-    return metric(name).kind in ("rate", "balance")
+    return metric(name, kinds).kind in ("rate", "balance")
 
 
-def print_metrics(measured: dict, indent: str = "  ") -> None:
+def print_metrics(measured: dict, indent: str = "  ", kinds: dict | None = None) -> None:
     from ..lab.metrics import metric
     width = max((len(k) for k in measured), default=0)
     for name, i in measured.items():
-        print(f"{indent}{name:<{width}}  {interval_text(i, is_rate(name)):<28} {metric(name).description}")
+        print(f"{indent}{name:<{width}}  {interval_text(i, is_rate(name, kinds)):<28} {metric(name, kinds).description}")
 
 
 # ------------------------------------------------------------------ simulate
@@ -179,7 +181,8 @@ class Report:
         self.results, self.session, self.journal, self.planned = results, session, journal, planned
         self.seconds = session.clock() - session.started
         self.summary = Summary(game.id, players, results[0].seed if results else 0, results, self.seconds)
-        self.measured = metrics.summarise(results, seats) if results else {}
+        self.kinds = metrics.declared(game)  # a statistic's kind by its type: a count of 0s and 1s is no share
+        self.measured = metrics.summarise(results, seats, self.kinds) if results else {}
         from ..lab import behaviour
         self.behaviour = behaviour.summarise(results)
         self.note = partial_note(session, journal, len(results), planned)
@@ -246,7 +249,7 @@ class Report:
         if args.check:
             print(f"  invariants held after every action: {', '.join(i for i, _, _ in self.game.invariants) or 'none declared'}")
         print("  metrics (value [95 % interval]):")
-        print_metrics(measured, "    ")
+        print_metrics(measured, "    ", self.kinds)
         if args.until_interval is not None and n < args.games and self.note is None:
             print(f"  stopped after {n} games: every seat's interval is narrower than {args.until_interval}")
         rate = self.rate
