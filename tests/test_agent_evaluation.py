@@ -6,6 +6,7 @@ import json
 
 import leges
 from helpers import ROOT
+from studies import RICH
 from leges.agents import evaluations, make, start
 from leges.cli import main
 from leges.lab.simulate import play_game
@@ -70,17 +71,6 @@ def test_compare_names_each_sides_players(capsys):
     second = {a["spec"]: a for a in report["studies"][1]["sides"]["a"]}
     assert first[MCTS] == second[MCTS]  # the same player in both sets, whoever sits beside it
     assert first[MCTS]["evaluation"] == "play-outs to the end (MAST moves)"
-
-
-RICH = """\
-leges_variant: 1
-id: rich
-title: A rich start
-kind: house_rule
-description: Every player starts with 18 coins.
-patch:
-  - {op: set, section: variables, id: money, key: initial, value: 18}
-"""
 
 
 def test_compare_says_before_any_figure_when_the_players_differ_between_a_and_b(tmp_path, capsys):

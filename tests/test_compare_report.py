@@ -13,6 +13,7 @@ import shutil
 import pytest
 
 from helpers import ROOT
+from studies import RICH
 from leges.cli import main
 from leges.lab.stats import Difference, Interval
 
@@ -28,15 +29,6 @@ statistics:
     per_player: true
     description: coins kept
     value: money[p]
-"""
-RICH = """\
-leges_variant: 1
-id: rich
-title: A rich start
-kind: house_rule
-description: Every player starts with 18 coins.
-patch:
-  - {op: set, section: variables, id: money, key: initial, value: 18}
 """
 
 

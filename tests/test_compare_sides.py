@@ -15,6 +15,7 @@ import pytest
 
 import leges
 from helpers import ROOT
+from studies import RICH
 from leges.agents import evaluations
 from leges.agents.evaluation import Evaluation
 from leges.agents.learn import LEARNED, learn_on, learned_source
@@ -26,15 +27,6 @@ from leges.lab.simulate import play_game
 AUCTION = ROOT / "tests" / "rulesets" / "auction"  # declares no heuristic
 MCTS = "mcts:iterations=25"
 
-RICH = """\
-leges_variant: 1
-id: rich
-title: A rich start
-kind: house_rule
-description: Every player starts with 18 coins.
-patch:
-  - {op: set, section: variables, id: money, key: initial, value: 18}
-"""
 
 WEALTH = """\
 heuristics:

@@ -8,6 +8,7 @@ import itertools
 import json
 
 from helpers import ROOT
+from studies import report, stop_after
 from leges.cli import main
 from leges.lab import session as session_module
 
@@ -15,23 +16,6 @@ TICTACTOE = str(ROOT / "rulesets" / "tictactoe")
 COMPARE = ["compare", TICTACTOE, "-g", "4", "--agents", "greedy,random", "--rotate-seats", "-j", "1"]
 LADDER = ["ladder", TICTACTOE, "--agents", "random,greedy", "--rounds", "3", "-j", "1"]
 RUN_ONLY = ("seconds", "journal", "partial", "stopped")  # what differs between two runs of one study
-
-
-def stop_after(monkeypatch, games: int) -> None:
-    """Ctrl-C once `games` games are finished (written down, their records too)."""
-    record = session_module.Session._record
-    count = itertools.count(1)
-
-    def interrupted(self, task, result, out):
-        record(self, task, result, out)
-        if next(count) == games:
-            raise KeyboardInterrupt
-    monkeypatch.setattr(session_module.Session, "_record", interrupted)
-
-
-def report(capsys, argv, status: int = 0) -> dict:
-    assert main([*argv, "--json"]) == status
-    return json.loads(capsys.readouterr().out)
 
 
 def same(report: dict):
