@@ -16,16 +16,16 @@ import os
 from pathlib import Path
 
 from ...text import files
-from ...text.errors import Collector, Position
-from ...text.origin import TextOrigin
+from ...text.errors import Collector
 from ...text.yaml_source import YamlDoc
 from ..includes import MAX_INCLUDES, read_include, too_many
+from .positions import RoutedDoc
 
 HINT = ("a variant's includes are confined to its own folder: put the file beside the variant "
         "(in a subfolder, for a ruleset's variants/ folder) and name it by a path inside that folder")
 
 
-class VariantDoc(YamlDoc):
+class VariantDoc(RoutedDoc):
     """A variant file with its includes: `patch` holds its own operations then each included file's;
     a path into `patch` is located in the file that operation came from, any other in the variant file."""
 
@@ -42,14 +42,6 @@ class VariantDoc(YamlDoc):
             doc, at = self.places[path[1]]
             return doc, tuple(at) + path[2:]
         return self.main, path
-
-    def position(self, path, key: bool = False) -> Position:
-        doc, at = self._resolve(path)
-        return doc.position(at, key=key)
-
-    def text_origin(self, path) -> TextOrigin:
-        doc, at = self._resolve(path)
-        return doc.text_origin(at)
 
     def included_text(self) -> str:
         """The included files' texts, in order (what a record's digest of the variant covers too)."""

@@ -8,7 +8,22 @@ from ...text.origin import TextOrigin
 from ...text.yaml_source import YamlDoc
 
 
-class OverlayDoc(YamlDoc):
+class RoutedDoc(YamlDoc):
+    """A document whose paths lead into other documents (`_resolve`): each located where it leads."""
+
+    def _resolve(self, path) -> tuple:
+        raise NotImplementedError
+
+    def position(self, path, key: bool = False) -> Position:
+        doc, at = self._resolve(path)
+        return doc.position(at, key=key)
+
+    def text_origin(self, path) -> TextOrigin:
+        doc, at = self._resolve(path)
+        return doc.text_origin(at)
+
+
+class OverlayDoc(RoutedDoc):
     """Where the parts of one key of an item come from, after a variant set a part inside it.
 
     Paths under `sub` are the variant's value (`target`); every other path is the key as it was
@@ -25,14 +40,6 @@ class OverlayDoc(YamlDoc):
             return doc, tuple(at) + path[len(self.sub):]
         doc, at = self.base
         return doc, tuple(at) + path
-
-    def position(self, path, key: bool = False) -> Position:
-        doc, at = self._resolve(path)
-        return doc.position(at, key=key)
-
-    def text_origin(self, path) -> TextOrigin:
-        doc, at = self._resolve(path)
-        return doc.text_origin(at)
 
     def data_at(self, path):
         doc, at = self._resolve(path)
