@@ -165,3 +165,22 @@ def test_no_private_name_is_imported_from_another_module():
                 found += [f"{path.relative_to(PACKAGE)}:{node.lineno} {a.name}" for a in node.names
                           if a.name.startswith("_") and not a.name.startswith("__")]
     assert not found, "\n".join(found)
+
+
+LANG_PASSES = {"syntax": 0, "check": 1, "optimise": 2, "codegen": 3}
+
+
+def test_the_rule_language_reads_as_its_passes():
+    """lang/: syntax → check → optimise → codegen, each pass importing only itself and those before it
+    (the compiler drives the passes; no pass reaches into one that comes after it)."""
+    wrong = []
+    for module, imported in GRAPH.items():
+        parts = module.split(".")
+        if len(parts) < 3 or parts[1] != "lang" or parts[2] not in LANG_PASSES:
+            continue
+        for target in imported:
+            other = target.split(".")
+            if len(other) > 2 and other[1] == "lang" and other[2] in LANG_PASSES \
+                    and LANG_PASSES[other[2]] > LANG_PASSES[parts[2]]:
+                wrong.append(f"{module} ({parts[2]}) imports {target} ({other[2]})")
+    assert not wrong, "\n".join(sorted(wrong))
