@@ -1,7 +1,7 @@
 """The one place where agents and the simulator reach into the engine's fast path.
 
-Why one place: `state.pending.options` and `state.apply_option(i)` are internals that are
-being optimised; everything in `leges.agents` and `leges.lab.simulate` goes through the few
+Why one place: the pending decision's options (`state.pending`: its `texts()`, `len`, without making
+the Options a play-out does not read) and `state.apply_option(i)` are internals that are being optimised; everything in `leges.agents` and `leges.lab.simulate` goes through the few
 functions here, so only this file has to follow them. A decision's *moves* are the options of
 the pending decision, then the deciding player's own out-of-turn (`anytime`) actions.
 """
@@ -32,7 +32,7 @@ def moves(st) -> Moves:
 
 def texts(st, mv: Moves) -> list[str]:
     """The moves' texts, in order (the same texts as `legal_actions`)."""
-    return [o.text for o in st.pending.options] + [a.text for a in mv.extra]
+    return st.pending.texts() + [a.text for a in mv.extra]
 
 
 def play(st, mv: Moves, i: int) -> None:
@@ -45,16 +45,16 @@ def play(st, mv: Moves, i: int) -> None:
 
 def play_chance(st, rng) -> None:
     """An explicit chance node's outcome, drawn by its probability."""
-    options = st.pending.options
-    st.apply_option(rng.choices(range(len(options)), [o.probability for o in options])[0])
+    pending = st.pending
+    st.apply_option(rng.choices(range(len(pending)), pending.probabilities())[0])
 
 
 def sealed(st, mv: Moves) -> bool:
     """Whether the decision is a secret one (`secret: true`): its choice stays sealed for the
     others until its phase ends, so nobody deciding after it may know it."""
     actions = st.game.actions
-    for o in st.pending.options[:mv.count]:
-        action = actions.get(o.action)
+    for aid in st.pending.actions()[:mv.count]:
+        action = actions.get(aid)
         if action is not None and action.secret:
             return True
     return False
@@ -64,7 +64,7 @@ def everyone(st) -> tuple[int, list, list[Action]]:
     """What anybody may do now (a play-out's choice): the decider, the pending options' texts,
     and everybody's out-of-turn actions (the state must not be terminal nor at a chance node)."""
     player = st.pending.player
-    names = [o.text for o in st.pending.options]
+    names = st.pending.texts()
     if not st.game.anytime:
         return player, names, []
     return player, names, st.out_of_turn_actions() + st._anytime_as_actions(player)
@@ -88,19 +88,20 @@ def random_move(st, rng) -> None:
 
     At an explicit chance node, an outcome by its probability.
     """
-    options = st.pending.options
-    if st.pending.player == CHANCE:
-        st.apply_option(rng.choices(range(len(options)), [o.probability for o in options])[0])
+    pending = st.pending
+    count = len(pending)
+    if pending.player == CHANCE:
+        st.apply_option(rng.choices(range(count), pending.probabilities())[0])
         return
     if st.game.anytime:
-        extra = st.out_of_turn_actions() + st._anytime_as_actions(st.pending.player)
-        k = rng.randrange(len(options) + len(extra))
-        if k < len(options):
+        extra = st.out_of_turn_actions() + st._anytime_as_actions(pending.player)
+        k = rng.randrange(count + len(extra))
+        if k < count:
             st.apply_option(k)
         else:
-            st.apply_action(extra[k - len(options)])
+            st.apply_action(extra[k - count])
     else:
-        st.apply_option(rng.randrange(len(options)))
+        st.apply_option(rng.randrange(count))
 
 
 def random_pick(st, rng) -> tuple[int, list[Action]]:
@@ -109,7 +110,7 @@ def random_pick(st, rng) -> tuple[int, list[Action]]:
     tallies what was chosen (lab/behaviour.py) before it applies it with `play_any`."""
     pending = st.pending
     if pending.player == CHANCE:
-        return rng.choices(range(len(pending)), [o[4] for o in pending.choices])[0], []
+        return rng.choices(range(len(pending)), pending.probabilities())[0], []
     if st.game.anytime:
         extra = st.out_of_turn_actions() + st._anytime_as_actions(pending.player)
         return rng.randrange(len(pending) + len(extra)), extra

@@ -60,6 +60,19 @@ class Pending:
         """The number of options."""
         return len(self.choices)
 
+    # What searches and play-outs read at every step, without making the Options (cheaper by far)
+    def texts(self) -> list[str]:
+        """The options' texts, in order."""
+        return [c[0] for c in self.choices]
+
+    def actions(self) -> list[str]:
+        """The options' actions (an action's id, CHOOSE, PASS or CHANCE_OUTCOME), in order."""
+        return [c[1] for c in self.choices]
+
+    def probabilities(self) -> list[float]:
+        """A chance decision's outcomes' probabilities, in order."""
+        return [c[4] for c in self.choices]
+
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Pending) and (self.player, self.kind) == (other.player, other.kind)
                 and self.options == other.options)
