@@ -2,9 +2,9 @@
 mutate`, `--dask` and the cache — no planted Python runs, no copy leaves the ruleset's folder, no planted
 cache entry changes what is said, every refusal is located.
 
-Two cases a tool from a fixed seed (a local Dask cluster is left to the campaign: it takes seconds to
-start); LEGES_FUZZ_TOOL_CASES sets how many a tool, LEGES_FUZZ_SEED another seed. The campaign:
-`python -m tests.fuzz.tools --cases 200`.
+Two cases a tool from a fixed seed, one of the cache (`QUICK`; four each with LEGES_SLOW=1; a local
+Dask cluster is left to the campaign: it takes seconds to start); LEGES_FUZZ_TOOL_CASES sets how many a
+tool, LEGES_FUZZ_SEED another seed. The campaign: `python -m tests.fuzz.tools --cases 200`.
 """
 from __future__ import annotations
 
@@ -16,9 +16,16 @@ from fuzz.runner import report
 from fuzz.tools import SECRET, ToolCase, ToolRunner, fuzz_tools
 
 
-@pytest.mark.parametrize("tool", ["mutate", "dask", "cache"])
-def test_a_sample_of_strangers_mods(tmp_path, tool):
-    count = int(os.environ.get("LEGES_FUZZ_TOOL_CASES", "2"))
+# Hypothesis draws the simplest case first (for mutate: nothing planted), so mutate and dask keep two.
+# A cache case is four runs of `leges` in fresh processes: one by default (a planted pickle), the damages
+# themselves are tests/test_cache.py's.
+QUICK = {"mutate": 2, "dask": 2, "cache": 1}
+
+
+@pytest.mark.parametrize("tool, cases", list(QUICK.items())
+                         + [pytest.param(tool, 4, marks=pytest.mark.slow) for tool in QUICK])
+def test_a_sample_of_strangers_mods(tmp_path, tool, cases):
+    count = int(os.environ.get("LEGES_FUZZ_TOOL_CASES", cases))
     seed = int(os.environ.get("LEGES_FUZZ_SEED", "20240"))
     summary = fuzz_tools(count, tmp_path, tmp_path / "findings", seed=seed, tools=(tool,), local_dask=False)
     assert summary.cases == count

@@ -151,7 +151,14 @@ def test_python_that_came_with_a_ruleset_runs_only_when_asked(tmp_path, capsys):
     report = run(str(folder), sample=1)
     assert report["tests"] == [] and report["not_run"] == [str(folder / "tests" / "test_tictactoe.py")]
     assert list(marks.iterdir()) == []
-    assert main(["mutate", str(folder), "--sample", "1"]) == 0
+    # the command asks `run` not to run it either, and says how to (the run above, not a second one)
+    import leges.authoring.mutate as mutate
+    asked: list = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mutate, "run", lambda ruleset, **kw: asked.append((ruleset, kw)) or report)
+        assert main(["mutate", str(folder), "--sample", "1"]) == 0
+    (ruleset, kw), = asked
+    assert ruleset == str(folder) and kw["sample"] == 1 and not kw["ruleset_python"]
     assert "--run-ruleset-python runs it" in capsys.readouterr().err and list(marks.iterdir()) == []
     report = run(str(folder), sample=1, seed=3, ruleset_python=True)  # asked: the tests beside it run, twice
     assert report["tests"] == [str(folder / "tests" / "test_tictactoe.py")] and report["survived"] == 1

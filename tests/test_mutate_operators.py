@@ -160,7 +160,7 @@ def test_a_surviving_new_mutant_is_reported(auction, capsys):
     assert "conjunct" in out.split("by operator")[1]
 
 
-def test_lock_step_tests_run_against_the_survivors_with_the_score_without_and_with(auction, tmp_path, capsys):
+def test_lock_step_tests_run_against_the_survivors_with_the_score_without_and_with(auction, tmp_path, capsys, monkeypatch):
     """`--lock-step FILE`: run after the others, against the survivors alone; both scores reported."""
     from leges.cli import main
     folder, _, _ = auction
@@ -174,8 +174,16 @@ def test_lock_step_tests_run_against_the_survivors_with_the_score_without_and_wi
     assert report["score_without_lock_step"] == 0.0 and report["score"] == 100.0
     assert report["lock_step"]["run"] == 2 and report["lock_step"]["killed"] == 2
     assert all(r.by.startswith("lock-step: ") for r in report["results"])
+    # the command: what it asks of `run` and how it words the report (the same run, not a second one:
+    # each mutant's pytest is seconds, and `run` is what the lines above checked)
+    import leges.authoring.mutate as mutate
+    asked: list = []
+    monkeypatch.setattr(mutate, "run", lambda ruleset, **kw: asked.append((ruleset, kw)) or report)
     assert main(["mutate", str(folder), "--no-tests", "--rule", "rich", "--operator", "conjunct",
                  "--lock-step", str(check)]) == 0
+    (ruleset, kw), = asked
+    assert ruleset == str(folder) and kw["tests"] == [] and kw["lock_step"] == [str(check)]
+    assert kw["rule"] == "rich" and kw["operator"] == "conjunct"
     assert "score 0.0 % without it, 100.0 % with it" in capsys.readouterr().out
 
 
