@@ -3,14 +3,11 @@ what wins in played games.
 
 Why: `greedy` and depth-cut `mcts` judge positions by a heuristic, and a new ruleset has none —
 writing one took new users 10–25 minutes and several tries. The declarations already say what a
-player can hold: so each candidate feature is a rule-language expression of the player `p` —
+player can hold, so each candidate feature is a rule-language expression of the player `p`
+(features.py): how many components it holds per zone and type, the sums of each numeric fixed
+property of them (a card's number, a tile's value), each numeric per-player variable, the score.
 
-- the components in each of `p`'s own zones, in all and by type;
-- `p`'s components in each shared zone, and on the board, by type;
-- each numeric per-player variable, `V[p]`;
-- the ruleset's score, `scoring.score`, as it stands now;
-
-its values are read at positions sampled along random games, and a ridge regression (features
+Their values are read at positions sampled along played games, and a ridge regression (features
 standardised, its strength chosen by cross-validation over whole games) fits each player's final
 result (`returns()`: +1 a sole winner ... −1 a sole loser) to its features *less the mean of the
 other players'* — a heuristic ranks players, and what everybody has equally says nothing. The
@@ -18,20 +15,26 @@ weights are written, rounded to whole numbers (the language's numbers are whole)
 `heuristics:` entry a designer can read, cite and edit (`leges learn`), with its training
 figures: how often, at positions along held-out games, the player it values highest went on to win.
 
-A feature whose value never varies, or that copies another, is left out. The result is only as
-good as the games it learns from: random play-outs show what the rules allow, so money that
-random players squander may still come out worth little; `--agents` learns from other players.
+A feature whose value never varies, or that the features kept before it already make up (the
+score, when it is the sum of two of them), is left out: its weight would be shared out among them
+arbitrarily. The result is only as good as the games it learns from: random play-outs show what
+the rules allow, but random players squander money and take any lot, so what they teach about
+money is muddled; self_play.py learns again from games of the players it made.
 """
 from __future__ import annotations
 
 import math
 import random
+import textwrap
 import threading
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .features import candidates
 from .moves import random_move
+
+__all__ = ["Learned", "candidates", "compile_features", "fit", "learn", "learned_heuristic", "sample"]
 
 FOLDS = 5
 STRENGTHS = (0.01, 0.1, 1.0, 10.0, 100.0)
@@ -47,6 +50,7 @@ class Learned:
     accuracy: float  # held-out: the player valued highest went on to win (a share of positions)
     chance: float  # the same share for a player picked at random
     strength: float
+    source: str = "random games"  # what the positions were sampled from, in words
 
     def expression(self) -> str:
         parts = [f"{w} * ({f})" for f, w in zip(self.features, self.weights) if w]
@@ -56,10 +60,11 @@ class Learned:
         counts = ", ".join(map(str, players))
         lines = [
             "# yaml-language-server: $schema=../../schemas/ruleset.schema.json",
-            f"# Learned by `leges learn` from {self.games} random games of {ruleset_id} ({counts} players),",
-            f"# {self.positions} positions: on held-out games the player it values highest went on to win at",
-            f"# {self.accuracy:.0%} of positions (a player picked at random: {self.chance:.0%}). Edit freely: it is a",
-            "# judgement of positions for agents, not a rule.",
+            *textwrap.wrap(f"Learned by `leges learn` from {self.games} {self.source} of {ruleset_id} ({counts} "
+                           f"players), {self.positions} positions: on held-out games the player it values highest "
+                           f"went on to win at {self.accuracy:.0%} of positions (a player picked at random: "
+                           f"{self.chance:.0%}). Edit freely: it is a judgement of positions for agents, not a rule.",
+                           100, initial_indent="# ", subsequent_indent="# "),
             "heuristics:",
             "  - id: learned",
             "    description: >",
@@ -69,43 +74,6 @@ class Learned:
         ]
         lines += ["      " + line for line in self.expression().split("\n")]
         return "\n".join(lines) + "\n"
-
-
-def candidates(game) -> list[str]:
-    """Feature expressions of `p` that the declarations suggest (not all need compile)."""
-    rs = game.ruleset
-    types = [c.id for c in rs.components]
-    owned = [c.id for c in rs.components if getattr(c, "per_player", False)]
-    out: list[str] = []
-    for z in rs.zones:
-        rows = _zone_names(z)
-        if z.per_player:
-            for zone in rows("p"):
-                out.append(f"count({zone})")
-                out += [f"count({zone}, c => c.type == \"{t}\")" for t in types]
-        else:
-            for zone in rows(None):
-                out += [f"count({zone}, c => c.owner == p and c.type == \"{t}\")" for t in owned]
-    out += [f"count(components(\"{t}\", p), c => c.space != none)" for t in owned]
-    for v in rs.variables:
-        if v.per_player and isinstance(v.initial, (int, float)) and not isinstance(v.initial, bool):
-            out.append(f"{v.id}[p]")
-    if rs.scoring is not None and rs.scoring.score is not None:
-        out.append(rs.scoring.score.text.strip())
-    return list(dict.fromkeys(out))
-
-
-def _zone_names(z):
-    count = getattr(z, "count", None)
-    if isinstance(count, dict):
-        count = max(int(v) for v in count.values())
-
-    def names(player: str | None) -> list[str]:
-        if count:
-            args = [f"{player}, {i}" if player else str(i) for i in range(min(int(count), 16))]
-            return [f"{z.id}({a})" for a in args]
-        return [f"{z.id}({player})" if player else z.id]
-    return names
 
 
 def compile_features(game, texts: Sequence[str]) -> list[tuple[str, object]]:
@@ -127,8 +95,11 @@ class Position:
     results: list[float]  # how the game ended for every player
 
 
-def sample(game, features, players: Sequence[int], games: int, seed: int, every: int = 4) -> list[Position]:
-    """Positions every `every` decisions along random games, with how each game ended."""
+def sample(game, features, players: Sequence[int], games: int, seed: int, every: int = 4,
+           mover=None) -> list[Position]:
+    """Positions every `every` decisions along played games, with how each game ended. `mover(st,
+    rng)` plays one move (default: a uniformly random one); a game the rules cut short is left out."""
+    move = mover or random_move
     out = []
     for g in range(games):
         n = players[g % len(players)]
@@ -139,7 +110,7 @@ def sample(game, features, players: Sequence[int], games: int, seed: int, every:
         while not st.terminal:
             if step % every == 0:
                 seen.append([[_value(fn, st, p) for _, fn in features] for p in range(n)])
-            random_move(st, rng)
+            move(st, rng)
             step += 1
         if not st.unfinished:
             result = st.returns()
@@ -158,15 +129,19 @@ def _value(fn, st, p: int) -> float:
 
 def learn(game, players: Sequence[int], games: int = 60, seed: int = 0, every: int = 4) -> Learned:
     """The heuristic learned from `games` random games (cycling through the player counts)."""
-    import numpy as np
     features = compile_features(game, candidates(game))
-    positions = sample(game, features, players, games, seed, every)
+    return fit(features, sample(game, features, players, games, seed, every), games)
+
+
+def fit(features, positions: Sequence[Position], games: int, source: str = "random games") -> Learned:
+    """Weigh the compiled `features` by the results of the games `positions` were sampled from."""
+    import numpy as np
     if not positions or not features:
-        return Learned([], [], games, len(positions), math.nan, math.nan, math.nan)
+        return Learned([], [], games, len(positions), math.nan, math.nan, math.nan, source)
     x, y, groups = _rows(positions, range(len(features)))
     keep = _informative(x)
     if not keep:
-        return Learned([], [], games, len(positions), math.nan, math.nan, math.nan)
+        return Learned([], [], games, len(positions), math.nan, math.nan, math.nan, source)
     x = x[:, keep]
     sd = x.std(axis=0)
     strength = min(STRENGTHS, key=lambda s: _cv_error(x / sd, y, groups, s))
@@ -174,7 +149,8 @@ def learn(game, players: Sequence[int], games: int = 60, seed: int = 0, every: i
     top = float(np.max(np.abs(w)))
     weights = [round(float(v) / top * SCALE) if top else 0 for v in w]
     accuracy, chance = _accuracy(positions, keep, strength)
-    return Learned([features[i][0] for i in keep], weights, games, len(positions), accuracy, chance, strength)
+    return Learned([features[i][0] for i in keep], weights, games, len(positions), accuracy, chance, strength,
+                   source)
 
 
 def _rows(positions: Sequence[Position], keep):
@@ -194,15 +170,19 @@ def _rows(positions: Sequence[Position], keep):
 
 
 def _informative(x) -> list[int]:
-    """Columns that vary, each unlike the ones kept before it."""
+    """Columns that vary and that the columns kept before them do not make up (a copy, or a sum of
+    others: the score when it adds up two features already kept)."""
     import numpy as np
     keep: list[int] = []
     for i in range(x.shape[1]):
-        column = x[:, i]
+        column = x[:, i] - x[:, i].mean()
         if column.std() < 1e-9:
             continue
-        if any(abs(np.corrcoef(column, x[:, j])[0, 1]) > 0.999 for j in keep):
-            continue
+        if keep:
+            kept = x[:, keep] - x[:, keep].mean(axis=0)
+            coef, *_ = np.linalg.lstsq(kept, column, rcond=None)
+            if np.linalg.norm(column - kept @ coef) < 1e-6 * np.linalg.norm(column):
+                continue
         keep.append(i)
     return keep
 
