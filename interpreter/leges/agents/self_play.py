@@ -96,7 +96,8 @@ def self_play(game, players: Sequence[int], games: int = 60, seed: int = 0, ever
         fresh = sample(game, features, players, per_round, seed + number * 100_003, 1, mover)
         pooled += [Position(p.game + number * per_round, p.values, p.results) for p in fresh]
         out.games_played += per_round
-        source = f"self-play games (rounds 1 to {number}, by greedy players on the heuristics of the rounds before)"
+        rounds_seen = "round 1" if number == 1 else f"rounds 1 to {number}"
+        source = f"self-play games ({rounds_seen}, by greedy players on the heuristics of the rounds before)"
         new = fitter(features, pooled, per_round * number, source)
         score = 0.0
         played = 0
