@@ -234,6 +234,8 @@ def _accuracy(positions: Sequence[Position], keep: list[int], strength: float) -
 # ------------------------------------------------------------------ for agents
 GAMES_FOR_AGENTS = 60  # random games an agent learns from when the ruleset has no heuristic (2-5 s)
 LEARNED = "learned"  # the name agents know a learned heuristic by
+FEATURES_VERSION = "features 2"  # in the key of a heuristic kept on disk: new candidates (sums of numeric
+# properties, features that others make up left out) must not be hidden by one learned before them
 COMPILING = threading.Lock()  # one heuristic compiled at a time: tables of one ruleset share its compiler (web/)
 _LEARNED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game → (expression, compiled)
 _SOURCE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # game → the game its heuristic is learned on
@@ -282,7 +284,7 @@ def learned_heuristic(game) -> tuple[str, object]:
             return found
     from ..text import cache
     players = list(range(game.min_players, game.max_players + 1))
-    key = "\0".join([game.id, game.version, *game.variants, *(d.text or "" for d in game.ruleset.docs), str(players)])
+    key = "\0".join([FEATURES_VERSION, game.id, game.version, *game.variants, *(d.text or "" for d in game.ruleset.docs), str(players)])
 
     def make() -> str:
         return learn(game, players, GAMES_FOR_AGENTS).expression()

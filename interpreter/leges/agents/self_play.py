@@ -9,7 +9,10 @@ players reach — and so, round after round:
 
 1. play `games` games with greedy players following the current heuristic (one move in
    `explore` is a random one, so that positions they would never reach still get weighed);
-2. fit a new heuristic to the positions of those games (learn.fit);
+2. fit a new heuristic (learn.fit) to the positions of every self-play round so far — each
+   position of these games, not one in `every`: the greedy players' own moves cost more than the
+   features read, and a position between two bids is where a pledge is told from a coin kept;
+   pooled, because a round's 40 games alone make weights that swing from round to round;
 3. play a head-to-head match, greedy on the new heuristic against greedy on the current one, in
    every seat in turn (the same deals for both: common random numbers), and keep the new one only
    if it scored more than its fair share; else stop, with the current one.
