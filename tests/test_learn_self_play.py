@@ -31,6 +31,7 @@ def test_self_play_weighs_a_lot_s_number_and_a_coin_kept_at_least_as_a_coin_bid(
     game = leges.load(str(AUCTION))
     played = self_play(game, [2], games=30, seed=1, rounds=1, match_games=20, self_play_games=30)
     assert played.games_played == 30 + 30 + 20  # counted in games: random, self-play, the match
+    assert played.rounds[1].kept and played.rounds[1].share > 0.5  # it beat round 0's players (11 of 20)
     first = played.rounds[1].learned  # what the greedy players' own games teach
     assert first.source.startswith("self-play")
     for learned in (first, played.learned):
