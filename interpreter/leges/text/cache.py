@@ -16,6 +16,7 @@ entry that cannot be read or written, is the same as no cache.
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import hmac
 import marshal
@@ -191,7 +192,12 @@ def cached(kind: str, text: str, make: Callable[[], Any], dumps=pickle.dumps, lo
     return value
 
 
-def compiled(source: str, filename: str):
-    """`compile(source, filename, "exec")`, through the cache."""
-    return cached("code", f"{filename}\0{source}", lambda: compile(source, filename, "exec"),
-                  marshal.dumps, marshal.loads)
+def compiled(source: str, filename: str, transform: Callable[[ast.Module], ast.Module] | None = None):
+    """`compile(source, filename, "exec")`, through the cache; `transform`, if given, rewrites the
+    parsed source first (a pass over Python's tree that keeps its lines' numbers)."""
+    def make():
+        if transform is None:
+            return compile(source, filename, "exec")
+        return compile(transform(ast.parse(source, filename)), filename, "exec")
+    name = "" if transform is None else f"{transform.__module__}.{transform.__qualname__}"
+    return cached("code", f"{filename}\0{name}\0{source}", make, marshal.dumps, marshal.loads)

@@ -30,6 +30,7 @@ from .compile_reads import ReadRecording
 from .formatting import formatter
 from .functions import Functions
 from ..optimise.hoist import Hoisting, keeps_inline
+from ..optimise.invariant_reads import bind_invariant_reads
 from .loops import LoopFunctions
 from ..syntax.parser import parse_expression, parse_program
 from ..check.scope import Fn, Scope
@@ -96,12 +97,18 @@ class Compiler(NameCompiling, ReadRecording, LoopCompiling, OperatorCompiling):
         if fn is None:
             source = f"def _e(st, env):\n    return {code}\n"
             local: dict = {}
-            exec(cache.compiled(source, "<rule>"), self.namespace, local)  # our own generated source
+            exec(cache.compiled(source, "<rule>", self.python_pass), self.namespace, local)  # our own generated source
             fn = self._fn_cache[code] = local["_e"]
         return fn
 
     def define(self, source: str, name: str) -> None:
-        exec(cache.compiled(source, f"<{name}>"), self.namespace)  # our own generated source
+        exec(cache.compiled(source, f"<{name}>", self.python_pass), self.namespace)  # our own generated source
+
+    @property
+    def python_pass(self):
+        """What rewrites generated source before it is compiled: reads bound once (optimise/invariant_reads.py);
+        nothing in the reference build."""
+        return bind_invariant_reads if self.optimise else None
 
     def formatter(self, ty: T.Ty):
         self.read_labels(ty)
