@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..text.errors import Collector, Diagnostic, LegesError, Position
 from .common import kind_of
-from .compare_report import MIN_EFFECT, print_differences, print_robustness
+from .compare_report import MIN_EFFECT, print_behaviour, print_differences, print_robustness
 from .simulate import add_play_arguments, budget_of, players_of
 from .surviving import add_study_arguments, check_time_limit, exit_status, open_journal, partial_note, progress
 
@@ -165,6 +165,7 @@ def cmd_compare(args) -> int:
         print(f"\n{len(study.a)} games each, {players} players, the same seeds ({args.seed}..{study.a[-1].seed}) and seats "
               f"under both{agents}; {study.seconds:.0f} s")
         print()
+        print_behaviour(study)  # (a degenerate player flagged before the answer it makes suspect)
         print_differences(study.ma, study.mb, study.diffs, args.adjust, kinds, args.min_effect)
     if len(studies) > 1:
         print_robustness(studies)

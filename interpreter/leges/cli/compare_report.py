@@ -1,5 +1,6 @@
 """`leges compare`'s report in words: the table of A, B and B - A with what each metric measures and
-in what unit, what the differences say, the sample-size advice, and whether the players change the answer.
+in what unit, what the differences say, the sample-size advice, and whether the players change the answer;
+before them, how the agents played under A and B (a degenerate one flagged).
 
 Why the advice is cut as it is: a designer reads it to decide whether to play more games, so it
 speaks of the designer's own statistics (`statistics:` in the ruleset) first — they are the question
@@ -38,6 +39,20 @@ def described(name: str, kinds: dict | None) -> str:
     seat = name.split(".", 2)[2] if name.startswith("stat.") and name.count(".") >= 2 else ""
     unit = f" [{m.unit}]" if m.unit else ""
     return m.description + (f", seat {seat}" if seat else "") + unit
+
+
+def print_behaviour(study: Study) -> None:
+    """Each agent's play under A and under B (lab/behaviour.py), a flagged one first — printed before
+    the differences, since a degenerate player makes them suspect. Said with agents other than random,
+    or when one looks degenerate, as `simulate` does; `--json` always carries it."""
+    from ..lab.behaviour import text_lines, worth_telling
+    found = study.behaviour
+    if not any(worth_telling(study.specs, found.get(side, [])) for side in "ab"):
+        return
+    for side in "ab":
+        for line in text_lines(found.get(side, []), "", side.upper()):
+            print(line)
+        print()
 
 
 def print_differences(ma: dict, mb: dict, diffs: dict, adjustment: str, kinds: dict | None = None,

@@ -216,8 +216,8 @@ class Report:
     def print_behaviour(self) -> None:
         """What the agents did, before any figure of the games: with agents other than random, or
         when one looks degenerate (random play is the baseline, not a player to check)."""
-        from ..lab.behaviour import text_lines
-        if any(s != "random" for s in self.specs) or any(a.flags for a in self.behaviour):
+        from ..lab.behaviour import text_lines, worth_telling
+        if worth_telling(self.specs, self.behaviour):
             for line in text_lines(self.behaviour):
                 print(line)
 

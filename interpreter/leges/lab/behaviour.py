@@ -342,16 +342,24 @@ def _share(part: float, whole: float) -> str:
     return f"{part / whole:.0%}" if whole else "-"
 
 
-def text_lines(found: Sequence[AgentBehaviour], indent: str = "  ") -> list[str]:
-    """The report's block, for the text of `simulate` and `ladder`: the flags first, then each agent.
-    Left out as noise: an action never offered beside another one (taking it was no choice), and a
-    variable no agent's games ever changed."""
+def worth_telling(specs: Sequence[str], found: Sequence[AgentBehaviour]) -> bool:
+    """Whether a text report says the behaviour: with agents other than random, or when one looks
+    degenerate (random play is the baseline, not a player to check; --json always carries it)."""
+    return any(s != "random" for s in specs) or any(a.flags for a in found)
+
+
+def text_lines(found: Sequence[AgentBehaviour], indent: str = "  ", under: str = "") -> list[str]:
+    """The report's block, for the text of `simulate`, `ladder` and `compare` (`under`: the side, A
+    or B, its games were played under): the flags first, then each agent. Left out as noise: an
+    action never offered beside another one (taking it was no choice), and a variable no agent's
+    games ever changed."""
     if not found:
         return []
-    out = [f"{indent}behaviour of the agents (read it before the answer: a degenerate player makes the answer suspect):"]
+    side = f" under {under}" if under else ""
+    out = [f"{indent}behaviour of the agents{side} (read it before the answer: a degenerate player makes the answer suspect):"]
     flagged = [(a.agent, f) for a in found for f in a.flags]
     for agent, text in flagged:
-        out.append(f"{indent}  DEGENERATE? {agent} {text}")
+        out.append(f"{indent}  DEGENERATE?{side}{':' if side else ''} {agent} {text}")
     if not flagged:
         out.append(f"{indent}  no agent looks degenerate (never taking an action it could, always passing, "
                    "always the largest or smallest value)")

@@ -18,13 +18,18 @@ heuristic A's players learned is the one a study of A alone names, and a study o
 several B's keeps the same players throughout. Where the two sides' players still differ — asked
 for (`--learn-on each`), a ruleset's own heuristic that B's variants change, or A's learned
 heuristic that does not read under B's rules — the report says so, and why, before any figure.
+
+And players who play like people on both sides: each set's agents' behaviour is summarised under A
+and under B (lab/behaviour.py, `Study.behaviour`), because a rule change can make an agent
+degenerate on one side only (a rich start that a greedy bidder spends all of every time), and B − A
+then measures the artefact. The report says a flagged agent before the differences.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..agents.evaluation import Evaluation
-from . import metrics, stats
+from . import behaviour, metrics, stats
 from .runner import Job, plan
 from .session import Session, Task
 
@@ -47,6 +52,7 @@ class Study:
     sides: dict = field(default_factory=dict)  # "a", "b" → {spec: Evaluation}
     planned: int = 0  # pairs the study meant to play (fewer were, when it was stopped)
     kinds: dict = field(default_factory=dict)  # the ruleset's statistics as metrics (metrics.declared)
+    behaviour: dict = field(default_factory=dict)  # "a", "b" → each agent's play there (behaviour.summarise)
 
     @property
     def same_players(self) -> bool:
@@ -83,7 +89,7 @@ def play_study(session: Session, index: int, jobs: tuple[Job, Job], seats, specs
     diffs = stats.adjust(metrics.differences(a, b, seats, kinds), adjust) if a else {}
     return Study(specs, a, b, metrics.summarise(a, seats, kinds) if a else {},
                  metrics.summarise(b, seats, kinds) if b else {}, diffs, session.clock() - start, sides, len(planned),
-                 kinds or {})
+                 kinds or {}, {"a": behaviour.summarise(a), "b": behaviour.summarise(b)})
 
 
 def matching(name: str, measured) -> list[str]:
@@ -168,7 +174,9 @@ def study_json(study: Study) -> dict:
     return {"agents": study.specs, "sides": sides_json(study), "same_players": study.same_players,
             "games": len(study.a), "planned": study.planned, "a": metrics.to_json(study.ma),
             "b": metrics.to_json(study.mb), "difference": metrics.to_json(study.diffs),
-            "metrics": described(list({**study.ma, **study.mb, **study.diffs}), study.kinds), "results_a": games(study.a),
+            "metrics": described(list({**study.ma, **study.mb, **study.diffs}), study.kinds),
+            "behaviour": {side: behaviour.to_json(study.behaviour.get(side, [])) for side in "ab"},  # as a ladder's
+            "results_a": games(study.a),
             "results_b": games(study.b), "seconds": study.seconds}
 
 
