@@ -101,3 +101,14 @@ def test_bundled_games_play_the_same_with_and_without_the_pass():
                 a.apply_option(i)
                 b.apply_option(i)
             assert b.terminal and a.returns() == b.returns() and a.history == b.history
+
+
+def test_a_zones_truth_is_tested_without_len_where_only_truth_counts():
+    source = ("def f(st, env):\n    n = 0\n    for s in 'abc':\n        if len(st.zones[s]) > 0 and not len(st.zones[s]) == 0:\n"
+              "            n += 1\n    return [n, len(st.zones['a']) > 0, -(len(st.zones['b']) != 0)]\n")
+    plain, bound, text = both(source)
+    assert "if _st_zones[s] and (not not _st_zones[s]):" in text  # tests: the list's truth
+    assert "len(_st_zones['a']) > 0" in text and "len(_st_zones['b']) != 0" in text  # values: kept as booleans
+    for zones in ({"a": [1], "b": [], "c": [2]}, {"a": [], "b": [3], "c": []}):
+        assert plain["f"](state(**zones), {}) == bound["f"](state(**zones), {})
+    assert bound["f"](state(a=[1], b=[], c=[]), {}) == [1, True, 0]

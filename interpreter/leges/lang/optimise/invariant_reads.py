@@ -5,7 +5,8 @@ the acting player through its locals (`env.get('me')`). Inside a loop each read 
 lookup (or a method call) per item: in Tic-Tac-Toe's three-in-a-row test, about half the test's
 time. This pass binds each such read to a local at the function's start, where the function reads
 it in a loop or more than once, and replaces the reads by the local. It also writes `H.top(x)` of
-a name (or a name indexed by a name) as `(x[-1] if x else None)`, what `top` does, without the call.
+a name (or a name indexed by a name) as `(x[-1] if x else None)`, what `top` does, without the call;
+and where only a list's truth counts (a test), `len(xs) > 0` as `xs` and `len(xs) == 0` as `not xs`.
 
 What is bound cannot change during the call:
 - `st.zones`, `st.where`, `st.vars`, `st.sprops`, `st.cprops`, `st.setup` and `st.game` are each
@@ -124,11 +125,52 @@ class _Replace(ast.NodeTransformer):
         if key is not None and key in self.bound:
             return ast.copy_location(ast.Name(key, ast.Load()), node)
         node = super().generic_visit(node)
+        for field, tested in _TESTS.get(type(node), ()):
+            if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+                continue
+            value = getattr(node, field)
+            setattr(node, field, [_truth(v) for v in value] if tested == "each" else _truth(value))
         if isinstance(node, ast.Call) and _is_top(node):
             item = node.args[0]
             return ast.copy_location(ast.IfExp(item, ast.Subscript(
                 _copy(item), ast.UnaryOp(ast.USub(), ast.Constant(1)), ast.Load()), ast.Constant(None)), node)
         return node
+
+
+# where only a value's truth counts: an `if`'s and a loop's test, a comprehension's conditions, `not`'s operand
+_TESTS: dict[type, tuple[tuple[str, str], ...]] = {
+    ast.If: (("test", "one"),), ast.While: (("test", "one"),), ast.IfExp: (("test", "one"),),
+    ast.comprehension: (("ifs", "each"),), ast.UnaryOp: (("operand", "one"),)}
+
+
+def _truth(node: ast.expr) -> ast.expr:
+    """`node` where only its truth counts: `len(x) > 0` (or `!= 0`) as `x`, `len(x) == 0` as `not x` —
+    a list's truth is whether it has items, without the call; `and`/`or`/`not` of such, each operand."""
+    if isinstance(node, ast.BoolOp):
+        node.values = [_truth(v) for v in node.values]
+        return node
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.comparators[0], ast.Constant) \
+            and node.comparators[0].value == 0 and type(node.comparators[0].value) is int \
+            and isinstance(node.left, ast.Call) and isinstance(node.left.func, ast.Name) and node.left.func.id == "len" \
+            and len(node.left.args) == 1 and not node.left.keywords and _a_list(node.left.args[0]):
+        item = node.left.args[0]
+        if isinstance(node.ops[0], (ast.Gt, ast.NotEq)):
+            return item
+        if isinstance(node.ops[0], ast.Eq):
+            return ast.copy_location(ast.UnaryOp(ast.Not(), item), node)
+    return node
+
+
+def _a_list(node: ast.expr) -> bool:
+    """Whether `node` is a list whatever the state: a zone's contents (`st.zones[z]`), a list
+    comprehension. Of anything else `len` may fail (on none), where its truth would not."""
+    if isinstance(node, ast.ListComp):
+        return True
+    if isinstance(node, ast.Subscript):
+        base = node.value
+        return (isinstance(base, ast.Name) and base.id == "_st_zones") or \
+            (isinstance(base, ast.Attribute) and base.attr == "zones" and isinstance(base.value, ast.Name) and base.value.id == "st")
+    return False
 
 
 def _is_top(node: ast.Call) -> bool:
