@@ -199,5 +199,5 @@ def compiled(source: str, filename: str, transform: Callable[[ast.Module], ast.M
         if transform is None:
             return compile(source, filename, "exec")
         return compile(transform(ast.parse(source, filename)), filename, "exec")
-    name = "" if transform is None else f"{transform.__module__}.{transform.__qualname__}"
+    name = "" if transform is None else getattr(transform, "cache_key", None) or f"{transform.__module__}.{transform.__qualname__}"
     return cached("code", f"{filename}\0{name}\0{source}", make, marshal.dumps, marshal.loads)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from ...lang.optimise.invariant_reads import bind_invariant_reads
+from ...lang.optimise.python_passes import python_passes
 from ...text import cache
 from ...text.errors import Position
 
@@ -116,7 +116,7 @@ def generate(code_id: str, instructions: list[Ins], positions: list, namespace: 
     pos_const = f"{name}_positions"
     namespace[pos_const] = positions
     out, owner = (_plain if plain else _fused)(name, instructions, pos_const)
-    exec(cache.compiled("\n".join(out) + "\n", filename, None if plain else bind_invariant_reads), namespace)  # our own generated source, from the checked tree
+    exec(cache.compiled("\n".join(out) + "\n", filename, None if plain else python_passes), namespace)  # our own generated source, from the checked tree
     run = namespace[name]
     return Program(code_id, run, positions, [ins.offers for ins in instructions], filename, owner)
 

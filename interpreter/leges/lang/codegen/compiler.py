@@ -30,7 +30,7 @@ from .compile_reads import ReadRecording
 from .formatting import formatter
 from .functions import Functions
 from ..optimise.hoist import Hoisting, keeps_inline
-from ..optimise.invariant_reads import bind_invariant_reads
+from ..optimise.python_passes import python_passes
 from .loops import LoopFunctions
 from ..syntax.parser import parse_expression, parse_program
 from ..check.scope import Fn, Scope
@@ -106,9 +106,9 @@ class Compiler(NameCompiling, ReadRecording, LoopCompiling, OperatorCompiling):
 
     @property
     def python_pass(self):
-        """What rewrites generated source before it is compiled: reads bound once (optimise/invariant_reads.py);
-        nothing in the reference build."""
-        return bind_invariant_reads if self.optimise else None
+        """What rewrites generated source before it is compiled (optimise/python_passes.py); nothing
+        in the reference build."""
+        return python_passes if self.optimise else None
 
     def formatter(self, ty: T.Ty):
         self.read_labels(ty)
