@@ -35,9 +35,9 @@ SCANNING = {  # Attika's cost rules as first written: each building looks around
 
 @pytest.fixture(scope="module")
 def attika_scanning(tmp_path_factory):
-    """Attika with the cost rules written the first way: the shapes of memoisation they gave (a
-    hoisted call in a key, components keyed by their properties) are tested on them, and the
-    bundled rules must list the same options at every decision."""
+    """Attika with the cost rules written the first way: the shape of memoisation they gave
+    (components keyed by their properties) is tested on them, and the bundled rules must list the
+    same options at every decision."""
     import shutil
     import yaml
     folder = tmp_path_factory.mktemp("rulesets") / "attika"
@@ -79,15 +79,6 @@ def test_what_a_function_reads_comes_from_its_syntax_tree(attika):
     # near it too: a tile's fit looks two hexes around its centre at most, whatever else moves
     assert _reads(attika, "tile_fits") == {"near:*:centre:1", "near:@land:centre:1", "near:@land:centre:2",
                                           "near:shrine:centre:2"}
-
-
-def test_a_call_whose_value_depends_on_the_whole_board_joins_the_key(attika_scanning):
-    """need(b, s) looks around s, but the founding cost counts all of a player's settlements: that
-    count is part of its cache key, so a building far away forgets nothing unless it changes it."""
-    attika = attika_scanning
-    slot = _slot(attika, "need")
-    assert attika.compiler.memo.layouts[slot] == ("b", "s", "hoisted0")
-    assert not any(k.startswith("spaces:building") for k in attika.compiler.memo.keys[slot])
 
 
 def test_a_component_read_only_for_fixed_properties_is_keyed_by_them(attika_scanning):
@@ -229,7 +220,7 @@ def _stale_values(game, st, fresh=None) -> list[str]:
         fname = game.compiler.memo.names[slot]
         body = namespace[f"{fname}_body"]
         layout = game.compiler.memo.layouts[slot]
-        key_of = namespace.get(f"{fname}_key")  # with hoisted calls: the key for given arguments
+        key_of = namespace.get(f"{fname}_key")  # with lists or components in the key: the key of given arguments
         if fname.endswith("_options"):  # an action's choices: keyed by the player and the action's arguments
             for key, value in values.items():
                 me, args = (key[0], dict(key[1][1:])) if isinstance(key, tuple) else (key, {})
@@ -237,17 +228,16 @@ def _stale_values(game, st, fresh=None) -> list[str]:
                     wrong.append(f"{fname}({me}, {args})")
             continue
         by_space = game.compiler.memo.by_space[slot]
-        arity = game.compiler.memo.arities[slot]
         projected = game.compiler.memo.projected[slot]
         for space, key, value in _filed(values, by_space is not None):
-            full = list(key) if len(layout) - (by_space is not None) > 1 else [key]
+            held = len(layout) - (by_space is not None)  # parts of the key (None: no arguments)
+            full = list(key) if held > 1 else [key] if held else []
             if by_space is not None:  # filed by space: put the space back among the key's parts
                 full.insert(layout.index(by_space), space)
-            parts = full[:arity]  # hoisted calls' values follow the arguments
-            me = parts.pop(0) if layout[:1] == ("me",) else None
-            for args in _arguments(fresh, layout[(me is not None):arity], parts, projected, alike):
+            me = full.pop(0) if layout[:1] == ("me",) else None
+            for args in _arguments(fresh, layout[(me is not None):], full, projected, alike):
                 if key_of is not None and key_of(fresh, me, *args) != key:
-                    continue  # not served: a hoisted call's value has changed
+                    continue  # not served for these arguments (a component of another kind)
                 if body(fresh, me, *args) != value:
                     wrong.append(f"{fname}{tuple(args)}")
     return wrong

@@ -73,7 +73,7 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
     if not c.optimise:  # the reference build: worked out afresh every time
         c.define("\n".join(lines).replace("{body}", name, 1) + "\n", f"options:{action_id}")
         return c.namespace[name], types
-    slot = c.memo.add(name, reads, ("me", "args"), 2)
+    slot = c.memo.add(name, reads, ("me", "args"))
     me = "me" if memo.ME in reads else "None"  # choices that do not depend on who chooses are shared
     lines += [f"def {name}(st, me, args):",
               f"    cache = st.memo[{slot}]",

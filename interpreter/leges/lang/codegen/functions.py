@@ -6,9 +6,6 @@ values alive where a per-type dependency would forget them all:
 - *near reads*: a function of a space `s` that looks only at the contents of `s` and of the
   spaces around it (`neighbors(s)`, and theirs) depends on those spaces only; a move elsewhere
   keeps its values (a cost to build on a hex, a neighbourhood test);
-- *hoisted calls*: such a function calling another one on its own arguments whose value depends
-  on the whole board (a count of a player's groups on the board, say) takes that value into its cache
-  key instead of its reads — the change of a far space then matters only if it changes that value;
 - *projected components*: a component parameter the body reads only fixed properties of (its
   owner, its type, declared properties no rule sets), itself or through the functions it is passed
   to, is keyed by those values, so every component alike in them shares one value (a test of the
@@ -50,11 +47,8 @@ class Compiled:
 
 @dataclass
 class Body:
-    """The function whose body is being compiled: its parameters and the calls hoisted into its key."""
+    """The function whose body is being compiled: the fixed properties of its projected parameters it reads."""
 
-    params: list[str]
-    hoisted: dict[str, None] = field(default_factory=dict)  # call source → None (an ordered set)
-    hoisted_reads: set[str] = field(default_factory=set)
     absorbed: dict[str, set[str]] = field(default_factory=dict)  # projected parameter → static:T keys read of it
 
 
@@ -67,7 +61,6 @@ class Functions:
         self.trees: dict[str, ast.Expr] = {}  # function → its body's syntax tree, for inlining
         self.unit: str | None = None  # the generated function being compiled
         self.inlined: dict[str, set[str]] = {}  # generated function → the functions compiled inline in it
-        self.body: Body | None = None
         # the function whose projected parameters' fixed properties are being absorbed, and the
         # names standing for them in the code being compiled (its own, or an inlined body's)
         self.absorber: Body | None = None
@@ -101,13 +94,7 @@ class Functions:
             if inline is not None:
                 return fn.type, inline
         source = f"{fn.name}(st, {scope.me_code if scope.me else 'None'}{''.join(f', {a}' for _, a in args)})"
-        body = self.body
-        reads = self._reads_at_call(fn, self._absorb(fn, node.args), node.args, scope)
-        if body is not None and self._hoistable(fn, node.args, scope, reads):  # (never hoistable without a body)
-            body.hoisted[source] = None
-            body.hoisted_reads |= reads
-        else:
-            c.reads |= reads
+        c.reads |= self._reads_at_call(fn, self._absorb(fn, node.args), node.args, scope)
         if hoisting is not None:
             return fn.type, hoisting.call(fn, node, args, scope.py, source)
         return fn.type, source
@@ -160,15 +147,14 @@ class Functions:
         if id(node) in self.c.hoist.reached:
             self.c.hoist.reach(tree)
         self.inlined.setdefault(self.unit, set()).add(decl.id)
-        # the caller's key takes no call hoisted from a body not its own; what the body reads of
-        # the caller's projected parameters it is given is the caller's to absorb
+        # what the body reads of the caller's projected parameters it is given is the caller's to absorb
         aliases = {p: self.aliases[a.id] for p, a in zip(decl.params, node.args)
                    if isinstance(a, ast.Name) and a.id in self.aliases}
-        outer, self.body, outer_aliases, self.aliases = self.body, None, self.aliases, aliases
+        outer_aliases, self.aliases = self.aliases, aliases
         try:
             _, code = self.c.code(tree, inner, decl.body.at.origin())
         finally:
-            self.body, self.aliases = outer, outer_aliases
+            self.aliases = outer_aliases
         return f"({code})"
 
     def absorb(self, name: str, keys) -> bool:
@@ -191,38 +177,35 @@ class Functions:
         for p, t in zip(decl.params, arg_types):
             scope = scope.with_py(p, t, (p, 0) if t.kind == "space" else None)
         projected = self._projections(decl, arg_types)
-        outer = c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist, self.absorber, self.aliases
+        outer = c.reads, c.searches, c.zone_loops, self.unit, c.hoist, self.absorber, self.aliases
         # (compiled where a caller's comprehension is being compiled: none of its hoisting applies here)
-        frame = Body(list(decl.params))
+        frame = Body()
         aliases = {p: p for p in projected} if c.optimise else {}
-        c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist, self.absorber, self.aliases = \
-            set(), 0, 0, frame, name, None, frame, aliases
+        c.reads, c.searches, c.zone_loops, self.unit, c.hoist, self.absorber, self.aliases = \
+            set(), 0, 0, name, None, frame, aliases
         try:
             ty, body = c.parse_code(decl.body, scope)
         finally:
             own, searches, loops = frozenset(c.reads), c.searches, c.zone_loops
-            c.reads, c.searches, c.zone_loops, self.body, self.unit, c.hoist, self.absorber, self.aliases = outer
-        hoisted = list(frame.hoisted) if any(memo.parse_near(k) for k in own) else []
+            c.reads, c.searches, c.zone_loops, self.unit, c.hoist, self.absorber, self.aliases = outer
         # the slot forgets what its values depend on; the fixed properties of projected parameters
         # are in its key instead (absorbed), unless the body reads them otherwise too
-        slot_reads = own if hoisted else own | frame.hoisted_reads
-        plain = own | frame.hoisted_reads  # the value depends on the hoisted calls' reads too
         absorbed = {p: frozenset(keys) for p, keys in frame.absorbed.items() if keys}
-        reads = plain.union(*absorbed.values())
+        reads = own.union(*absorbed.values())
         c.function_reads[name] = reads
         memoised = c.optimise and (searches > 0 or loops > 0 or len(body) >= CHEAP_SOURCE)
         filed = flat = None
         if memoised:
             uses_me = memo.ME in reads
-            layout = memo.key_layout(decl.params, uses_me, hoisted)
-            by_space = memo.nesting_space(slot_reads, layout)
-            slot = c.memo.add(name, slot_reads, layout, len(decl.params) + uses_me, by_space,
+            layout = (("me",) if uses_me else ()) + tuple(decl.params)  # what its cache keys hold
+            by_space = memo.nesting_space(own, layout)
+            slot = c.memo.add(name, own, layout, by_space,
                               {p: props for p, (props, _) in projected.items()})
             frozen = {p for p, t in zip(decl.params, arg_types) if t.kind in ("list", "table")}
             keyed = {p: template for p, (_, template) in projected.items()}
-            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, hoisted, frozen, by_space,
+            source = memo.wrapper_source(name, decl.params, body, slot, uses_me, frozen, by_space,
                                          {p: template.replace("{}", f"v_{p}") for p, template in keyed.items()})
-            plain_key = not (uses_me or hoisted or frozen)
+            plain_key = not (uses_me or frozen)
             if by_space is not None and plain_key and len(decl.params) > 1:
                 filed = (slot, by_space)  # memo[slot][space][the other arguments]: looked up in place (hoist.py)
             elif by_space is None and plain_key and decl.params:
@@ -231,7 +214,7 @@ class Functions:
             source = memo.plain_source(name, decl.params, body)
         c.define(source, decl.id)
         self.busy.discard(key)
-        return Compiled(name, ty, list(decl.params), reads, memoised, filed, flat, absorbed, plain,
+        return Compiled(name, ty, list(decl.params), reads, memoised, filed, flat, absorbed, own,
                         keyed if memoised else {})
 
     def _projections(self, decl, arg_types: list[T.Ty]) -> dict[str, tuple[tuple[str, ...], str]]:
@@ -317,13 +300,6 @@ class Functions:
             else:
                 out.add(memo.on_spaces(None if what == memo.ANY_TYPE else what))
         return out
-
-    def _hoistable(self, fn: Compiled, args: list, scope: Scope, reads: set[str]) -> bool:
-        """A memoised call on the body's own arguments whose value depends on the whole board."""
-        if self.body is None or not fn.memoised or not any(memo.broad(k) for k in reads):
-            return False
-        params = set(self.body.params)
-        return all(ast.free_names(a) & scope.py.keys() <= params for a in args)
 
 
 def component_uses(node: ast.Node, name: str, through=None) -> set[str] | None:

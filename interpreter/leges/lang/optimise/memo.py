@@ -30,7 +30,7 @@ in a shared slot holds for both.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Set
 from dataclasses import dataclass, field
 
 ANY_TYPE = "*"
@@ -77,11 +77,6 @@ def is_static(key: str) -> bool:
     return key.startswith("static:")
 
 
-def broad(key: str) -> bool:
-    """A read that any move of some type anywhere may change."""
-    return key.startswith(("where:", "spaces:", "zone:")) or key == ZONES
-
-
 def var(name: str) -> str:
     return f"var:{name}"
 
@@ -101,19 +96,17 @@ class MemoTable:
     keys: list[frozenset] = field(default_factory=list)  # slot → read keys of its function
     names: list[str] = field(default_factory=list)  # slot → generated function name (for tests)
     layouts: list[tuple[str, ...]] = field(default_factory=list)  # slot → what its cache keys hold
-    arities: list[int] = field(default_factory=list)  # slot → how many of those are the function's arguments
     # slot → the space parameter its values are filed under (space → other key parts → value), or None:
     # a move then forgets a few spaces' values at once instead of looking through all of them
     by_space: list[str | None] = field(default_factory=list)
     # slot → component parameters keyed by fixed properties instead of themselves (functions.py)
     projected: list[dict[str, tuple[str, ...]]] = field(default_factory=list)
 
-    def add(self, name: str, keys: frozenset, layout: tuple[str, ...], arity: int, by_space: str | None = None,
+    def add(self, name: str, keys: frozenset, layout: tuple[str, ...], by_space: str | None = None,
             projected: dict[str, tuple[str, ...]] | None = None) -> int:
         self.keys.append(keys)
         self.names.append(name)
         self.layouts.append(layout)
-        self.arities.append(arity)
         self.by_space.append(by_space)
         self.projected.append(projected or {})
         return len(self.keys) - 1
@@ -159,12 +152,6 @@ class MemoTable:
         return tuple(found)
 
 
-def key_layout(params: list[str], uses_me: bool, hoisted: Sequence[str]) -> tuple[str, ...]:
-    """What a memoised function's cache keys hold: `me` if it reads it, its arguments, then the
-    values of the calls hoisted into the key."""
-    return (("me",) if uses_me else ()) + tuple(params) + tuple(f"hoisted{i}" for i in range(len(hoisted)))
-
-
 def nesting_space(keys, layout: tuple[str, ...]) -> str | None:
     """The space parameter to file a slot's values under: the one its near reads are around, when
     there is exactly one and the cache key holds more than the space."""
@@ -173,13 +160,11 @@ def nesting_space(keys, layout: tuple[str, ...]) -> str | None:
 
 
 def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me: bool,
-                   hoisted: Sequence[str] = (), frozen: Set[str] = frozenset(), by_space: str | None = None,
+                   frozen: Set[str] = frozenset(), by_space: str | None = None,
                    projected: dict[str, str] | None = None) -> str:
     """A memoised function: the body, and a wrapper looking its value up in `st.memo[slot]`.
 
-    `hoisted`: calls of the body whose values join the key instead of their reads joining the
-    function's (an early cut-off: a change that leaves their values as they were keeps this
-    function's values). `frozen`: parameters holding lists, frozen into the key (`H.frozen`); an
+    `frozen`: parameters holding lists, frozen into the key (`H.frozen`); an
     argument that cannot be a key though its type did not say so is simply computed. `by_space`: the
     values are filed under that space parameter first (MemoTable.by_space). `projected`: component
     parameters keyed by the source given (their fixed properties the body reads).
@@ -187,10 +172,10 @@ def wrapper_source(fname: str, params: list[str], body: str, slot: int, uses_me:
     projected = projected or {}
     args = "".join(f", v_{p}" for p in params)
     parts = (["me"] if uses_me else []) + [projected[p] if p in projected else f"H.frozen(st, v_{p})" if p in frozen
-                                           else f"v_{p}" for p in params if p != by_space] + list(hoisted)
+                                           else f"v_{p}" for p in params if p != by_space]
     key = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")" if parts else "None"
     head = f"def {fname}_body(st, me{args}):\n    return {body}\n" f"def {fname}(st, me{args}):\n"
-    if hoisted or frozen or projected:  # a hoisted call the body would not have made may fail: then no cache
+    if frozen or projected:  # making the key may fail (a projected parameter given none, say): then no cache
         head = f"def {fname}_key(st, me{args}):\n    return {key}\n" + head  # (for tests: which key is served)
         head += (f"    try:\n        key = {key}\n    except Exception:\n"
                  f"        return {fname}_body(st, me{args})\n")
