@@ -18,6 +18,14 @@ from helpers import ROOT
 pytestmark = pytest.mark.skipif(not os.environ.get("LEGES_WHEEL_TEST"),
                                 reason="slow: .ci/run runs it (LEGES_WHEEL_TEST=1)")
 
+HOUSE = """leges_variant: 1
+id: house_moves
+title: "House rule: three escape moves a turn"
+kind: house_rule
+provenance: {status: house_rule, note: "a faster escape"}
+parameters: [{id: escape_moves, type: int, default: 3, min: 1, max: 6}]
+patch: []
+"""
 PROJECT_FILES = ["pyproject.toml", "README.md", "interpreter", "rulesets", "maps", "schemas"]
 
 
@@ -52,7 +60,19 @@ def test_a_wheel_installed_in_a_fresh_environment_works_from_an_empty_folder(tmp
     assert "play-outs per second" in out
     out = run([leges, "eval", "tictactoe", "count(spaces)"], empty, env).stdout
     assert out == "9\n"
+    # a house rule kept outside site-packages, on the installed copy of a bundled game (issue 38, modders)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "house.yaml").write_text(HOUSE, encoding="utf-8")
+    out = run([leges, "diff", "pompeii", "--variant", str(mine / "house.yaml")], empty, env).stdout
+    assert "B: pompeii [house_moves]" in out and "~ constants escape_moves: value" in out, out
+    out = run([leges, "simulate", "pompeii", "--variant", str(mine / "house.yaml"), "-g", "2"], empty, env).stdout
+    assert "play-outs per second" in out
     where = run([str(bin_dir / "python"), "-c", "import leges, leges.text.files as f; print(leges.__file__); "
                  "print(f.bundled('rulesets')); print(f.bundled('schemas'))"], empty, env).stdout.split()
     assert all(str(tmp_path / "venv") in line for line in where), where  # nothing read from the checkout
+    installed = run([str(bin_dir / "python"), "-c", "import leges.text.files as f; "
+                     "print(sorted(p.name for p in (f.bundled('rulesets') / 'pompeii' / 'variants').iterdir()))"],
+                    empty, env).stdout
+    assert "house.yaml" not in installed  # the game's own folder was not written to
     assert not list(empty.iterdir())
