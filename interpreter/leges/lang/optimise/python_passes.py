@@ -11,12 +11,14 @@ import ast
 from collections.abc import Callable
 
 from .charges_in_place import charge_in_place
+from .common_reads import bind_common_reads
 from .invariant_reads import bind_invariant_reads
 
 # charges first: the lists it binds are then plain locals that the reads pass leaves alone
 PASSES: dict[str, Callable[[ast.Module], ast.Module]] = {
     "charges_in_place": charge_in_place,
     "invariant_reads": bind_invariant_reads,
+    "common_reads": bind_common_reads,  # after invariant_reads: `_st_zones[s]` is then one read
 }
 OFF: set[str] = set()  # names of passes switched off (tests and measurements)
 
