@@ -245,8 +245,9 @@ def _stale_values(game, st, fresh=None) -> list[str]:
 
 def _arguments(st, params, parts, projected, alike: dict) -> list[list]:
     """The arguments a cached key stands for: a component parameter keyed by its fixed properties
-    stands for every component alike in them (a few are tried: each must give the cached value).
-    `alike`: props → projection → the components having it, filled as needed (one pass a state)."""
+    stands for every component alike in them (a few are tried: each must give the cached value);
+    one keyed by its kind (the key holds `st.setup.ckind[c]`) for every component of that kind.
+    `alike`: props (or KIND) → projection → the components having it, filled as needed (one pass a state)."""
     if not projected:
         return [parts]
     choices = []
@@ -254,14 +255,23 @@ def _arguments(st, params, parts, projected, alike: dict) -> list[list]:
         if param not in projected:
             choices.append([part])
             continue
-        props = projected[param]
+        props = KIND if _kind_keyed(projected[param]) else projected[param]
         if props not in alike:
             alike[props] = {}
             for c in range(len(st.setup.ctype)):
-                alike[props].setdefault(_projection(st, c, props), []).append(c)
+                alike[props].setdefault(st.setup.ckind[c] if props is KIND else _projection(st, c, props), []).append(c)
         same = alike[props].get(part, [])
         choices.append(same[:1] + same[len(same) // 2:][:1] + same[-1:] if same else [])
     return [list(args) for args in itertools.product(*choices)]
+
+
+KIND = "kind"  # (in `alike`: the components of each kind)
+
+
+def _kind_keyed(props: tuple) -> bool:
+    """A parameter reading a declared fixed property is keyed by the component's kind, not by the
+    properties it reads (functions.py, _projections)."""
+    return any(x not in ("owner", "type") for x in props)
 
 
 def _projection(st, c: int, props: tuple):
@@ -323,6 +333,25 @@ def test_a_resampled_world_serves_no_value_of_the_real_one(ruleset, players):
 
     play_random(game, players, seed=2, until=worlds_serve_fresh_values)
     assert checked >= 20
+
+
+def test_a_wrong_value_keyed_by_a_kind_is_found():
+    """The check above can fail for a function keyed by its component's kind (Pompeii's
+    numbered(card): the key is st.setup.ckind[card], not a card): a value planted for a kind is
+    compared with the function computed for cards of that kind (issue 36)."""
+    pompeii = leges.load(str(ROOT / "rulesets" / "pompeii"))
+    slot = _slot(pompeii, "numbered")
+    fname = pompeii.compiler.memo.names[slot]
+    assert _kind_keyed(pompeii.compiler.memo.projected[slot]["card"])
+    st = pompeii.new_initial_state(players=3, seed=3)
+    card = next(c for c, t in enumerate(st.setup.ctype) if t == "card")
+    right = pompeii.compiler.namespace[f"{fname}_body"](st, None, card)
+    assert right  # (a wrong value: one building fewer)
+    st.memo[slot] = {st.setup.ckind[card]: right}
+    assert _stale_values(pompeii, st) == []
+    st.memo[slot] = {st.setup.ckind[card]: right[:-1]}
+    wrong = _stale_values(pompeii, st)
+    assert f"{fname}({card},)" in wrong and all(w.startswith(f"{fname}(") for w in wrong)
 
 
 def test_a_near_slot_shared_with_a_copy_is_copied_before_it_changes(attika):
