@@ -111,6 +111,17 @@ def test_a_wrong_scoring_rule_fails_the_bundled_scenarios(tmp_path):
     assert "diagonal_for_o.yaml:17:14: expected the ranking o > x, got x > o" in found[0]
 
 
+def test_the_scenarios_alone_kill_every_scoring_mutant():
+    """The wall itself: every mutant of a game's scoring survived `leges mutate`, for no scenario could say
+    who won. Tic-Tac-Toe's scenarios alone (no Python test) now kill each one by their ranking, scores
+    and returns (`leges mutate rulesets/tictactoe --no-tests --rule scoring`)."""
+    from leges.authoring.mutate import run
+    report = run(str(TICTACTOE), tests=[], rule="scoring")
+    assert report["tests"] == [] and report["run"] >= 10
+    assert report["survived"] == 0 and report["killed"] == report["run"], \
+        [r.mutant.where for r in report["results"] if r.status != "killed"]
+
+
 def test_checks_of_a_game_that_goes_on(tmp_path):
     head = ROW.rsplit("  - do: place square=r0c2\n", 1)[0]
     found = failures(scenario(tmp_path, head, "  - end: rules\n    returns: [0, 0]\n    ranking: [[x, o]]\n    scores: {x: 0}\n"))
