@@ -18,7 +18,11 @@
   when it is their turn.
 - The observation is a `Box` of float32: the seat's view encoded as adapters/encoding.py lays it
   out (`encoding.layout()`), only what that seat may see. `observation_text(agent)` is the same
-  view as Leges writes it.
+  view as Leges writes it. With `mask_in_observation=True` the observation is instead a dict in
+  PettingZoo's classic-environment convention, `{"observation": that Box's array, "action_mask":
+  the agent's mask}`, and `observation_space` a `Dict` of the two (the mask a `Box(0, 1, (size,),
+  int8)`), so tools that look for the mask there (`pettingzoo.test.parallel_api_test`'s sampling)
+  find it; the default keeps the plain array. `infos` hold the mask and the list either way.
 - Chance is sampled from the state's generator (`reset(seed=...)`); single-option decisions are
   asked (forced moves) unless `forced_moves=False`. Rewards come at the end: Leges' `returns()`. A
   game stopped by `limits.max_turns`, `max_decisions` or its budget is truncated, any other end
@@ -67,7 +71,8 @@ class raw_env(AECEnv):
     metadata: dict = {"render_modes": ["ansi", "rgb_array"], "name": "leges", "is_parallelizable": False}
 
     def __init__(self, ruleset, players: int | None = None, variants=(), forced_moves: bool = True,
-                 render_mode: str | None = None, int_bound: int = 16, list_length: int = 8, bounds: dict | None = None):
+                 render_mode: str | None = None, int_bound: int = 16, list_length: int = 8, bounds: dict | None = None,
+                 mask_in_observation: bool = False):
         super().__init__()
         self.game = load_game(ruleset, variants)
         self.players = players if players is not None else self.game.min_players
@@ -85,11 +90,17 @@ class raw_env(AECEnv):
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
         low, high = self.encoding.bounds()
         box = spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32), dtype=np.float32)
-        self.observation_spaces = {a: box for a in self.possible_agents}
+        self.mask_in_observation = bool(mask_in_observation)
+        if self.mask_in_observation:  # PettingZoo's classic convention: the mask beside the observation
+            mask_space = spaces.Box(low=0, high=1, shape=(self.space.size,), dtype=np.int8)
+            observation_space = spaces.Dict({"observation": box, "action_mask": mask_space})
+        else:
+            observation_space = box
+        self.observation_spaces = {a: observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         # the global state for centralised training: every seat's view side by side (no deck order,
         # nothing no seat sees), in seat order
-        n = len(self.possible_agents)
+        n = len(self.possible_agents)  # (the plain arrays, with or without `mask_in_observation`)
         self.state_space = spaces.Box(low=np.tile(box.low, n), high=np.tile(box.high, n), dtype=np.float32)
         self._none = np.zeros(self.space.size, dtype=np.int8)
         self._none.flags.writeable = False
@@ -143,7 +154,10 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
 
     def observe(self, agent):
-        return self.encoding.encode(self.leges_state, self._index[agent])
+        observation = self.encoding.encode(self.leges_state, self._index[agent])
+        if self.mask_in_observation:
+            return {"observation": observation, "action_mask": self.action_mask(agent)}
+        return observation
 
     def render(self):
         if self.render_mode is None:

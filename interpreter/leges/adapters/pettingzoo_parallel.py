@@ -22,12 +22,21 @@ do not decide now are ignored, as PettingZoo's turn-based parallel environments 
 
 Chance is sampled from the state's generator (`reset(seed=...)`), as in the AEC environment
 (adapters/pettingzoo.py), whose observation, action and state spaces this one shares.
+
+`mask_in_observation=True` (a keyword of `raw_env`) makes each observation PettingZoo's
+classic-environment dict, `{"observation": the array, "action_mask": int8 mask}`, the mask marking
+the agent's legal ids *this step* (those of `infos[agent]["legal_actions"]`: every acting seat's in
+a secret round, all zeros for the others), and `observation_space` a `Dict` accordingly. That is
+where `pettingzoo.test.parallel_api_test` looks for a mask when it samples actions; without it the
+test samples from the whole action space and the step refuses an illegal id. The default is the
+plain array.
 """
 from __future__ import annotations
 
 from . import missing_extra
 
 try:
+    import numpy as np
     from pettingzoo import ParallelEnv
 except ImportError as _exc:  # without the extra: say which install fixes it
     raise missing_extra("pettingzoo", _exc) from None
@@ -115,8 +124,8 @@ class LegesParallelEnv(ParallelEnv):
             ended = truncations if st.unfinished else terminations
             for agent in self.agents:
                 ended[agent] = True
+        self._acting = {} if st.is_terminal() else self._who_acts()  # before the observations: their masks
         observations = self._observations()
-        self._acting = {} if st.is_terminal() else self._who_acts()
         infos = self._infos()
         if st.is_terminal():
             self.agents = []
@@ -151,7 +160,20 @@ class LegesParallelEnv(ParallelEnv):
         return all(actions.get(option.action) is not None and actions[option.action].secret for option in pending.options)
 
     def _observations(self) -> dict:
-        return {a: self.aec.observe(a) for a in self.agents}
+        aec = self.aec
+        if not aec.mask_in_observation:
+            return {a: aec.observe(a) for a in self.agents}
+        return {a: {"observation": aec.encoding.encode(aec.leges_state, aec._index[a]), "action_mask": self._mask(a)}
+                for a in self.agents}
+
+    def _mask(self, agent):
+        """`agent`'s legal ids this step as an int8 mask (the shared read-only zeros when it does not decide)."""
+        ids = self._acting.get(agent)
+        if not ids:
+            return self.aec._none
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        mask[list(ids)] = 1
+        return mask
 
     def _infos(self) -> dict:
         out = {}
