@@ -106,7 +106,7 @@ def test_a_value_cached_already_is_looked_up_once_for_the_list(game):
     assert expr(game, st, "[x for x in xs if x > 0 and base(3) > x]") == [1, 2, 3, 4, 5]
     assert calls == []  # base(3) was cached: taken before the first item, not asked by each
     st.vars["xs"] = [1, 2]
-    st.changed("var:xs")
+    st.changed(game.var_ids["xs"])
     assert expr(game, st, "[x for x in xs if x > 0 and base(3) > x]") == [1, 2]
     assert calls == [(3,), (3,)]  # forgotten: each item asks (the first computes it)
 

@@ -21,6 +21,7 @@ import leges
 from helpers import ROOT, expr, play_random
 from leges.text.errors import LegesError
 from leges.lang.codegen import payments, runtime
+from leges.lang.optimise import memo
 from leges.lang.syntax.parser import parse_expression, parse_program
 from leges.text.origin import TextOrigin
 from leges.lang.syntax.unparse import expression as unparse_expression, program as unparse_program
@@ -375,8 +376,8 @@ def test_a_state_saved_before_dropped_existed_loads(auction):
 def test_drop_out_and_scope_changes_forget_what_read_them(auction):
     st = auction.new_initial_state(players=3, seed=0)
     names = auction.compiler.memo.names
-    reading_turn = [i for i, keys in enumerate(auction.compiler.memo.keys) if "turn" in keys]
-    reading_raises = [i for i, keys in enumerate(auction.compiler.memo.keys) if "var:raises" in keys]
+    reading_turn = [i for i, keys in enumerate(auction.compiler.memo.keys) if memo.TURN in keys]
+    reading_raises = [i for i, keys in enumerate(auction.compiler.memo.keys) if memo.var("raises") in keys]
     assert reading_turn and reading_raises, names
     for i in reading_turn + reading_raises:
         st.memo[i] = {"probe": 1}

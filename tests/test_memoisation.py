@@ -14,6 +14,7 @@ import pytest
 
 import leges
 from leges.lang.codegen import runtime
+from leges.lang.optimise import memo
 from helpers import ROOT, expr, play_random
 
 
@@ -68,17 +69,20 @@ def _reads(game, name: str) -> frozenset:
 
 
 def test_what_a_function_reads_comes_from_its_syntax_tree(attika):
-    assert _reads(attika, "my_spaces") == {"spaces:building"}  # b.space of the player's buildings
-    assert _reads(attika, "map_hexes") == {"sprop:land"}  # a property rules change (tiles laid)
+    assert _reads(attika, "my_spaces") == {memo.on_spaces("building")}  # b.space of the player's buildings
+    assert _reads(attika, "map_hexes") == {memo.sprop("land")}  # a property rules change (tiles laid)
     # a typed read of the contents of the function's own hex, and of the hexes around it
-    assert _reads(attika, "free_hex") >= {"near:building:s:0", "near:shrine:s:0"}
+    assert _reads(attika, "free_hex") >= {memo.near("building", "s", 0), memo.near("shrine", "s", 0)}
     # and the fixed properties of the building it is given (a resampled world, which trades them
     # among hidden components, forgets its values)
-    assert _reads(attika, "arrow_free") == {"near:building:s:1", "static:building"}
+    assert _reads(attika, "arrow_free") == {memo.near("building", "s", 1), memo.static("building")}
     # the hexes a user function gives around a hex (`flower(centre)`: [centre] + ring(centre)) are
     # near it too: a tile's fit looks two hexes around its centre at most, whatever else moves
-    assert _reads(attika, "tile_fits") == {"near:*:centre:1", "near:@land:centre:1", "near:@land:centre:2",
-                                          "near:shrine:centre:2"}
+    assert _reads(attika, "tile_fits") == {memo.near(None, "centre", 1), memo.near_prop("land", "centre", 1),
+                                          memo.near_prop("land", "centre", 2), memo.near("shrine", "centre", 2)}
+    # written out as they were when they were strings
+    assert sorted(map(str, _reads(attika, "tile_fits"))) == ["near:*:centre:1", "near:@land:centre:1",
+                                                              "near:@land:centre:2", "near:shrine:centre:2"]
 
 
 def test_a_component_read_only_for_fixed_properties_is_keyed_by_them(attika_scanning):
@@ -129,11 +133,12 @@ def test_what_a_key_holds_a_resampled_world_does_not_forget(attika):
     on board spaces are the same in every world: neither is among what the slot forgets at a
     re-deal (`static:building`), though callers passing any other building still depend on them."""
     keys = attika.compiler.memo.keys
-    assert "static:building" in _reads(attika, "arrow_free") and "static:building" in _reads(attika, "base_need")  # (for callers)
+    building = memo.static("building")
+    assert building in _reads(attika, "arrow_free") and building in _reads(attika, "base_need")  # (for callers)
     assert attika.compiler.memo.projected[_slot(attika, "base_need")] == {"b": ("after", "cost", "name", "owner")}
     for name in ("base_need", "built_around"):  # built_around: the names of buildings on the map
-        assert not any(k.startswith("static:") for k in keys[_slot(attika, name)]), name
-    assert "static:building" in keys[_slot(attika, "group_done")]  # a player's buildings wherever they are
+        assert not any(k.kind == memo.STATIC for k in keys[_slot(attika, name)]), name
+    assert building in keys[_slot(attika, "group_done")]  # a player's buildings wherever they are
     # what makes the board's components the same in every world: everyone sees every space (a
     # hidden space would have a re-deal trade what lies on it; resample.py would have to say so)
     setup = attika.setup_for(2)
@@ -169,7 +174,7 @@ def test_a_move_off_the_board_keeps_values_that_only_look_at_the_board(attika):
 def test_a_function_reading_a_named_zone_forgets_its_values_only_when_that_zone_changes(attika):
     """kinds(p) reads the hands: a building moving between a player's stacks and board keeps its
     values; a card entering or leaving any hand, or a hand shuffled, forgets them."""
-    assert _reads(attika, "kinds") == {"zone:hand", "static:card"}  # (and the cards' kinds)
+    assert _reads(attika, "kinds") == {memo.zone("hand"), memo.static("card")}  # (and the cards' kinds)
     st = attika.new_initial_state(players=2, seed=0)
     slot = _slot(attika, "kinds")
     st.memo[slot] = {0: "probe"}
@@ -190,12 +195,12 @@ def test_a_function_reading_a_named_zone_forgets_its_values_only_when_that_zone_
 def test_an_assignment_forgets_the_functions_that_read_the_variable():
     pompeii = leges.load(str(ROOT / "rulesets" / "pompeii"))
     st = pompeii.new_initial_state(players=3, seed=0)
-    reading = [i for i, keys in enumerate(pompeii.compiler.memo.keys) if "var:moves_made" in keys]
-    others = [i for i, keys in enumerate(pompeii.compiler.memo.keys) if not keys & {"var:moves_made"}]
+    reading = [i for i, keys in enumerate(pompeii.compiler.memo.keys) if memo.var("moves_made") in keys]
+    others = [i for i, keys in enumerate(pompeii.compiler.memo.keys) if memo.var("moves_made") not in keys]
     assert reading and others
     for i in reading + others:
         st.memo[i] = {"probe": 1}
-    st.changed("var:moves_made")
+    st.changed(pompeii.var_ids["moves_made"])  # (the id of its read key: what an assignment names)
     assert all(st.memo[i] == {} for i in reading) and all(st.memo[i] == {"probe": 1} for i in others)
 
 
@@ -379,7 +384,7 @@ def test_copies_sharing_an_empty_near_slot_keep_what_each_computes_after_a_move_
 
 def test_setting_a_space_property_forgets_values_only_around_it(attika):
     """A tile laid changes the land of a few hexes: the cost of building elsewhere is kept."""
-    assert "near:@land:s:1" in attika.compiler.memo.keys[_slot(attika, "discount")]
+    assert memo.near_prop("land", "s", 1) in attika.compiler.memo.keys[_slot(attika, "discount")]
     st = attika.new_initial_state(players=2, seed=0)
     slot = _slot(attika, "discount")
     st.memo[slot] = {"h0_0": ["far"], "h7_11": ["near"]}

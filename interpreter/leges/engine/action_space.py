@@ -284,7 +284,7 @@ class ActionSpace:
             return Domain([z for z in setup.zone_order if z in setup.spaces], "a space of the board")
         if kind == "zone":
             zones = [z for z in setup.zone_order
-                     if not ty.sub or setup.zone_read.get(z, "").removeprefix("zone:") in ty.sub or z in ty.sub]
+                     if not ty.sub or (z in setup.zone_read and setup.zone_read[z].what in ty.sub) or z in ty.sub]
             return Domain(zones, "a zone" + (" of " + ", ".join(sorted(ty.sub)) if ty.sub else ""))
         if kind == "area":
             areas = game.board.areas if game.board is not None else {}

@@ -101,7 +101,7 @@ def compile_node(game, node, scope: Scope, origin) -> tuple:
     compiler.errors = errors
     ty, fn = compiler.expr(node, scope, origin)
     errors.raise_if_errors()
-    if len(compiler.memo.keys) != game.memo_size:
+    if game.memo_grew():
         game.index_memo()  # it calls a function with arguments no rule used: the states' memo grows
     return ty, fn
 

@@ -8,7 +8,7 @@ to resume is in the state: the phase, where in it we are (`flow`), whose turn, t
 from __future__ import annotations
 
 from ..text.errors import Diagnostic, LegesError, Position, RuleError
-from ..lang.optimise.memo import TURN
+from ..lang.optimise.memo import TURN_ID
 from ..lang.codegen.runtime import RuleStopped
 from .budget import SLICE, BudgetSpent
 from .constants import SUSPEND
@@ -122,9 +122,9 @@ class Flow:
 
     def advance(self, st) -> None:
         """Nothing left to run: move the flow on (start the game, next turn, next phase)."""
-        st.changed(TURN)
+        st.changed(TURN_ID)
         self._advance(st)
-        st.changed(TURN)  # the phase, the player or the turn number changed (end_if may have read them)
+        st.changed(TURN_ID)  # the phase, the player or the turn number changed (end_if may have read them)
 
     def _advance(self, st) -> None:
         flow = st.flow
@@ -195,8 +195,9 @@ class Flow:
     @staticmethod
     def reset(st, scoped) -> None:
         """Variables declared with `scope: turn` (or `phase`) take their initial value again."""
+        var_ids = st.game.var_ids
         for name, per_player, initial in scoped:
-            st.changed("var:" + name)
+            st.changed(var_ids[name])
             if per_player:
                 st.vars[name] = [list(initial) if isinstance(initial, list) else initial for _ in range(st.n)]
             else:

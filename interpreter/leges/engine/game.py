@@ -70,7 +70,9 @@ class Setup:
     zone_kind: dict[str, str] = field(default_factory=dict)
     zone_visibility: dict[str, str] = field(default_factory=dict)
     zone_order: list[str] = field(default_factory=list)
-    zone_read: dict[str, str] = field(default_factory=dict)  # zone → its read key (lang/optimise/memo.py: zone:NAME)
+    zone_read: dict[str, memo_keys.Read] = field(default_factory=dict)  # zone → its read key (lang/optimise/memo.py: zone:NAME)
+    # zone or board space → the id of its read key (memo.UNREAD's for a space): what a move there changes
+    zone_ids: dict[str, int] = field(default_factory=dict)
     initial: dict[str, list[int]] = field(default_factory=dict)
     by_type: dict[str, list[int]] = field(default_factory=dict)
     by_owner: dict[tuple, list[int]] = field(default_factory=dict)  # (type, owner) → components
@@ -135,7 +137,11 @@ class Game:
         # memoised functions (lang/optimise/memo.py): how many, and which a change of the state invalidates
         self.memo_size = 0
         self.place_slots: dict[str, tuple[tuple, tuple]] = {}  # component type → (off the board, on it)
-        self.key_slots: dict[str, tuple] = {}  # read key (var:NAME, turn, ...) → slots
+        # read key's id (memo.MemoTable.ids: var:NAME, zone:NAME, turn, ...) → the slots reading it
+        self.key_slots: list[tuple] = []
+        self.var_ids: dict[str, int] = {}  # game variable → the id of its read key (var:NAME)
+        self.cprop_ids: dict[str, int] = {}  # changing property of components → the id of cprop:NAME
+        self.sprop_ids: dict[str, int] = {}  # changing property of spaces → the id of sprop:NAME
         self.prop_near_slots: dict[str, tuple] = {}  # space property → its near slots (memo.py)
         # slots of functions reading nothing that changes: one cache for all states with the same
         # number of players (the components, hence their ids, depend on it)
@@ -161,7 +167,7 @@ class Game:
         if player and not T.numeric(ty):
             errors.error(text.at.position(), f"a player's value must be a number, not {ty}")
         errors.raise_if_errors()
-        if len(self.compiler.memo.keys) == self.memo_size:
+        if not self.memo_grew():
             return fn
         self.index_memo()  # the expression called functions no rule had called with such arguments
 
@@ -177,24 +183,39 @@ class Game:
             shared.setdefault(i, {})
         return shared
 
+    def memo_grew(self) -> bool:
+        """Whether rules compiled since `index_memo` (a scenario's, an explanation's) added memoised
+        functions, or read keys a change names at run time: then it must run again."""
+        table = self.compiler.memo
+        return len(table.keys) != self.memo_size or len(table.ids) != len(self.key_slots)
+
     def index_memo(self) -> None:
         """Which memoised functions each change of the state invalidates (see lang/optimise/memo.py)."""
         table = self.compiler.memo
+        sym = self.compiler.symbols
         self.memo_size = len(table.keys)
         # functions that read nothing that changes: one cache for every state of this game
         # (fixed properties of components never change in a game: only a resampled world trades them)
         self.constant_slots = {i for i, keys in enumerate(table.keys)
-                               if all(k == "me" or memo_keys.is_static(k) for k in keys)}
+                               if all(k.kind in (memo_keys.ME_READ, memo_keys.STATIC) for k in keys)}
         types = set(self.place_slots) | set(self.compiler.symbols.component_types)
         self.place_slots = table.place_slots(sorted(types))
-        keys = {k for ks in table.keys for k in ks if not k.startswith(("where:", "spaces:"))}
-        self.key_slots = {k: table.slots_reading(k) for k in keys}
+        # an id for every key a change names at run time (the turn's and UNREAD's are the table's first)
+        reads = {k for ks in table.keys for k in ks}
+        self.var_ids = {name: table.id_of(memo_keys.var(name)) for name in sym.variables}
+        for name in sym.zones:
+            table.id_of(memo_keys.zone(name))
+        cprops = sym.dynamic_component_props | {k.what for k in reads if k.kind == memo_keys.CPROP}
+        self.cprop_ids = {name: table.id_of(memo_keys.cprop(name)) for name in sorted(cprops)}
+        sprops = set(self.compiler.dynamic_space_props) | {k.what for k in reads if k.kind == memo_keys.SPROP}
+        self.sprop_ids = {name: table.id_of(memo_keys.sprop(name)) for name in sorted(sprops)}
+        self.key_slots = [table.slots_reading(k) for k in table.ids]  # (ids count from 0 in the dict's order)
         self.slot_reads = list(table.keys)
-        self.redeal_slots: dict[frozenset[str], frozenset[int]] = {}
-        props = {k.split(":")[1][1:] for ks in table.keys for k in ks if k.startswith("near:@")}
-        self.prop_near_slots = {name: table.near_slots("@" + name) for name in props}
+        self.redeal_slots: dict[frozenset[memo_keys.Read], frozenset[int]] = {}
+        props = {k.what for k in reads if k.kind == memo_keys.NEAR_PROP}
+        self.prop_near_slots = {name: table.near_slots(memo_keys.NEAR_PROP, name) for name in props}
 
-    def slots_reading(self, keys: frozenset[str]) -> frozenset[int]:
+    def slots_reading(self, keys: frozenset[memo_keys.Read]) -> frozenset[int]:
         """The memo slots whose functions read any of `keys`: what a re-deal changing those forgets
         (kept per set of keys: the re-deals of one search change the same things again and again)."""
         found = self.redeal_slots.get(keys)
@@ -209,7 +230,7 @@ class Game:
         self.compiler.errors = errors
         self.programs.parse_program(text, Scope(me=False), code_id)
         errors.raise_if_errors()
-        if len(self.compiler.memo.keys) != self.memo_size:
+        if self.memo_grew():
             self.index_memo()  # running it grows the states' memo (Flow.run)
         for cid in self.programs.codes:  # with the procedures it compiled for new kinds of call
             if cid == code_id or cid not in self.codes:

@@ -261,7 +261,7 @@ def canonicalise(st: "State", player: int, pins: Pins = NO_PINS) -> None:
 
 
 def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = None,
-            pins: Pins = NO_PINS) -> frozenset[str] | None:
+            pins: Pins = NO_PINS) -> frozenset[memo.Read] | None:
     """Shuffle the hidden stretches, then let the hidden components trade identities by type and owner.
 
     The zones of player `keep`, if given, are left as they are; pinned components stay as `pins` say.
@@ -277,7 +277,7 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     ctype, cowner = setup.ctype, setup.cowner
     fixed, known = pins.fixed, pins.known
     classes: dict[tuple, list[int]] = {}
-    changed: set[str] = set()
+    changed: set[memo.Read] = set()
     on_board = False  # (the board's reads are by type and near places: not worth telling apart here)
     for key, (lo, hi) in places.items():
         items = st.writable(key)

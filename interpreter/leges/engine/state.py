@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..lang.optimise.memo import TURN
+from ..lang.optimise.memo import TURN_ID, Read
 from ..lang.codegen.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
@@ -43,9 +43,9 @@ class State(StateAPI):
             memo[i] = {}
         if board and slots[2]:
             self._forget_near(slots[2], source, zone)
-        zone_read, key_slots = self.setup.zone_read, self.game.key_slots
-        for key in (zone_read.get(source), zone_read.get(zone)):
-            for i in key_slots.get(key, ()):
+        zone_ids, key_slots = self.setup.zone_ids, self.game.key_slots
+        for key in (zone_ids[source], zone_ids[zone]):
+            for i in key_slots[key]:
                 memo[i] = {}
         owned = self.owned
         old = self.zones[source] if source in owned else self.writable(source)
@@ -65,8 +65,8 @@ class State(StateAPI):
             return
         items = self.zones[source]
         self.moved({self.setup.ctype[c] for c in items}, source in self.setup.spaces or dest in self.setup.spaces)
-        self.changed(self.setup.zone_read.get(source))
-        self.changed(self.setup.zone_read.get(dest))
+        self.changed(self.setup.zone_ids[source])
+        self.changed(self.setup.zone_ids[dest])
         if bottom:
             self.writable(dest)[0:0] = items
         else:
@@ -136,17 +136,18 @@ class State(StateAPI):
                 for i, _, _ in slots[2]:
                     memo[i] = {}
 
-    def changed(self, key: str) -> None:
+    def changed(self, key: int) -> None:
         """Something other than a component's place changed (a variable, a property, the turn):
-        the memoised functions that read it forget their values (`key` as in lang/optimise/memo.py)."""
+        the memoised functions that read it forget their values (`key`: the id of its read key,
+        lang/optimise/memo.py; `game.var_ids` and the like give them)."""
         memo = self.memo
-        for i in self.game.key_slots.get(key, ()):
+        for i in self.game.key_slots[key]:
             memo[i] = {}
 
     def set_space_prop(self, space: str, name: str, value: Any) -> None:
         """A rule sets a changing property of a board space: functions reading it forget their values
         (those reading it only near a space, only for spaces near this one)."""
-        self.changed("sprop:" + name)
+        self.changed(self.game.sprop_ids[name])
         near = self.game.prop_near_slots.get(name)
         if near:
             self._forget_near(near, space)
@@ -160,7 +161,7 @@ class State(StateAPI):
         self.memo = [shared[i] if i in shared else {} for i in range(self.game.memo_size)]
         self.private = set(range(self.game.memo_size))
 
-    def forget_redealt(self, keys: frozenset[str] | None) -> None:
+    def forget_redealt(self, keys: frozenset[Read] | None) -> None:
         """After a re-deal (engine/resample.py) that changed what `keys` name (memo.py's read keys;
         None: it cannot say), forget the values of the functions reading any of it. The others are
         the same in this world as in the one it was drawn from, and stay shared with it."""
@@ -177,11 +178,11 @@ class State(StateAPI):
         if player.__class__ is not int or not 0 <= player < self.n:
             raise TypeError("not a player")
         if player not in self.dropped:
-            self.changed(TURN)
+            self.changed(TURN_ID)
             self.dropped = self.dropped + [player]
 
     def set_cprop(self, c: int, name: str, value: Any) -> None:
-        self.changed("cprop:" + name)
+        self.changed(self.game.cprop_ids[name])
         self.cprops.setdefault(c, {})[name] = value
 
     # --------------------------------------------------------------- randomness
@@ -219,7 +220,7 @@ class State(StateAPI):
         items = self.writable(zone)
         # the order of these types' items changes
         self.moved({self.setup.ctype[c] for c in items[lo:hi]}, zone in self.setup.spaces)
-        self.changed(self.setup.zone_read.get(zone))
+        self.changed(self.setup.zone_ids[zone])
         if not self.explicit_chance:
             for i in range(hi - 1, lo, -1):
                 j = lo + self.rand_below(i - lo + 1)

@@ -30,8 +30,8 @@ class SetupBuilding(BuilderParts):
             self._check_counts(comp)
             self._check_start(comp)
             self._check_box(comp)
-        seats, sym, board = self.rs.seats, self.sym, self.board
-        return lambda n: make_setup(n, seats, zones, comps, sym, board, label_fns)
+        seats, sym, board, table = self.rs.seats, self.sym, self.board, self.compiler.memo
+        return lambda n: make_setup(n, seats, zones, comps, sym, board, label_fns, table)
 
     def _check_counts(self, comp: d.ComponentDecl) -> None:
         reported = False
@@ -90,16 +90,20 @@ class SetupBuilding(BuilderParts):
                                    f"{per_seat[seat]} for {name}", f"the count is at {comp.at.child('count').position()}")
 
 
-def make_setup(n: int, seats: list, zones: list, comps: list, sym: Symbols, board, label_fns: dict) -> Setup:
-    """The set-up for `n` players: zones, spaces, components in their start zones, labels."""
+def make_setup(n: int, seats: list, zones: list, comps: list, sym: Symbols, board, label_fns: dict,
+               table: memo.MemoTable) -> Setup:
+    """The set-up for `n` players: zones, spaces, components in their start zones, labels. `table`:
+    the memoised functions' (its ids of the zones' read keys, given when the game was indexed)."""
     setup = Setup(n, [str(s["name"]) for s in seats[:n]], [{k: v for k, v in s.items() if k != SEAT_WORDS} for s in seats[:n]])
     for zone in zones:
         _zone_keys(setup, zone, sym, n)
+    setup.zone_ids = {key: table.id_of(read) for key, read in setup.zone_read.items()}
     if board is not None:
         setup.spaces = frozenset(board.spaces)
         for s in board.spaces:
             setup.initial[s] = []
             setup.zone_order.append(s)
+            setup.zone_ids[s] = memo.UNREAD_ID  # (the board is read by type: State.place forgets those)
     for comp in comps:
         _make_components(setup, comp, sym, n)
     _label(setup, comps, label_fns, n)

@@ -36,19 +36,19 @@ class Assignments(StatementBase):
             return
         if var.type.kind != "any" and not T.compatible(var.type, ty):
             self.error(node.value, f"variable '{name}' holds {var.type}, not {ty}")
-        key = memo.var(name)
+        key = self.c.memo.id_of(memo.var(name))  # what st.changed is told: the read key's id
         if var.per_player:
             if node.index is None:
                 self.error(node, f"'{name}' is per player: assign {name}[p]")
                 return
             _, index = self.src(node.index, scope, T.PLAYER)
-            self.emit([f"r = {value}", f"values = st.vars[{name!r}]", f"i = {index}", f"st.changed({key!r})",
+            self.emit([f"r = {value}", f"values = st.vars[{name!r}]", f"i = {index}", f"st.changed({key})",
                        f"values[i] = H.fit(st, {_combined(op, 'values[i]')})"], node)
             return
         if node.index is not None:
             self.error(node, f"'{name}' is not per player and cannot be indexed")
 
-        self.emit([f"r = {value}", f"st.changed({key!r})",
+        self.emit([f"r = {value}", f"st.changed({key})",
                    f"st.vars[{name!r}] = H.fit(st, {_combined(op, f'st.vars[{name!r}]')})"], node)
 
     def _s_SetProp(self, node: ast.SetProp, scope: Scope):

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .loops import LoopFunctions
     from ..check.scope import Scope
     from ..check.symbols import Symbols
+    from ..optimise.memo import Read
 
 
 class CompilerParts:
@@ -22,7 +23,7 @@ class CompilerParts:
     board: Any
     errors: Collector
     optimise: bool
-    reads: set[str]
+    reads: set[Read]  # memo.py's read keys
     searches: int
     zone_loops: int
     hoistings: int
@@ -45,7 +46,7 @@ class CompilerParts:
     def define(self, source: str, name: str) -> None:
         raise NotImplementedError
 
-    def read(self, *keys: str) -> None:
+    def read(self, *keys: Read) -> None:
         raise NotImplementedError
 
     def read_where(self, types, on_spaces: bool = False) -> None:

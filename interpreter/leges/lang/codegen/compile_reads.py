@@ -11,7 +11,7 @@ from ..check.scope import Scope
 
 class ReadRecording(CompilerParts):
     # ------------------------------------------------------- state reads
-    def read(self, *keys: str) -> None:
+    def read(self, *keys: memo.Read) -> None:
         """The code being compiled reads these parts of the state (memo.py's read keys)."""
         self.reads.update(keys)
 

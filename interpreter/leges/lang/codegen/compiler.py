@@ -66,7 +66,7 @@ class Compiler(NameCompiling, ReadRecording, LoopCompiling, OperatorCompiling):
         self._fn_cache: dict[str, Fn] = {}
         # what the expression being compiled reads of the state that may change (memo.py's read
         # keys), and whether it loops over lists (then a function of it is worth memoising)
-        self.reads: set[str] = set()
+        self.reads: set[memo.Read] = set()
         self.searches = 0
         self.lets = 0  # `let` expressions compiled: each binds Python names of its own
         self.iterables: list[str] = []  # generated functions computing a comprehension's items (iter_safe)

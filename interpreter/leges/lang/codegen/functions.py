@@ -49,7 +49,7 @@ class Compiled:
 class Body:
     """The function whose body is being compiled: the fixed properties of its projected parameters it reads."""
 
-    absorbed: dict[str, set[str]] = field(default_factory=dict)  # projected parameter → static:T keys read of it
+    absorbed: dict[str, set[memo.Read]] = field(default_factory=dict)  # projected parameter → static:T keys read of it
 
 
 class Functions:
@@ -282,23 +282,21 @@ class Functions:
                 keys |= read
         return frozenset(keys)
 
-    def _reads_at_call(self, fn: Compiled, keys: frozenset, args: list, scope: Scope) -> set[str]:
+    def _reads_at_call(self, fn: Compiled, keys: frozenset, args: list, scope: Scope) -> set[memo.Read]:
         """The callee's reads `keys` in the caller's terms: a near read of a parameter becomes a near read of
         the caller's space the argument is near to, or a read of the whole board."""
         out = set()
         for key in keys:
-            near = memo.parse_near(key)
-            if near is None:
+            if key.kind not in memo.NEAR_KINDS:
                 out.add(key)
                 continue
-            what, param, radius = near
-            anchor = self.c.anchor_of(args[fn.params.index(param)], scope)
+            anchor = self.c.anchor_of(args[fn.params.index(key.param)], scope)
             if anchor is not None:
-                out.add(f"near:{what}:{anchor[0]}:{radius + anchor[1]}")
-            elif what.startswith("@"):
-                out.add(memo.sprop(what[1:]))
+                out.add(key._replace(param=anchor[0], radius=key.radius + anchor[1]))
+            elif key.kind == memo.NEAR_PROP:
+                out.add(memo.sprop(key.what))
             else:
-                out.add(memo.on_spaces(None if what == memo.ANY_TYPE else what))
+                out.add(memo.on_spaces(key.what))
         return out
 
 

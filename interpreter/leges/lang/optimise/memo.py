@@ -2,7 +2,9 @@
 
 Rule functions are pure, so a call with the same arguments in the same state gives the same
 value. While compiling a function the compiler records, from the syntax tree and from what each
-built-in reads, every part of the state it depends on, as *read keys*:
+built-in reads, every part of the state it depends on, as *read keys*: typed values (`Read`, a
+named tuple of a kind and what of that kind), made by this module's constructors and read back by
+their fields. Written out (`str(key)`, in tests and messages):
 
     where:T    where components of type T are, and their order within zones ("where:*": any type)
     spaces:T   which board spaces hold components of type T ("spaces:*": any type)
@@ -27,73 +29,106 @@ space was involved, an assignment its variable, ...) and replaces the slots of t
 read it with empty dicts. Replacing, never clearing, lets a copied state share its parent's slots
 (see `State.copy`): a slot one of them invalidates stops being shared, so what either computes
 in a shared slot holds for both.
+
+At run time a change is named by a small number, not by its key: a tuple, unlike a string, does
+not keep its hash, and the engine looks changes up at every move. Every key a change of the state
+can name (the turn, each variable, zone, changing property) has an id in `MemoTable.ids` (the
+turn's is `TURN_ID`; a generated assignment passes its variable's id as a constant), and the game
+lists the slots reading each id (engine/game.py `key_slots`, indexed by id).
 """
 from __future__ import annotations
 
 from collections.abc import Set
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
 
-ANY_TYPE = "*"
+ANY_TYPE = "*"  # how a read of any type is written out (its `what` is None)
 
-
-def where(ctype: str | None) -> str:
-    return f"where:{ctype or ANY_TYPE}"
-
-
-def zone(name: str) -> str:
-    return f"zone:{name}"
-
-
-def on_spaces(ctype: str | None) -> str:
-    return f"spaces:{ctype or ANY_TYPE}"
+# the kinds of read keys
+WHERE, SPACES, NEAR, NEAR_PROP, ZONE, ZONES_READ, VAR, CPROP, SPROP, STATIC, TURN_READ, ME_READ, UNREAD_KIND = (
+    "where", "spaces", "near", "near_prop", "zone", "zones", "var", "cprop", "sprop", "static", "turn", "me", "unread")
+NEAR_KINDS = (NEAR, NEAR_PROP)
 
 
-ZONES = "zones"
-TURN = "turn"
-ME = "me"
+class Read(NamedTuple):
+    """One part of the state compiled code reads (a read key)."""
+
+    kind: str  # WHERE, SPACES, NEAR, ... (above)
+    what: str | None = None  # the component type (None: any type), or the zone, variable or property's name
+    param: str | None = None  # a near read: the function's space parameter it is near
+    radius: int = 0  # a near read: at most this many steps from it
+
+    def __str__(self) -> str:
+        kind = self.kind
+        what = self.what or ANY_TYPE if kind in (WHERE, SPACES, STATIC, NEAR) else self.what
+        if kind == NEAR_PROP:
+            return f"near:@{what}:{self.param}:{self.radius}"
+        if kind == NEAR:
+            return f"near:{what}:{self.param}:{self.radius}"
+        return kind if what is None else f"{kind}:{what}"
 
 
-def near(ctype: str | None, param: str, radius: int) -> str:
-    return f"near:{ctype or ANY_TYPE}:{param}:{radius}"
+# (the keys a change of the state names, made once each: a re-deal, engine/resample.py, names
+# where:T and static:T at every draw of a search)
+@lru_cache(maxsize=4096)
+def where(ctype: str | None) -> Read:
+    return Read(WHERE, ctype)
 
 
-def near_prop(name: str, param: str, radius: int) -> str:
-    return f"near:@{name}:{param}:{radius}"
+@lru_cache(maxsize=4096)
+def zone(name: str) -> Read:
+    return Read(ZONE, name)
 
 
-def parse_near(key: str) -> tuple[str, str, int] | None:
-    """(type or @property, parameter, radius) of a near read, else None."""
-    if not key.startswith("near:"):
-        return None
-    _, ctype, param, radius = key.split(":")
-    return ctype, param, int(radius)
+@lru_cache(maxsize=4096)
+def on_spaces(ctype: str | None) -> Read:
+    return Read(SPACES, ctype)
 
 
-def static(ctype: str | None) -> str:
-    return f"static:{ctype or ANY_TYPE}"
+ZONES = Read(ZONES_READ)
+TURN = Read(TURN_READ)
+ME = Read(ME_READ)
+# what no function reads: the contents of one board space as a zone (the board is read by type,
+# spaces:T and near, which a move forgets by its type). A space's id, so that State.place looks
+# up a space as it does a zone
+UNREAD = Read(UNREAD_KIND)
+UNREAD_ID, TURN_ID = 0, 1  # the first ids of every MemoTable
 
 
-def is_static(key: str) -> bool:
-    return key.startswith("static:")
+def near(ctype: str | None, param: str, radius: int) -> Read:
+    return Read(NEAR, ctype, param, radius)
 
 
-def var(name: str) -> str:
-    return f"var:{name}"
+def near_prop(name: str, param: str, radius: int) -> Read:
+    return Read(NEAR_PROP, name, param, radius)
 
 
-def cprop(name: str) -> str:
-    return f"cprop:{name}"
+@lru_cache(maxsize=4096)
+def static(ctype: str | None) -> Read:
+    return Read(STATIC, ctype)
 
 
-def sprop(name: str) -> str:
-    return f"sprop:{name}"
+@lru_cache(maxsize=4096)
+def var(name: str) -> Read:
+    return Read(VAR, name)
+
+
+@lru_cache(maxsize=4096)
+def cprop(name: str) -> Read:
+    return Read(CPROP, name)
+
+
+@lru_cache(maxsize=4096)
+def sprop(name: str) -> Read:
+    return Read(SPROP, name)
 
 
 @dataclass
 class MemoTable:
     """Which slots each change of the state invalidates (built from the functions' read keys)."""
 
-    keys: list[frozenset] = field(default_factory=list)  # slot → read keys of its function
+    keys: list[frozenset[Read]] = field(default_factory=list)  # slot → read keys of its function
     names: list[str] = field(default_factory=list)  # slot → generated function name (for tests)
     layouts: list[tuple[str, ...]] = field(default_factory=list)  # slot → what its cache keys hold
     # slot → the space parameter its values are filed under (space → other key parts → value), or None:
@@ -101,8 +136,10 @@ class MemoTable:
     by_space: list[str | None] = field(default_factory=list)
     # slot → component parameters keyed by fixed properties instead of themselves (functions.py)
     projected: list[dict[str, tuple[str, ...]]] = field(default_factory=list)
+    # the keys a change of the state names at run time → their ids (0, 1, ... in the order given)
+    ids: dict[Read, int] = field(default_factory=lambda: {UNREAD: UNREAD_ID, TURN: TURN_ID})
 
-    def add(self, name: str, keys: frozenset, layout: tuple[str, ...], by_space: str | None = None,
+    def add(self, name: str, keys: frozenset[Read], layout: tuple[str, ...], by_space: str | None = None,
             projected: dict[str, tuple[str, ...]] | None = None) -> int:
         self.keys.append(keys)
         self.names.append(name)
@@ -111,13 +148,20 @@ class MemoTable:
         self.projected.append(projected or {})
         return len(self.keys) - 1
 
+    def id_of(self, key: Read) -> int:
+        """The id a change of `key` is named by at run time (State.changed), given it the first time asked."""
+        found = self.ids.get(key)
+        if found is None:
+            found = self.ids[key] = len(self.ids)
+        return found
+
     def space_index(self, slot: int, param: str) -> int | None:
         """Where the space `param` sits in the slot's cache keys: None when the key is the space
         itself (at the top level of the slot), else its place in the tuple."""
         layout = self.layouts[slot]
         return None if len(layout) == 1 or self.by_space[slot] == param else layout.index(param)
 
-    def slots_reading(self, *keys: str) -> tuple[int, ...]:
+    def slots_reading(self, *keys: Read) -> tuple[int, ...]:
         wanted = set(keys)
         return tuple(i for i, k in enumerate(self.keys) if k & wanted)
 
@@ -134,28 +178,26 @@ class MemoTable:
                 if slot in on:
                     continue
                 for key in keys:
-                    parsed = parse_near(key)
-                    if parsed is not None and parsed[0] in (t, ANY_TYPE):
-                        near_slots.append((slot, self.space_index(slot, parsed[1]), parsed[2]))
+                    if key.kind == NEAR and key.what in (t, None) and key.param is not None:
+                        near_slots.append((slot, self.space_index(slot, key.param), key.radius))
             out[t] = (off, on, tuple(near_slots))
         return out
 
-    def near_slots(self, what: str) -> tuple[tuple[int, int | None, int], ...]:
-        """(slot, place of the space in its keys or None, radius) of every near read of `what`
-        (a component type, or @NAME for a space property)."""
+    def near_slots(self, kind: str, what: str | None) -> tuple[tuple[int, int | None, int], ...]:
+        """(slot, place of the space in its keys or None, radius) of every near read of this kind
+        (NEAR, NEAR_PROP) of `what` (a component type, or a space property)."""
         found = []
         for slot, keys in enumerate(self.keys):
             for key in keys:
-                parsed = parse_near(key)
-                if parsed is not None and parsed[0] == what:
-                    found.append((slot, self.space_index(slot, parsed[1]), parsed[2]))
+                if key.kind == kind and key.what == what and key.param is not None:
+                    found.append((slot, self.space_index(slot, key.param), key.radius))
         return tuple(found)
 
 
 def nesting_space(keys, layout: tuple[str, ...]) -> str | None:
     """The space parameter to file a slot's values under: the one its near reads are around, when
     there is exactly one and the cache key holds more than the space."""
-    params = {parsed[1] for parsed in map(parse_near, keys) if parsed is not None}
+    params = {key.param for key in keys if key.kind in NEAR_KINDS}
     return next(iter(params)) if len(params) == 1 and len(layout) > 1 else None
 
 
