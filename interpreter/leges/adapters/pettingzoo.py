@@ -91,6 +91,7 @@ class raw_env(AECEnv):
         low, high = self.encoding.bounds()
         box = spaces.Box(low=np.asarray(low, np.float32), high=np.asarray(high, np.float32), dtype=np.float32)
         self.mask_in_observation = bool(mask_in_observation)
+        observation_space: spaces.Space
         if self.mask_in_observation:  # PettingZoo's classic convention: the mask beside the observation
             mask_space = spaces.Box(low=0, high=1, shape=(self.space.size,), dtype=np.int8)
             observation_space = spaces.Dict({"observation": box, "action_mask": mask_space})

@@ -116,19 +116,22 @@ class _Function:
 
     def statement(self, statement: ast.stmt) -> list[ast.stmt]:
         """The statement, preceded by the charges of what it evaluates first."""
+        holder: ast.stmt = statement
         if isinstance(statement, (ast.Return, ast.Expr)) and statement.value is not None:
-            holder, field = statement, "value"
+            field = "value"
         elif isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
-            holder, field = statement, "value"
+            field = "value"
         elif isinstance(statement, ast.If):
-            holder, field = statement, "test"
+            field = "test"
         else:
             return [statement]
-        chain = []  # (the node holding it, its field or index, the each call), outermost first
-        parent, key = holder, field
-        node = getattr(holder, field)
+        chain: list[tuple[ast.AST, str | ast.AST, ast.Call]] = []  # (holder, field or child, the each call), outermost first
+        parent: ast.AST = holder
+        key: str | ast.AST = field
+        node: ast.AST | None = getattr(holder, field)
         while node is not None:
             if _is_each(node):
+                assert isinstance(node, ast.Call)
                 chain.append((parent, key, node))
                 parent, key, node = node, "arg1", node.args[1]
                 continue
@@ -146,7 +149,7 @@ class _Function:
         return before + [statement]
 
     @staticmethod
-    def replace(parent: ast.AST, key, old: ast.AST, new: ast.AST) -> None:
+    def replace(parent: ast.AST, key: str | ast.AST, old: ast.AST, new: ast.expr) -> None:
         if key == "arg1":
             parent.args[1] = new  # type: ignore[attr-defined]
             return

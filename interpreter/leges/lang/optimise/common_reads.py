@@ -83,6 +83,7 @@ class _Function:
             name = f"{PREFIX}{self.count}"
             self.count += 1
             first = reads[0][0]
+            assert isinstance(first, ast.expr)
             bound[id(first)] = ast.copy_location(ast.NamedExpr(ast.Name(name, ast.Store()), first), first)
             for node, _ in reads[1:]:
                 bound[id(node)] = ast.copy_location(ast.Name(name, ast.Load()), node)
@@ -97,7 +98,7 @@ def _comprehensions(node: ast.AST):
     (that one's expression finds them), nor within a lambda."""
     if isinstance(node, ast.Lambda):
         return
-    if isinstance(node, SCOPES):
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
         yield node
         yield from _comprehensions(node.generators[0].iter)
         return
