@@ -112,3 +112,14 @@ def test_a_zones_truth_is_tested_without_len_where_only_truth_counts():
     for zones in ({"a": [1], "b": [], "c": [2]}, {"a": [], "b": [3], "c": []}):
         assert plain["f"](state(**zones), {}) == bound["f"](state(**zones), {})
     assert bound["f"](state(a=[1], b=[], c=[]), {}) == [1, True, 0]
+
+
+def test_a_pass_switched_off_is_not_run_and_the_cache_key_says_so(monkeypatch):
+    """python_passes.OFF switches a pass off (to measure it, or to find which one a difference
+    comes from); the compiled code's cache key names the passes that ran."""
+    from leges.lang.optimise import python_passes
+    assert "invariant_reads" in python_passes.python_passes.cache_key
+    assert "_st_zones" in ast.unparse(python_passes.python_passes(ast.parse(LOOP)))
+    monkeypatch.setattr(python_passes, "OFF", {"invariant_reads"})
+    assert "invariant_reads" not in python_passes.python_passes.cache_key
+    assert "_st_zones" not in ast.unparse(python_passes.python_passes(ast.parse(LOOP)))

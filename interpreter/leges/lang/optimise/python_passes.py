@@ -10,15 +10,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from .charges_in_place import charge_in_place
-from .common_reads import bind_common_reads
 from .invariant_reads import bind_invariant_reads
 
-# charges first: the lists it binds are then plain locals that the reads pass leaves alone
+# Two more were written and measured (valgrind, instructions a play-out action, each switched off
+# alone): charging a statement's first-evaluated lists in place instead of calling `H.each` (Pompeii
+# 0.7 % fewer, Tic-Tac-Toe 0.4 % more) and binding a read an expression repeats (Tic-Tac-Toe
+# 1.4 %, Pompeii nothing); neither earned its 190 lines (docs/design.md, the road to a generated engine)
 PASSES: dict[str, Callable[[ast.Module], ast.Module]] = {
-    "charges_in_place": charge_in_place,
     "invariant_reads": bind_invariant_reads,
-    "common_reads": bind_common_reads,  # after invariant_reads: `_st_zones[s]` is then one read
 }
 OFF: set[str] = set()  # names of passes switched off (tests and measurements)
 
