@@ -128,3 +128,14 @@ def _stuck_events() -> dict:
 
 
 STUCK = _stuck_events()
+
+
+# A house rule kept outside the game's folder (`--variant PATH`): Pompeii's escape with three moves a turn
+HOUSE = """leges_variant: 1
+id: house_moves
+title: "House rule: three escape moves a turn"
+kind: house_rule
+provenance: {status: house_rule, note: "a faster escape"}
+parameters: [{id: escape_moves, type: int, default: 3, min: 1, max: 6}]
+patch: []
+"""

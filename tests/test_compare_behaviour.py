@@ -12,6 +12,7 @@ import json
 import pytest
 
 from helpers import ROOT
+from studies import RICH
 from leges.cli import main
 
 BIDDING = str(ROOT / "tests" / "rulesets" / "bidding")  # offer an amount, or pass
@@ -28,15 +29,6 @@ class Passer(Agent):
         return next((i for i, a in enumerate(actions) if a.text == "pass"), 0)
 '''
 
-RICH = """\
-leges_variant: 1
-id: rich
-title: A rich start
-kind: house_rule
-description: Every player starts with 18 coins.
-patch:
-  - {op: set, section: variables, id: money, key: initial, value: 18}
-"""
 
 
 @pytest.fixture(scope="module")

@@ -13,19 +13,11 @@ from pathlib import Path
 import pytest
 
 import leges
-from helpers import ROOT, ruleset_dir
+from helpers import HOUSE, ROOT, ruleset_dir
 from leges.cli import main
 from leges.text.errors import LegesError
 from leges.text.files import bundled
 
-HOUSE = """leges_variant: 1
-id: house_moves
-title: "House rule: three escape moves a turn"
-kind: house_rule
-provenance: {status: house_rule, note: "a faster escape"}
-parameters: [{id: escape_moves, type: int, default: 3, min: 1, max: 6}]
-patch: []
-"""
 POMPEII = str(ROOT / "rulesets" / "pompeii")
 
 

@@ -13,19 +13,11 @@ import sys
 
 import pytest
 
-from helpers import ROOT
+from helpers import HOUSE, ROOT
 
 pytestmark = pytest.mark.skipif(not os.environ.get("LEGES_WHEEL_TEST"),
                                 reason="slow: .ci/run runs it (LEGES_WHEEL_TEST=1)")
 
-HOUSE = """leges_variant: 1
-id: house_moves
-title: "House rule: three escape moves a turn"
-kind: house_rule
-provenance: {status: house_rule, note: "a faster escape"}
-parameters: [{id: escape_moves, type: int, default: 3, min: 1, max: 6}]
-patch: []
-"""
 PROJECT_FILES = ["pyproject.toml", "README.md", "interpreter", "rulesets", "maps", "schemas"]
 
 
