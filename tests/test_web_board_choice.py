@@ -15,7 +15,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-from test_web_browser import CHROMIUM, browser, page, set_up_table, shot  # noqa: E402,F401 - the browser fixtures
+from test_web_browser import CHROMIUM, browser, page, served, set_up_table, shot  # noqa: E402,F401 - the browser fixtures
 from helpers import ROOT, ruleset_dir  # noqa: E402
 
 CONNECT_FOUR = ROOT / "tests" / "rulesets" / "connect_four"
@@ -27,8 +27,8 @@ def history(page) -> list[str]:
     return page.eval_on_selector_all("#history li:not(.event)", "ls => ls.map(l => l.dataset.text)")
 
 
-def test_a_click_on_any_cell_drops_into_its_column(serving, page):
-    server = serving(CONNECT_FOUR)
+def test_a_click_on_any_cell_drops_into_its_column(served, page):
+    server = served(CONNECT_FOUR)
     page.goto(server.url)
     page.wait_for_selector("#board svg .hit.target")
     targets = page.eval_on_selector_all("#board .hit.target", "gs => gs.map(g => g.dataset.space)")
@@ -42,8 +42,8 @@ def test_a_click_on_any_cell_drops_into_its_column(serving, page):
     shot(page, "connect-four-click")
 
 
-def test_a_click_on_a_full_columns_cell_says_why(serving, page):
-    server = serving(CONNECT_FOUR)
+def test_a_click_on_a_full_columns_cell_says_why(served, page):
+    server = served(CONNECT_FOUR)
     page.goto(server.url)
     set_up_table(page, 2, "red", ["yellow"], hotseat=True)
     for n, seat in enumerate(["red", "yellow"] * 3):  # six discs, in turn: column 3 full, nobody four in a row
@@ -68,9 +68,9 @@ def test_a_click_on_a_full_columns_cell_says_why(serving, page):
     shot(page, "connect-four-full-column")
 
 
-def test_a_click_no_action_takes_says_so(serving, page):
+def test_a_click_no_action_takes_says_so(served, page):
     """Pompeii's set-up asks for a pile, which no space names: a click on the board is told so."""
-    server = serving(ruleset_dir("pompeii"))
+    server = served(ruleset_dir("pompeii"))
     page.goto(server.url)
     set_up_table(page, 3, "red", [])
     page.wait_for_function("() => state.view.actions.length > 0 || state.view.terminal")

@@ -51,6 +51,25 @@ def browser(request):
         reporter.write_line(f"\nbrowser screenshots: {ARTIFACTS}")
 
 
+@pytest.fixture(scope="module")
+def served():
+    """`served(path)`: the page's server of a ruleset as it is, one for the module's tests that need
+    no server of their own (no options, no record, no files changed). Each test's page is a browser
+    context of its own, so its own cookie: the tables it sets up, the seats it holds and what it
+    is refused are its own on the server, as on a fresh one. (A server for each test loaded its
+    ruleset and stopped uvicorn again: a sixth of the time of these tests on a loaded machine.)"""
+    from leges.web.server import Background, create_app
+    servers: dict = {}
+
+    def get(path):
+        if str(path) not in servers:
+            servers[str(path)] = Background(create_app(str(path)))
+        return servers[str(path)]
+    yield get
+    for server in servers.values():
+        server.stop()
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 900})
@@ -76,8 +95,8 @@ def history_length(page) -> int:
     return page.locator("#history li:not(.event)").count()
 
 
-def test_a_whole_tictactoe_game_by_clicks(serving, page):
-    server = serving(ruleset_dir("tictactoe"))
+def test_a_whole_tictactoe_game_by_clicks(served, page):
+    server = served(ruleset_dir("tictactoe"))
     page.goto(server.url)
     page.wait_for_selector("#board svg .hit.target")
     clicks = 0
@@ -96,8 +115,8 @@ def test_a_whole_tictactoe_game_by_clicks(serving, page):
     assert history_length(page) >= 2 * clicks - 1
 
 
-def test_a_pompeii_move_by_clicking_a_square(serving, page):
-    server = serving(ruleset_dir("pompeii"))
+def test_a_pompeii_move_by_clicking_a_square(served, page):
+    server = served(ruleset_dir("pompeii"))
     page.goto(server.url)
     page.wait_for_selector("#board svg")
     page.select_option("#players", "3")
@@ -205,9 +224,9 @@ def test_a_broken_ruleset_shows_its_located_error(serving, page, tmp_path):
     assert "reloaded" in page.locator("#watch").inner_text()
 
 
-def test_a_refused_action_says_why(serving, page):
+def test_a_refused_action_says_why(served, page):
     """The page is stale (the game moved on in another tab): the action clicked is refused, with why."""
-    server = serving(ruleset_dir("tictactoe"))
+    server = served(ruleset_dir("tictactoe"))
     page.goto(server.url)
     page.wait_for_selector("#board svg .hit.target")
     match = page.evaluate("() => state.match")
@@ -296,8 +315,8 @@ def new_game(page, players: int, seat: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("name, players, seat, moves", [("attika", 2, "corinth", 8), ("alexander", 3, "blue", 8)])
-def test_moves_of_a_game_against_random_opponents(serving, page, name, players, seat, moves):
-    server = serving(ruleset_dir(name))
+def test_moves_of_a_game_against_random_opponents(served, page, name, players, seat, moves):
+    server = served(ruleset_dir(name))
     page.goto(server.url)
     new_game(page, players, seat, 3)
     assert page.input_value("#agents") == "random"
@@ -381,8 +400,8 @@ def join(page, url: str, seat: str) -> None:
     page.wait_for_function("s => state.view && state.view.seat === s", arg=seat)
 
 
-def test_two_people_in_two_pages_play_tictactoe_to_its_end(serving, pages):
-    server = serving(ruleset_dir("tictactoe"))
+def test_two_people_in_two_pages_play_tictactoe_to_its_end(served, pages):
+    server = served(ruleset_dir("tictactoe"))
     x, o = pages
     x.goto(server.url)
     view = set_up_table(x, 2, "x", ["o"])
@@ -472,9 +491,9 @@ def test_two_people_at_pompeii_never_see_each_others_hand(serving, pages):
     shot(black, "table-pompeii-black")
 
 
-def test_a_variant_switched_on_in_the_page_changes_the_rules(serving, page):
+def test_a_variant_switched_on_in_the_page_changes_the_rules(served, page):
     """Attika: `extra_amphorae` (a parameter: amphorae at the start) makes an amphora card playable on the first turn."""
-    server = serving(ruleset_dir("attika"))
+    server = served(ruleset_dir("attika"))
     page.goto(server.url)
     new_game(page, 2, "athens", 0)
     assert not any(a.startswith("amphora_card") for a in page.evaluate("() => state.view.actions.map(a => a.text)"))
@@ -496,8 +515,8 @@ def test_a_variant_switched_on_in_the_page_changes_the_rules(serving, page):
     shot(page, "attika-variant-on")
 
 
-def test_a_conflicting_choice_of_variants_is_refused_before_the_game(serving, page):
-    server = serving(ruleset_dir("pompeii"))
+def test_a_conflicting_choice_of_variants_is_refused_before_the_game(served, page):
+    server = served(ruleset_dir("pompeii"))
     page.goto(server.url)
     page.wait_for_selector("#board svg")
     page.locator("#variants-box summary").click()
@@ -512,8 +531,8 @@ def test_a_conflicting_choice_of_variants_is_refused_before_the_game(serving, pa
     assert "conflicts with" in page.locator("#notice").inner_text() and page.evaluate("() => state.match") == match
 
 
-def test_an_illegal_click_on_the_board_says_why(serving, page):
-    server = serving(ruleset_dir("tictactoe"))
+def test_an_illegal_click_on_the_board_says_why(served, page):
+    server = served(ruleset_dir("tictactoe"))
     page.goto(server.url)
     page.wait_for_selector("#board svg .hit.target")
     with page.expect_response(lambda r: r.url.endswith("/act")):
@@ -528,8 +547,8 @@ def test_an_illegal_click_on_the_board_says_why(serving, page):
     shot(page, "tictactoe-illegal-click")
 
 
-def test_undo_in_practice_takes_back_the_last_decision(serving, page):
-    server = serving(ruleset_dir("tictactoe"))
+def test_undo_in_practice_takes_back_the_last_decision(served, page):
+    server = served(ruleset_dir("tictactoe"))
     page.goto(server.url)
     page.wait_for_selector("#board svg .hit.target")
     assert page.locator("#undo").is_hidden()
@@ -543,8 +562,8 @@ def test_undo_in_practice_takes_back_the_last_decision(serving, page):
     assert "taken back: x: place square=r0c0" in page.locator("#notice").inner_text()
 
 
-def test_a_hot_seat_covers_each_view_until_its_player_looks(serving, page):
-    server = serving(ruleset_dir("tictactoe"))
+def test_a_hot_seat_covers_each_view_until_its_player_looks(served, page):
+    server = served(ruleset_dir("tictactoe"))
     page.goto(server.url)
     set_up_table(page, 2, "x", ["o"], hotseat=True)
     for seat in ("x", "o", "x"):
@@ -577,7 +596,7 @@ def test_a_busy_sign_while_the_agents_think(serving, page):
 
 
 @pytest.mark.parametrize("name, players", [("tictactoe", 2), ("pompeii", 4), ("attika", 4), ("alexander", 4)])
-def test_the_page_fits_1280_by_800(serving, browser, name, players):
+def test_the_page_fits_1280_by_800(served, browser, name, players):
     """The whole board and the seat's hand (the panel beside it) inside a 1280×800 window."""
     game = leges.load(str(ruleset_dir(name)))
     players = min(players, game.max_players)
@@ -585,7 +604,7 @@ def test_the_page_fits_1280_by_800(serving, browser, name, players):
     page = context.new_page()
     page.set_default_timeout(TIMEOUT)
     try:
-        server = serving(ruleset_dir(name))
+        server = served(ruleset_dir(name))
         page.goto(server.url)
         seat = game.setup_for(players).seat_names[-1]
         new_game(page, players, seat, 1)
@@ -604,9 +623,9 @@ def test_the_page_fits_1280_by_800(serving, browser, name, players):
         context.close()
 
 
-def test_a_share_out_is_a_form_of_numbers(serving, page):
+def test_a_share_out_is_a_form_of_numbers(served, page):
     """Alexander's share-out (816 options: every split of 15 cubes) is three numbers, each within what the ones before leave."""
-    server = serving(ruleset_dir("alexander"))
+    server = served(ruleset_dir("alexander"))
     page.goto(server.url)
     new_game(page, 3, "blue", 0)
     page.wait_for_selector("#numbers:not([hidden]) input[data-key='temples']")
@@ -624,8 +643,8 @@ def test_a_share_out_is_a_form_of_numbers(serving, page):
     page.wait_for_function("() => state.view.history.some(h => h === 'blue: share order=9 armies=4 temples=2')")
 
 
-def test_several_tables_at_once_in_one_page(serving, page):
-    server = serving(ruleset_dir("tictactoe"))
+def test_several_tables_at_once_in_one_page(served, page):
+    server = served(ruleset_dir("tictactoe"))
     page.goto(server.url)
     first = set_up_table(page, 2, "x", ["o"])
     with page.expect_response(lambda r: r.url.endswith("/act")):
@@ -639,10 +658,10 @@ def test_several_tables_at_once_in_one_page(serving, page):
     assert history_texts(page) == ["x: place square=r0c0"]
 
 
-def test_a_host_holding_a_claimed_seats_link_is_refused_its_view(serving, pages):
+def test_a_host_holding_a_claimed_seats_link_is_refused_its_view(served, pages):
     """Two browser contexts: the friend opens o's link first and holds the seat; the host, who has
     the link, opens it in its own browser and gets no view of o, only why; the host sees the seat taken."""
-    server = serving(ruleset_dir("tictactoe"))
+    server = served(ruleset_dir("tictactoe"))
     host, friend = pages
     host.goto(server.url)
     view = set_up_table(host, 2, "x", ["o"])
