@@ -18,3 +18,24 @@ def test_two_runs_count_the_same_bytecodes_by_function():
     assert any(key.startswith("<options:place>") for key in counts)  # a generated function, named
     assert any(key.endswith(":apply_option") for key in counts)  # the engine's entry point
     assert not any("random.py" in key for key in counts)  # the choosing is not counted, only the engine's work
+
+
+def test_the_study_cost_is_extrapolated_from_the_pairs_played(capsys, monkeypatch):
+    """benchmarks/study_cost.py: a fixed fraction of a 300-pair `leges compare`, its CPU a pair (less
+    the command's start) times 300 over the cores, said as hours. (The command's runs are stood in
+    for: a real one takes seconds a game; `python benchmarks/study_cost.py` makes them.)"""
+    spec = importlib.util.spec_from_file_location("study_cost", ROOT / "benchmarks" / "study_cost.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    runs = []
+
+    def run(name, players, pairs, agents, seed, b):
+        runs.append((name, pairs, agents))
+        return (2.0, 2.5) if agents == "random" else (2.0 + 36.0 * pairs, 99.0)
+    monkeypatch.setattr(module, "_run", run)
+    monkeypatch.setattr("sys.argv", ["study_cost.py", "--games", "pompeii", "--pairs", "4", "--cores", "3", "--json"])
+    module.main()
+    import json
+    row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert runs == [("pompeii", 1, "random"), ("pompeii", 4, "mcts")]  # the start, then the study's pairs
+    assert row["cpu_per_pair"] == 36.0 and row["study_hours"] == 1.0  # 36 s x 300 pairs / 3 cores = 1 h
