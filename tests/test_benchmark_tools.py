@@ -1,5 +1,6 @@
-"""benchmarks/bytecodes.py is an exact instrument: the same play-outs count the same bytecodes, by
-the functions that ran them (the generated ones by their file names), whatever the machine's load."""
+"""Benchmark tools as instruments: benchmarks/bytecodes.py is exact (the same play-outs count the
+same bytecodes, by the functions that ran them, whatever the machine's load); study_cost.py
+extrapolates a study from the pairs it played."""
 from __future__ import annotations
 
 import importlib.util
