@@ -22,7 +22,9 @@ RECORDER = Recorder()
 @pytest.fixture
 def serving():
     """`serving(path, **create_app's options)`: the page's server on a free port of 127.0.0.1, in a
-    thread of the test, stopped after it (needs Starlette and uvicorn: the web tests skip without)."""
+    thread of the test, told to stop after it (needs Starlette and uvicorn: the web tests skip without).
+    uvicorn takes a fifth of a second to stop (a tick of its loop, then a grace for connections):
+    it does so in its own thread while the next test runs, and is waited for at the session's end."""
     from leges.web.server import Background, create_app
     started = []
 
@@ -32,7 +34,17 @@ def serving():
         return server
     yield start
     for server in started:
+        server.server.should_exit = True
+    STOPPING.extend(started)
+
+
+STOPPING: list = []  # servers told to stop, each stopped (joined, its socket closed) at the session's end
+
+
+def pytest_sessionfinish(session):
+    for server in STOPPING:
         server.stop()
+    STOPPING.clear()
 
 
 BUNDLED = (ROOT / "rulesets").resolve()
