@@ -10,6 +10,7 @@ the quick test plays a few, the `slow` one (LEGES_SLOW=1) 25 seeds at every play
 """
 from __future__ import annotations
 
+import functools
 import random
 from typing import Callable
 
@@ -49,10 +50,16 @@ def lengthening(rng: random.Random, options: list[str]) -> str:
     return rng.choice([o for o in moving if score(o) == best])
 
 
+@functools.cache
+def loaded(game_id: str):
+    """The bundled game, loaded once for the module (every game played starts a new state of it)."""
+    return load_game(game_id)
+
+
 def play(game_id: str, players: int, seed: int, policy: Policy) -> int:
     """One game to its end as the adapter plays it (explicit chance, single-option decisions asked):
     the length of its history."""
-    game = load_game(game_id)
+    game = loaded(game_id)
     st = game.new_initial_state(players=players, seed=seed, explicit_chance=True, forced_moves=True)
     rng = random.Random(seed)
     while not st.is_terminal():
@@ -65,7 +72,7 @@ def play(game_id: str, players: int, seed: int, policy: Policy) -> int:
 
 
 def player_counts(game_id: str) -> range:
-    game = load_game(game_id)
+    game = loaded(game_id)
     return range(game.min_players, game.max_players + 1)
 
 
