@@ -2,7 +2,7 @@
 
 Generated code reads the state through attribute chains (`st.zones[s]`, `st.setup.cowner[c]`) and
 the acting player through its locals (`env.get('me')`). Inside a loop each read costs an attribute
-lookup (or a method call) per item: in Tic-Tac-Toe's three-in-a-row test, about half the test's
+lookup (or a method call) per item: in a three-in-a-row test over a board's lines, about half the test's
 time. This pass binds each such read to a local at the function's start, where the function reads
 it in a loop or more than once, and replaces the reads by the local. It also writes `H.top(x)` of
 a name (or a name indexed by a name) as `(x[-1] if x else None)`, what `top` does, without the call;
