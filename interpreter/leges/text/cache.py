@@ -26,7 +26,7 @@ import secrets
 import stat
 import sys
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, Protocol
 
 from .errors import LegesError
 from .files import read_bytes
@@ -192,12 +192,20 @@ def cached(kind: str, text: str, make: Callable[[], Any], dumps=pickle.dumps, lo
     return value
 
 
-def compiled(source: str, filename: str, transform: Callable[[ast.Module], ast.Module] | None = None):
+class Transform(Protocol):
+    """A rewrite of parsed source that keeps its lines' numbers; `cache_key` names what it does."""
+
+    cache_key: str
+
+    def __call__(self, module: ast.Module) -> ast.Module: ...
+
+
+def compiled(source: str, filename: str, transform: Transform | None = None):
     """`compile(source, filename, "exec")`, through the cache; `transform`, if given, rewrites the
-    parsed source first (a pass over Python's tree that keeps its lines' numbers)."""
+    parsed source first, and its `cache_key` is part of the entry's key."""
     def make():
         if transform is None:
             return compile(source, filename, "exec")
         return compile(transform(ast.parse(source, filename)), filename, "exec")
-    name = "" if transform is None else getattr(transform, "cache_key", None) or f"{transform.__module__}.{transform.__qualname__}"
+    name = "" if transform is None else transform.cache_key
     return cached("code", f"{filename}\0{name}\0{source}", make, marshal.dumps, marshal.loads)
