@@ -115,6 +115,24 @@ def test_a_whole_tictactoe_game_by_clicks(served, page):
     assert history_length(page) >= 2 * clicks - 1
 
 
+def test_a_view_drawn_again_keeps_its_picture_so_a_click_half_made_counts(served, page):
+    """A page that polls draws the same view again; the board's elements stay, or a click pressed
+    on the old picture and let go on the new one would be no click at all (and no move)."""
+    server = served(ruleset_dir("tictactoe"))
+    page.goto(server.url)
+    page.wait_for_selector("#board svg .hit.target")
+    kept = page.evaluate("""() => { const before = document.querySelector('#board svg');
+        render(JSON.parse(JSON.stringify(state.view))); return before === document.querySelector('#board svg'); }""")
+    assert kept
+    page.mouse.move(0, 0)
+    box = page.locator("#board .hit.target").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => render(JSON.parse(JSON.stringify(state.view)))")  # a poll's answer, between press and release
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.mouse.up()
+
+
 def test_a_pompeii_move_by_clicking_a_square(served, page):
     server = served(ruleset_dir("pompeii"))
     page.goto(server.url)

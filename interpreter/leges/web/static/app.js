@@ -12,6 +12,7 @@ const state = {
   busy: 0,               // requests under way that may let agents think
   listAll: false,        // a decision of numbers: its options listed after all
   polling: false,
+  drawn: "",             // the board's SVG now in the page, with the language its seats are named in
 };
 
 // the server's secret, given to this page alone with its HTML: every API request carries it
@@ -82,11 +83,15 @@ function render(view) {
     state.view.history && state.view.history.length === view.history.length && state.view.seat === view.seat;
   state.view = view;
   if (!same) { state.chosen = []; state.limit = 60; state.listAll = false; $("filter").value = ""; }
-  $("board").innerHTML = view.svg;   // made by the server: every text in it is escaped
-  const svg = $("board").querySelector("svg");
-  if (svg) svg.addEventListener("click", onBoardClick);
   showLanguages(view);
-  seatsInPicture($("board"));
+  const drawn = language() + "\n" + view.svg;
+  if (state.drawn !== drawn) {   // the same picture is kept: a click half made on it (pressed, not yet let go) still counts
+    state.drawn = drawn;
+    $("board").innerHTML = view.svg;   // made by the server: every text in it is escaped
+    const svg = $("board").querySelector("svg");
+    if (svg) svg.addEventListener("click", onBoardClick);
+    seatsInPicture($("board"));
+  }
   fitBoard();
   text($("status"), (view.seat ? seatName(view.seat) + " — " : "") + statusWords(view));
   showTable(view);

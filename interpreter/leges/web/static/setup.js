@@ -138,6 +138,7 @@ async function refresh() {
     showStep(state.step);
   } else {
     $("board").replaceChildren();
+    state.drawn = "";
     for (const id of ["history", "news", "actions"]) $(id).replaceChildren();
     $("action-box").hidden = true;
     $("news-box").hidden = true;
