@@ -45,6 +45,36 @@ def pytest_sessionfinish(session):
     for server in STOPPING:
         server.stop()
     STOPPING.clear()
+    config = session.config
+    if hasattr(config, "workeroutput"):  # a worker of pytest-xdist: what ran here goes to the controller
+        config.workeroutput["rule_coverage"] = {"ran": sorted(RECORDER.ran), "whole": whole_suite(session)}
+    elif config.rule_coverage["workers"]:  # the controller: judged on what every worker ran
+        if all(w["whole"] for w in config.rule_coverage["workers"]):
+            for worker in config.rule_coverage["workers"]:
+                RECORDER.ran.update(worker["ran"])
+            missing = judge_rule_coverage(config)
+            if missing:
+                config.rule_coverage["missing"] = missing
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's controller: a worker's records of the rules that ran (each worker runs
+    some of the test files: only all of them together are the whole suite)."""
+    record = getattr(node, "workeroutput", {}).get("rule_coverage") if error is None else None
+    node.config.rule_coverage["workers"].append(record or {"ran": [], "whole": False})  # a worker lost: no judgement
+
+
+def judge_rule_coverage(config) -> list[str]:
+    """The rules of the bundled games (and their variants) that no test ran; the summary kept for the report."""
+    from leges.authoring.rule_coverage import expected_rules
+    expected = set().union(*(expected_rules(str(ROOT / "rulesets" / g)) for g in COVERED_GAMES))
+    config.rule_coverage["summary"] = RECORDER.summary(expected)
+    return RECORDER.missing(expected)
+
+
+COVERED_GAMES = ("pompeii", "attika", "alexander", "tictactoe")
 
 
 BUNDLED = (ROOT / "rulesets").resolve()
@@ -65,7 +95,7 @@ def pytest_configure(config):
     import leges.engine.builder as build
     if not getattr(build.build_game, "instrumenting", False):
         build.build_game = _instrumenting(build.build_game)
-    config.rule_coverage = {"recorder": RECORDER, "deselected": 0, "summary": None}
+    config.rule_coverage = {"summary": None, "workers": [], "missing": []}
 
 
 def pytest_deselected(items):
@@ -119,6 +149,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_sep("-", "rule-execution coverage of the bundled games")
         for line in lines:
             terminalreporter.write_line(line)
+    missing = config.rule_coverage["missing"]
+    if missing:  # judged by pytest-xdist's controller (a single process fails the test itself)
+        terminalreporter.write_sep("=", "FAILED: rules that no test ran", red=True)
+        for name in missing:
+            terminalreporter.write_line("  " + name)
 
 
 @pytest.fixture(scope="session")
