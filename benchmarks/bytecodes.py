@@ -29,12 +29,14 @@ sys.path.insert(0, sys.argv[1] + "/interpreter")
 import leges
 game = leges.load(sys.argv[1] + "/rulesets/" + sys.argv[2])
 counts = collections.Counter()
+calls = collections.Counter()
 
 def tracer(frame, event, arg):
     frame.f_trace_opcodes = True
     frame.f_trace_lines = False
     code = frame.f_code
     key = code.co_filename.rsplit("/", 1)[-1] + ":" + code.co_name
+    calls[key] += 1
 
     def local(frame, event, arg):
         if event == "opcode":
@@ -52,19 +54,19 @@ for seed in range(int(sys.argv[4])):
         st.apply_option(index)
         sys.settrace(None)
         actions += 1
-print(json.dumps({"actions": actions, "counts": counts}))
+print(json.dumps({"actions": actions, "counts": counts, "calls": calls}))
 """
 
 
-def counted(tree: Path, name: str, players: int, games: int) -> tuple[int, collections.Counter]:
-    """(actions, bytecodes by function) of `games` seeded play-outs in the checkout `tree`."""
+def counted(tree: Path, name: str, players: int, games: int) -> tuple[int, collections.Counter, collections.Counter]:
+    """(actions, bytecodes by function, calls by function) of `games` seeded play-outs in the checkout `tree`."""
     import json
     done = subprocess.run([sys.executable, "-c", CHILD, str(tree), name, str(players), str(games)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the play-outs failed:\n{done.stderr[-2000:]}")
     data = json.loads(done.stdout.strip().splitlines()[-1])
-    return data["actions"], collections.Counter(data["counts"])
+    return data["actions"], collections.Counter(data["counts"]), collections.Counter(data["calls"])
 
 
 def main() -> None:
@@ -75,13 +77,14 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25, help="functions to list (default 25)")
     parser.add_argument("--against", type=Path, help="another checkout to count too (a worktree of an older commit)")
     args = parser.parse_args()
-    actions, counts = counted(ROOT, args.ruleset, args.players, args.games)
+    actions, counts, calls = counted(ROOT, args.ruleset, args.players, args.games)
     total = sum(counts.values())
     print(f"{args.ruleset} {args.players}p, {args.games} games, {actions} actions: {total / actions:,.0f} bytecodes an action")
+    print(f"{'bytecodes':>10} {'share':>7}  {'calls':>6}  (each an action)")
     for key, value in counts.most_common(args.top):
-        print(f"{value / actions:10.1f} {100 * value / total:5.1f} %  {key}")
+        print(f"{value / actions:10.1f} {100 * value / total:5.1f} %  {calls[key] / actions:6.2f}  {key}")
     if args.against is not None:
-        before_actions, before = counted(args.against.resolve(), args.ruleset, args.players, args.games)
+        before_actions, before, _ = counted(args.against.resolve(), args.ruleset, args.players, args.games)
         was = sum(before.values()) / before_actions
         print(f"  {args.against}: {was:,.0f}; this checkout runs {total / actions / was:.4f} of its bytecodes")
 
