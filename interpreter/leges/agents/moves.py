@@ -52,12 +52,8 @@ def play_chance(st, rng) -> None:
 def sealed(st, mv: Moves) -> bool:
     """Whether the decision is a secret one (`secret: true`): its choice stays sealed for the
     others until its phase ends, so nobody deciding after it may know it."""
-    actions = st.game.actions
-    for aid in st.pending.actions()[:mv.count]:
-        action = actions.get(aid)
-        if action is not None and action.secret:
-            return True
-    return False
+    secret = st.game.secret_actions  # asked at every node of a search: most games have none
+    return bool(secret) and not secret.isdisjoint(st.pending.actions()[:mv.count])
 
 
 def everyone(st) -> tuple[int, list, list[Action]]:

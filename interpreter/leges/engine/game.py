@@ -100,6 +100,7 @@ class Game:
         self.words = None  # the phrases and display names (engine/words.py), set when built
         self.anytime: list[CompiledAction] = []
         self.ask_alone: frozenset[str] = frozenset()  # actions asked even as a decision's only option (`ask_alone: true`)
+        self.secret_actions: frozenset[str] = frozenset()  # actions whose choice is sealed (`secret: true`)
         self.listeners: dict[str, list[CompiledTrigger]] = {}
         self.phases: dict[str, CompiledPhase] = {}
         self.first_phase: str | None = None

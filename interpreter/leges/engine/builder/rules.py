@@ -72,6 +72,8 @@ class RuleCompiling(BuilderParts):
                 game.anytime.append(compiled)
             if action.ask_alone:
                 game.ask_alone |= {action.id}
+            if action.secret:
+                game.secret_actions |= {action.id}
 
     def _triggers(self) -> None:
         sym = self.sym
