@@ -343,7 +343,8 @@ async function poll() {
     const stale = state.mode !== "play" || state.match !== match || state.busy || !now || now.mode !== "play" ||
       (answer.stamp !== undefined && answer.stamp < now.stamp);   // an answer overtaken by the page's own request
     if (stale) return;
-    if (!answer.same) render(answer);
+    const seen = answer.same || (answer.stamp !== undefined && answer.stamp === now.stamp);   // (the stamp counts the changes: the page drew this one)
+    if (!seen) render(answer);
     else { $("busy").hidden = !answer.busy && !view.thinking; }
   } catch (err) { /* asked again soon */ }
   finally { state.polling = false; }
