@@ -228,10 +228,9 @@ class StateAPI(StateData):
             frame[2]["$answer"] = option
 
     def _record(self, player: int, action_id: str, text: str) -> None:
-        action = self.game.actions.get(action_id)
-        if action is not None and action.secret:
+        if action_id in self.game.secret_actions:
             self.sealed.append(len(self.history))
-        self.history.append(f"{self.player_name(player)}: {text}")
+        self.history.append(f"{self.setup.seat_names[player] if player >= 0 else self.player_name(player)}: {text}")
 
     def record_view(self, player: int) -> list[str]:
         """The history as `player` may see it: others' secret commitments of the phase stay sealed."""

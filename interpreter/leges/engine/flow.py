@@ -122,9 +122,13 @@ class Flow:
 
     def advance(self, st) -> None:
         """Nothing left to run: move the flow on (start the game, next turn, next phase)."""
-        st.changed(TURN_ID)
-        self._advance(st)
-        st.changed(TURN_ID)  # the phase, the player or the turn number changed (end_if may have read them)
+        reading = self.game.key_slots[TURN_ID]  # what read the phase, the player or the turn number
+        if reading:
+            st.changed(TURN_ID)
+            self._advance(st)
+            st.changed(TURN_ID)  # they changed (end_if may have read them)
+        else:
+            self._advance(st)
 
     def _advance(self, st) -> None:
         flow = st.flow

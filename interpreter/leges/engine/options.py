@@ -54,7 +54,9 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
         lines += [indent + line for line in for_charged(f"v_{name}", code)]
         indent += "    "
         c.read_labels(elem)
-        lines.append(f"{indent}t{i} = {text} + {(' ' + name + '=')!r} + {text_source(elem, 'v_' + name, c.const)}")
+        head = f"{action_id} {name}=" if i == 0 else None  # the first part's words are one constant
+        lines.append(f"{indent}t{i} = {head!r} + {text_source(elem, 'v_' + name, c.const)}" if head is not None else
+                     f"{indent}t{i} = {text} + {(' ' + name + '=')!r} + {text_source(elem, 'v_' + name, c.const)}")
         text = f"t{i}"
         scope = scope.with_py(name, elem)
         names.append(name)
@@ -66,8 +68,11 @@ def options_function(c: Compiler, action_id: str, params: list, require, args_ty
     reads, c.reads = frozenset(c.reads), outer_reads
     values = "{" + ", ".join(f"{n!r}: v_{n}" for n in names) + "}"
     lines.append(f"{indent}out.append(({text}, {action_id!r}, {values}, args, None))")
-    lines.append(f"{indent}if len(out) > most:")
-    lines.append(f"{indent}    H.too_many_options({c.const(where)}, {('action ' + repr(action_id))!r}, most)")
+    # past `most` choices, the error: looked at for each choice in nested loops (their product may be
+    # vast), after the loop over a single domain (no longer than the domain, a list within the size limits)
+    check = indent if len(params) > 1 else "    "
+    lines.append(f"{check}if len(out) > most:")
+    lines.append(f"{check}    H.too_many_options({c.const(where)}, {('action ' + repr(action_id))!r}, most)")
     lines.append("    return out")
     name = f"O{len(c.memo.keys)}_options"
     if not c.optimise:  # the reference build: worked out afresh every time

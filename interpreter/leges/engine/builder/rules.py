@@ -35,6 +35,7 @@ class RuleCompiling(BuilderParts):
             for p in decl.params:
                 if p in sym.variables or p in sym.zones:
                     self.error(decl.at.child("params"), f"parameter '{p}' hides a game variable or zone")
+        self.programs.heard = frozenset(t.on for t in self.rs.triggers)
         self._actions()
         self._triggers()
         self._setup_rules()

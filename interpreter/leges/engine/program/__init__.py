@@ -44,6 +44,9 @@ class Programs:
         self.random = False  # whether a rule shuffles or chooses at random (the game has chance)
         self.draws = False  # whether a rule draws (from a bag: chance)
         self.passes = False  # whether some decision may be passed (an optional act or choose, `until pass`)
+        # the events some trigger listens to (set before any program compiles; None: not known, so any):
+        # a move or draw no trigger can hear runs without the means to stop and resume for one
+        self.heard: frozenset[str] | None = None
         self.generated_count = 0
         self.files: dict[str, Program] = {}  # the generated programs by their source's file name (errors are located by it)
         self.asked: list[tuple[str, str, str]] = []  # (code id, label, name) of every `choose ... as LABEL` (engine/words.py)

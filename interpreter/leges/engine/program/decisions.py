@@ -118,10 +118,14 @@ class Decisions(StatementBase):
         k = self.here
         key = repr(f"$a{k}")  # actions taken so far by this `act ... until pass`
         passing = f"options.append({self.c.const(PASSING)})"
-        offered = ["options = []"]
+        offered = []
         for aid, kw in items:
             args = "{" + "".join(f"{name!r}: {code}, " for name, code in kw) + "}"
             offered.append(f"options += st.game.actions[{aid!r}].options(st, me, {args})")
+        if len(items) == 1 and not optional and not node.until_pass:  # nothing added: the action's own list (never changed)
+            offered = [offered[0].replace("options +=", "options =", 1)]
+        else:
+            offered.insert(0, "options = []")
         offered += ["if len(set(map(H.option_text, options))) != len(options):  # equal texts (identical cards): one option each",
                     "    options = list({o[0]: o for o in options}.values())"]
         ask = ["if len(options) == 1 and not st.forced_moves and options[0][1] not in st.game.ask_alone:",
@@ -132,7 +136,8 @@ class Decisions(StatementBase):
                "st.suspend(me, 'act', options)",
                f"fr[1] = {k}",
                f"return {SUSPEND}, n"]
-        take = ["i = dict(r[3])", "i.update(r[2])", "i['me'] = me"]
+        given = any(kw for _, kw in items)  # arguments given by the `act` (else r[3] is empty)
+        take = ["i = dict(r[3])", "i.update(r[2])", "i['me'] = me"] if given else ["i = dict(r[2])", "i['me'] = me"]
         lines: list = [f"me = {by}", "r = env.pop('$answer', None)"]  # (texts, and markers: generate.py)
         if not node.until_pass:
             lines += ["if r is not None:",

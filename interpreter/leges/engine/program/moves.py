@@ -43,6 +43,13 @@ class Moves(StatementBase):
         items = self._items(node.what, scope)
         dest = self.zone(node.to, scope)
         at = self._at(node, scope)
+        heard = self.programs.heard
+        if heard is not None and "moved" not in heard:  # nothing listens: no stop between the items
+            if items[-1] == "todo = [] if c is None else [c]":  # one component, or none
+                self.emit([items[0], f"to = {dest}", "if c is not None:", f"    st.place(c, to, {at})"], node)
+            else:
+                self.emit([*items, f"to = {dest}", "for c in todo:", f"    st.place(c, to, {at})"], node)
+            return
         k = self.here
         key = repr(f"$m{k}")
         after = self.c.const(_after_triggers)
@@ -84,8 +91,9 @@ class Moves(StatementBase):
                    "        c = items[-1]",
                    f"    st.place(c, to, {at})",
                    "    remaining -= 1",
-                   "    if st.game.listeners.get('drawn') and st.fire('drawn', {'item': c, 'source': src, 'to': to, 'player': me}, me):",
-                   f"        return {after}(fr, {k}, {key}, [remaining, src, to] if remaining > 0 else None), n"], node)
+                   *(["    if st.game.listeners.get('drawn') and st.fire('drawn', {'item': c, 'source': src, 'to': to, 'player': me}, me):",
+                      f"        return {after}(fr, {k}, {key}, [remaining, src, to] if remaining > 0 else None), n"]
+                     if self.programs.heard is None or "drawn" in self.programs.heard else [])], node)
 
     def _s_Deal(self, node: ast.Deal, scope: Scope):
         _, count = self.src(node.count, scope, T.INT)
