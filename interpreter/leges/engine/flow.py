@@ -44,6 +44,7 @@ class Flow:
         """`run`; the statements it ran. Each frame's program runs as one generated function
         (program/generate.py) until it ends, asks, or pushes another frame."""
         programs = self.game.codes
+        most = self.game.max_decisions
         budget = min(SLICE, self.game.max_steps)
         steps = 0
         frames = st.frames
@@ -81,7 +82,8 @@ class Flow:
             if signal == DONE:
                 frames.pop()
             elif signal == SUSPEND:
-                self.cap_decisions(st)
+                if most and len(st.history) >= most:
+                    self.cap_decisions(st)
                 return steps
             # PUSHED: the instruction stored where this frame resumes; UNWIND: the stack was replaced
 
@@ -109,9 +111,15 @@ class Flow:
 
     # ---------------------------------------------------------------- flow
     def advance_checked(self, st) -> None:
-        """`advance`, with a failing `first`, `order` or `end_if` reported at the phase, not as a traceback."""
+        """Nothing left to run: move the flow on (start the game, next turn, next phase), with a failing
+        `first`, `order` or `end_if` reported at the phase, not as a traceback."""
         try:
-            self.advance(st)
+            if self.game.key_slots[TURN_ID]:  # values read from the phase, the player or the turn number
+                st.changed(TURN_ID)
+                self._advance(st)
+                st.changed(TURN_ID)  # they changed (end_if may have read them)
+            else:
+                self._advance(st)
         except LegesError:
             raise
         except Exception as exc:
@@ -119,16 +127,6 @@ class Flow:
             where = phase.position if phase is not None else Position(self.game.ruleset_file)
             raise RuleError(Diagnostic(where, f"phase '{st.phase}': {describe_failure(exc)}",
                                        "check the phase's first, order and end_if expressions")) from None
-
-    def advance(self, st) -> None:
-        """Nothing left to run: move the flow on (start the game, next turn, next phase)."""
-        reading = self.game.key_slots[TURN_ID]  # what read the phase, the player or the turn number
-        if reading:
-            st.changed(TURN_ID)
-            self._advance(st)
-            st.changed(TURN_ID)  # they changed (end_if may have read them)
-        else:
-            self._advance(st)
 
     def _advance(self, st) -> None:
         flow = st.flow
