@@ -157,6 +157,17 @@ def test_the_harness_finds_a_redeal_that_forgets_no_memoised_value(monkeypatch):
     assert any(step.startswith(WORLD_MARKS) for step in report.difference.steps)
 
 
+def test_the_harness_finds_a_board_index_keeping_a_piece_gone_from_the_board(monkeypatch):
+    """The kept index of the components on the board (engine/board_index.py), which only the
+    optimised build reads, planted wrong: a piece that comes onto the board is not added. (One that
+    leaves it and stays in the index is no bug: the condition still asks each where it is.)"""
+    from leges.engine import board_index, state
+    kept = board_index.moved_on_or_off
+    monkeypatch.setattr(state, "moved_on_or_off", lambda aboard, c, t, owner, onto: None if onto else kept(aboard, c, t, owner, onto))
+    report = _first_difference("pompeii", players=3, games=1, decisions=None)
+    assert not report.ok
+
+
 def _planted_in_the_generated_programs(monkeypatch, name: str, planted) -> object:
     """A difference the harness finds in Pompeii when the generator writes its fused programs with a
     bug (engine/program/generate.py; the reference build's plain programs stay right)."""

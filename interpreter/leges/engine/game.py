@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from ..lang.optimise import memo as memo_keys
 from . import rng as R
+from .board_index import board_index
 from .budget import DEFAULT_BUDGET, GameBudget, Meter
 from .flow import Flow
 from .program.generate import Program
@@ -99,6 +100,7 @@ class Game:
         self.actions: dict[str, CompiledAction] = {}
         self.words = None  # the phrases and display names (engine/words.py), set when built
         self.anytime: list[CompiledAction] = []
+        self.index_board = False  # whether states keep the components on the board (engine/board_index.py)
         self.ask_alone: frozenset[str] = frozenset()  # actions asked even as a decision's only option (`ask_alone: true`)
         self.secret_actions: frozenset[str] = frozenset()  # actions whose choice is sealed (`secret: true`)
         self.listeners: dict[str, list[CompiledTrigger]] = {}
@@ -287,6 +289,7 @@ class Game:
         for key, items in st.zones.items():
             for c in items:
                 st.where[c] = key
+        st.aboard = board_index(st)
         st.vars = {}
         for name, (per_player, initial) in self.variables.items():
             if per_player:

@@ -14,6 +14,7 @@ from ..lang.codegen.runtime import RuleMisuse
 from . import rng as R
 from .api import StateAPI
 from .constants import CHANCE, MISSING, TERMINAL  # noqa: F401  (re-exported)
+from .board_index import board_index, moved_on_or_off
 from .decision import Pending
 from .state_data import copy_state, load_saved, saved_dict
 
@@ -41,8 +42,13 @@ class State(StateAPI):
         board = zone in spaces or source in spaces
         for i in slots[board]:
             memo[i] = {}
-        if board and slots[2]:
-            self._forget_near(slots[2], source, zone)
+        if board:
+            if slots[2]:
+                self._forget_near(slots[2], source, zone)
+            onto = zone in spaces
+            if self.game.index_board and onto != (source in spaces):
+                setup = self.setup
+                moved_on_or_off(self.aboard, c, setup.ctype[c], setup.cowner[c], onto)
         zone_ids, key_slots = self.setup.zone_ids, self.game.key_slots
         for key in (zone_ids[source], zone_ids[zone]):
             for i in key_slots[key]:
@@ -75,6 +81,8 @@ class State(StateAPI):
             self.where[c] = dest
         self.zones[source] = []
         self.owned.add(source)
+        if self.game.index_board and (source in self.setup.spaces or dest in self.setup.spaces):
+            self.aboard = board_index(self)
 
     def deal(self, source: str, zones: list, rounds: int) -> None:
         """`deal N from SOURCE to ZONES`: one item at a time round the zones, N rounds, until the source is empty."""
@@ -321,6 +329,7 @@ class State(StateAPI):
         for key, items in s.zones.items():
             for c in items:
                 s.where[c] = key
+        s.aboard = board_index(s)
         s.budget, s.spent = game.budget, [0, 0.0]  # what a game spent is not saved: it begins afresh
         s.seen_by = None  # read off the history again when asked (engine/seen.py)
         s.forget_cached()

@@ -59,6 +59,9 @@ class StateData:
     n: int = _field(SHARED, "players")
     zones: dict[str, list[int]] = _field(SHARED_LISTS, "zones")  # zone → its components, the top last
     where: list[str] = _field(LIST)  # component → its zone (derived from zones on loading)
+    # the components on the board's spaces, by type and by (type, owner), in id order: derived (not
+    # saved), kept by every move where the compiled rules go through them (engine/board_index.py)
+    aboard: dict[Any, tuple[int, ...]] = _field(SHARED_LISTS)
     vars: dict[str, Any] = _field(VALUES_OR_LISTS, "vars")
     cprops: dict[int, dict[str, Any]] = _field(DICTS_BY_KEY, "cprops")  # component → dynamic properties
     sprops: dict[str, dict[str, Any]] = _field(DICTS_BY_KEY, "sprops")  # space → dynamic properties

@@ -33,6 +33,7 @@ def build_game(rs: d.Ruleset, board, errors: Collector, optimise: bool = True) -
     game.index_memo()
     game.id, game.version, game.title = rs.id, rs.version, rs.title
     game.optimised = optimise
+    game.index_board = optimise  # the components on the board kept by every move (engine/board_index.py)
     game.variants = tuple(rs.variants)
     game.variant_requests = tuple(rs.variant_requests)
     game.ruleset, game.board = rs, board

@@ -107,6 +107,29 @@ class LoopCompiling(CompilerParts):
             return f"H.spaces_with(st, {name!r}, {self.const(holding)}, {order})"
         return f"H.spaces_among(st, {self.const(holding)}, {order})"
 
+    def board_items(self, it, condition, var: str, scope: Scope, origin, every: str) -> str | None:
+        """The source of the components to go through instead of all those of a type (and owner),
+        where a loop over `components(T)` or `components(T, owner)` (`it`, its source `every`) keeps
+        only those on the board (`condition` of `var`: `var.space != none`, after nothing but
+        comparisons of names, literals and their attributes, which cannot fail): the state's index of
+        the components on the board, in the same order (engine/board_index.py), charged as all of
+        them (runtime.board_items). The condition is still asked of each: what it keeps is the same."""
+        if (condition is None or not isinstance(it, ast.Call)
+                or it.func != "components" or "components" in scope.locals or it.kwargs
+                or len(it.args) not in (1, 2) or not isinstance(it.args[0], ast.Literal)
+                or it.args[0].value not in self.symbols.component_types):
+            return None
+        for part in _conjuncts(condition):
+            if _on_board_test(part, var):
+                break
+            if not _plain_test(part):
+                return None
+        else:
+            return None
+        kind = it.args[0].value
+        key = repr(kind) if len(it.args) == 1 else f"({kind!r}, {self.code(it.args[1], scope, origin)[1]})"
+        return f"H.board_items(st, {key}, {every})"
+
     def iter_safe(self, code: str, scope: Scope) -> str:
         """`code` where Python expects the iterable of a comprehension, which may not hold an assignment
         expression (a `let` compiles to one), not even inside a lambda: there, it is computed by a
@@ -175,6 +198,10 @@ class LoopCompiling(CompilerParts):
             among = self.space_prop_filter(clause, inner) if var and self.optimise else None
             if among is not None:  # only the spaces that may pass the condition's first part
                 items = among
+            aboard = (self.board_items(clause.iterable, clause.condition, var, inner, origin, compiled[1])
+                      if var and self.optimise else None)
+            if aboard is not None:  # only the components on the board
+                items = aboard
             self.zone_loops += 1
             anchor = self.element_anchor(clause.iterable, inner) if var else None
             before = inner
@@ -195,3 +222,28 @@ class LoopCompiling(CompilerParts):
         condition = f" if {cond}" if clause.condition is not None else ""
         return T.list_of(ety), (f"[{element} for {xs} in [{self.iter_safe(items, before)}] if {xs} {values} "
                                 f"for {target} in {xs}{condition}]")
+
+
+def _conjuncts(node) -> list:
+    """The parts of a condition joined by `and`, in the order they are asked."""
+    if isinstance(node, ast.BoolOp) and node.op == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _on_board_test(node, var: str) -> bool:
+    """`var.space != none` (either way round)."""
+    if not isinstance(node, ast.Compare) or node.op != "!=":
+        return False
+    for attr, other in ((node.left, node.right), (node.right, node.left)):
+        if (isinstance(attr, ast.Attr) and attr.name == "space" and isinstance(attr.obj, ast.Name)
+                and attr.obj.id == var and isinstance(other, ast.Literal) and other.value is None):
+            return True
+    return False
+
+
+def _plain_test(node) -> bool:
+    """A comparison of names, literals and their attributes: asked of any component, it cannot fail."""
+    def plain(x) -> bool:
+        return isinstance(x, (ast.Name, ast.Literal)) or isinstance(x, ast.Attr) and plain(x.obj)
+    return isinstance(node, ast.Compare) and node.op in ("==", "!=") and plain(node.left) and plain(node.right)

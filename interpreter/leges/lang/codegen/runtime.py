@@ -78,6 +78,14 @@ def each(st, items):
     return items
 
 
+def board_items(st, key, every: list):
+    """The components of a type (`key`), or of a type and owner (`(type, owner)`), on the board's
+    spaces, in id order, from the state's index (engine/board_index.py); charged as going through
+    `every` one of them (compile_loops.py's board_items: the others fail the condition at no cost)."""
+    each(st, every)
+    return st.aboard.get(key, ())
+
+
 def spaces_among(st, holding: list, order: dict) -> list:
     """`holding`, some of the board's spaces, charged as going through every space (compile_loops.py's
     space_prop_filter: the others fail the condition's first part at no cost)."""

@@ -10,7 +10,7 @@ from .registry import builtin, listy, pred_of
          "count([1, 2, 3], x => x > 1) == 2")
 def _count(cx):
     cx.arity(1, 2)
-    elem, xs = listy(cx, 0, filtered_by=1, charged=cx.nargs() == 2)  # a length costs nothing to take
+    elem, xs = listy(cx, 0, filtered_by=1, charged=cx.nargs() == 2, kept=True)  # a length costs nothing to take
     pred = pred_of(cx, 1, elem)
     if pred is None:
         return T.INT, f"len({xs})"
@@ -76,7 +76,7 @@ def _minima(cx):
 
 def _quantifier(cx, name: str):
     cx.arity(1, 2)
-    elem, xs = listy(cx, 0, filtered_by=1)
+    elem, xs = listy(cx, 0, filtered_by=1, kept=name == "any")  # (`all`: an item left out would count as holding)
     pred = pred_of(cx, 1, elem)
     if pred is None:
         return T.BOOL, f"{name}({xs})"

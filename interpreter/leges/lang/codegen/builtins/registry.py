@@ -30,11 +30,13 @@ def builtin(signature: str, doc: str, example: str):
     return register
 
 
-def listy(cx, i, filtered_by=None, charged=True):
+def listy(cx, i, filtered_by=None, charged=True, kept=False):
     """Argument i as (element type, Python source of a list); `filtered_by`: the argument holding the
     predicate that filters it (a predicate keeping one component type makes the read narrower).
     `charged=False`: the built-in does not go through the items (its length, its first item), or
-    charges the work it does itself: the list is not charged to the work budget here."""
+    charges the work it does itself: the list is not charged to the work budget here. `kept`: only
+    the items the predicate holds for count (any, count), so those it cannot hold for may be left
+    out (the components off the board, compile_loops.board_items)."""
     node = cx.arg_node(i)
     if node is None:
         return T.ANY, "[]"
@@ -43,6 +45,9 @@ def listy(cx, i, filtered_by=None, charged=True):
     if isinstance(pred, ast.Lambda):
         typed = cx.c.type_filter(pred.body, pred.param)
     elem, code = cx.c.iterable(node, cx.scope, cx.origin, typed, charged)
+    if kept and charged and cx.c.optimise and isinstance(pred, ast.Lambda):
+        every = cx.c.code(node, cx.scope, cx.origin)[1]
+        return elem, cx.c.board_items(node, pred.body, pred.param, cx.scope, cx.origin, every) or code
     return elem, code
 
 
