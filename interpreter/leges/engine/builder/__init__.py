@@ -33,7 +33,8 @@ def build_game(rs: d.Ruleset, board, errors: Collector, optimise: bool = True) -
     game.index_memo()
     game.id, game.version, game.title = rs.id, rs.version, rs.title
     game.optimised = optimise
-    game.index_board = optimise  # the components on the board kept by every move (engine/board_index.py)
+    # the components on the board kept by every move where the rules go through them (engine/board_index.py)
+    game.index_board = b.compiler.board_index = optimise and b.compiler.board_index_used
     game.variants = tuple(rs.variants)
     game.variant_requests = tuple(rs.variant_requests)
     game.ruleset, game.board = rs, board

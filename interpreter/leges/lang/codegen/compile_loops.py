@@ -114,7 +114,7 @@ class LoopCompiling(CompilerParts):
         comparisons of names, literals and their attributes, which cannot fail): the state's index of
         the components on the board, in the same order (engine/board_index.py), charged as all of
         them (runtime.board_items). The condition is still asked of each: what it keeps is the same."""
-        if (condition is None or not isinstance(it, ast.Call)
+        if (not self.board_index or condition is None or not isinstance(it, ast.Call)
                 or it.func != "components" or "components" in scope.locals or it.kwargs
                 or len(it.args) not in (1, 2) or not isinstance(it.args[0], ast.Literal)
                 or it.args[0].value not in self.symbols.component_types):
@@ -128,6 +128,7 @@ class LoopCompiling(CompilerParts):
             return None
         kind = it.args[0].value
         key = repr(kind) if len(it.args) == 1 else f"({kind!r}, {self.code(it.args[1], scope, origin)[1]})"
+        self.board_index_used = True
         return f"H.board_items(st, {key}, {every})"
 
     def iter_safe(self, code: str, scope: Scope) -> str:

@@ -71,6 +71,12 @@ class Compiler(NameCompiling, ReadRecording, LoopCompiling, OperatorCompiling):
         self.lets = 0  # `let` expressions compiled: each binds Python names of its own
         self.iterables: list[str] = []  # generated functions computing a comprehension's items (iter_safe)
         self.zone_loops = 0  # loops (over a zone's few items, or a list: then a search too)
+        # the state's index of the components on the board (engine/board_index.py): a loop may go
+        # through it while the rules compile (`board_index`), and once one does (`board_index_used`),
+        # the game's states keep it; what compiles later (a scenario, a learned heuristic) uses it
+        # only if they do — a game whose rules never read it does not pay for keeping it
+        self.board_index = optimise
+        self.board_index_used = False
         self.function_reads: dict[str, frozenset] = {}  # generated function name → its read keys
         self.memo = memo.MemoTable()
         self.loops = LoopFunctions(self.define)
