@@ -26,6 +26,8 @@ class CompilerParts:
     reads: set[Read]  # memo.py's read keys
     searches: int
     zone_loops: int
+    board_index: bool  # loops may go through the state's index of the components on the board
+    board_index_used: bool
     hoistings: int
     lets: int  # Python locals bound by `let` and by values computed once (optimise/shared.py)
     iterables: list[str]
