@@ -117,7 +117,8 @@ class LoopCompiling(CompilerParts):
         if (not self.board_index or condition is None or not isinstance(it, ast.Call)
                 or it.func != "components" or "components" in scope.locals or it.kwargs
                 or len(it.args) not in (1, 2) or not isinstance(it.args[0], ast.Literal)
-                or it.args[0].value not in self.symbols.component_types):
+                or it.args[0].value not in self.symbols.component_types
+                or len(it.args) == 2 and not isinstance(it.args[1], (ast.Name, ast.Literal))):  # (compiled again below)
             return None
         for part in _conjuncts(condition):
             if _on_board_test(part, var):
