@@ -61,6 +61,20 @@ def expr(game, state, text: str):
     return game.compile_expression(Text(text, At(doc, ("x",))))(state, {"me": None})
 
 
+def same_as_the_reference_build(game, plain, st, text: str):
+    """`text`'s value in `st`, asserted the same as the reference build `plain` gives (which asks every
+    item), for the same work; the value."""
+    game.fresh_work()
+    value = expr(game, st, text)
+    spent = game.max_work - game.work
+    copy = st.copy()
+    copy.game = plain
+    plain.fresh_work()
+    assert expr(plain, copy, text) == value
+    assert plain.max_work - plain.work == spent
+    return value
+
+
 def position(game, players: int, phase: str | None, turn: str | None, arrange: str = "", seed: int = 0,
              explicit_chance: bool = False):
     """A state arranged directly (as a scenario's `position`), at the start of `turn`'s turn in `phase`

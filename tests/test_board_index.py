@@ -14,7 +14,7 @@ import re
 import pytest
 
 import leges
-from helpers import expr, ruleset_dir
+from helpers import expr, ruleset_dir, same_as_the_reference_build
 from leges.engine.board_index import board_index
 from leges.engine.state import State
 
@@ -72,28 +72,16 @@ def _mid_escape(game, players: int = 3):
     raise AssertionError("no escape state reached")
 
 
-def _same_as_the_reference_build(game, plain, st, text: str):
-    game.fresh_work()
-    value = expr(game, st, text)
-    spent = game.max_work - game.work
-    copy = st.copy()
-    copy.game = plain
-    plain.fresh_work()
-    assert expr(plain, copy, text) == value
-    assert plain.max_work - plain.work == spent  # charged as going through every one of them
-    return value
-
-
 def test_comprehensions_over_components_on_the_board_give_what_the_reference_build_gives():
     game = leges.load(str(ruleset_dir("pompeii")))
     plain = leges.load(str(ruleset_dir("pompeii")), optimise=False)
     st = _mid_escape(game)
-    tiles = _same_as_the_reference_build(game, plain, st, '[t.space for t in components("lava") if t.space != none]')
+    tiles = same_as_the_reference_build(game, plain, st, '[t.space for t in components("lava") if t.space != none]')
     assert len(tiles) >= 6
-    mine = _same_as_the_reference_build(game, plain, st, '[c for c in components("citizen", red) if c.space != none]')
+    mine = same_as_the_reference_build(game, plain, st, '[c for c in components("citizen", red) if c.space != none]')
     assert all(st.where[c] in game.board.spaces for c in mine)
     symbol = st.setup.cstatic[st.aboard["lava"][0]]["symbol"]
-    assert _same_as_the_reference_build(
+    assert same_as_the_reference_build(
         game, plain, st, f'[t.space for t in components("lava") if t.symbol == "{symbol}" and t.space != none]')
 
 
@@ -130,10 +118,10 @@ def test_counts_and_quantifiers_over_components_on_the_board_give_what_the_refer
     game = leges.load(str(ruleset_dir("pompeii")))
     plain = leges.load(str(ruleset_dir("pompeii")), optimise=False)
     st = _mid_escape(game)
-    assert _same_as_the_reference_build(game, plain, st, 'count(components("lava"), t => t.space != none)') >= 6
-    assert _same_as_the_reference_build(game, plain, st, 'count(components("citizen", red), c => c.space != none)') >= 0
+    assert same_as_the_reference_build(game, plain, st, 'count(components("lava"), t => t.space != none)') >= 6
+    assert same_as_the_reference_build(game, plain, st, 'count(components("citizen", red), c => c.space != none)') >= 0
     symbols = {st.setup.cstatic[t]["symbol"] for t in st.aboard["lava"]}
     for symbol in ("coin", "column", "helmet", "mask", "scroll", "vase"):
-        assert _same_as_the_reference_build(
+        assert same_as_the_reference_build(
             game, plain, st, f'any(components("lava"), t => t.symbol == "{symbol}" and t.space != none)') == (symbol in symbols)
-    assert _same_as_the_reference_build(game, plain, st, 'all(components("lava"), t => t.space != none)') is False
+    assert same_as_the_reference_build(game, plain, st, 'all(components("lava"), t => t.space != none)') is False

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 import leges
-from helpers import counting_calls, expr
+from helpers import counting_calls, expr, same_as_the_reference_build
 from leges.lang.codegen import payments
 
 GAME = """\
@@ -237,20 +237,6 @@ def test_a_key_that_cannot_be_computed_fails_only_where_an_item_computes_it():
         expr(attika, st, "free_hexes()")
 
 
-def _same_as_the_reference_build(game, plain, st, text: str) -> list:
-    """`text`'s value in `st`, the same as the reference build gives (which asks every space), for the
-    same work."""
-    game.fresh_work()
-    value = expr(game, st, text)
-    spent = game.max_work - game.work
-    copy = st.copy()
-    copy.game = plain
-    plain.fresh_work()
-    assert expr(plain, copy, text) == value
-    assert plain.max_work - plain.work == spent
-    return value
-
-
 def test_spaces_filtered_by_a_property_go_through_only_those_that_may_hold_it():
     """`[s for s in spaces if s.P != none ...]` goes through the spaces the map gives P and those a
     rule set it on (runtime.spaces_with): the same spaces in the board's order, a property set to
@@ -267,9 +253,9 @@ def test_spaces_filtered_by_a_property_go_through_only_those_that_may_hold_it():
     st.set_space_prop(spaces[0], "land", "olive")  # and one far off, first in the board's order
     want = [s for s in spaces
             if (land := st.sprops.get(s, {}).get("land", game.board.props[s].get("land"))) is not None and land != "blank"]
-    assert _same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.land != none and s.land != "blank"]') == want
+    assert same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.land != none and s.land != "blank"]') == want
     assert want[0] == spaces[0] and first_map_hex not in want
-    assert _same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.land == "olive"]')[0] == spaces[0]
+    assert same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.land == "olive"]')[0] == spaces[0]
     assert "spaces_with" in _names(game, "map_hexes")  # (else this test tests nothing)
 
 
@@ -280,13 +266,13 @@ def test_spaces_filtered_by_a_fixed_property_or_area_go_through_only_those_it_ke
     plain = leges.load("pompeii", optimise=False)
     st = game.new_initial_state(players=3, seed=1)
     board = game.board
-    assert _same_as_the_reference_build(game, plain, st, "[s for s in spaces if s.gate]") == \
+    assert same_as_the_reference_build(game, plain, st, "[s for s in spaces if s.gate]") == \
         [s for s in board.spaces if board.props[s]["gate"]]
-    assert _same_as_the_reference_build(game, plain, st, "[s for s in spaces if s.building != none and s.circles > 1]") == \
+    assert same_as_the_reference_build(game, plain, st, "[s for s in spaces if s.building != none and s.circles > 1]") == \
         [s for s in board.spaces if board.area_of["building"].get(s) is not None and board.props[s]["circles"] > 1]
-    assert _same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.vent == "vase" or s.gate]') == \
+    assert same_as_the_reference_build(game, plain, st, '[s for s in spaces if s.vent == "vase" or s.gate]') == \
         [s for s in board.spaces if board.props[s]["vent"] == "vase" or board.props[s]["gate"]]  # (an `or`: all spaces)
-    assert _same_as_the_reference_build(game, plain, st, '[s.row for s in spaces if "mask" == s.vent]') == \
+    assert same_as_the_reference_build(game, plain, st, '[s.row for s in spaces if "mask" == s.vent]') == \
         [board.props[s]["row"] for s in board.spaces if board.props[s]["vent"] == "mask"]
     assert "spaces_among" in _names(game, "open_gates")
 
