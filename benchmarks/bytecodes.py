@@ -69,6 +69,18 @@ def counted(tree: Path, name: str, players: int, games: int) -> tuple[int, colle
     return data["actions"], collections.Counter(data["counts"]), collections.Counter(data["calls"])
 
 
+def memo_reuse(calls: collections.Counter, counts: collections.Counter) -> list[tuple[str, int, int, int]]:
+    """(function, its wrapper's calls, its body's, the wrapper's bytecodes) of every memoised user
+    function: generated as `F<n>_<id>` (the wrapper, looking its value up) and `F<n>_<id>_body`."""
+    rows = []
+    for key, n in calls.items():
+        where, _, name = key.rpartition(":")
+        body = calls.get(f"{where}:{name}_body")
+        if name.startswith("F") and body is not None and n:
+            rows.append((f"{where}:{name}", n, body, counts[key]))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ruleset", help="a bundled game: tictactoe, pompeii, attika, alexander")
@@ -76,6 +88,8 @@ def main() -> None:
     parser.add_argument("--games", "-g", type=int, default=20, help="seeded play-outs, seeds 0 to N-1 (default 20)")
     parser.add_argument("--top", type=int, default=25, help="functions to list (default 25)")
     parser.add_argument("--against", type=Path, help="another checkout to count too (a worktree of an older commit)")
+    parser.add_argument("--memo", action="store_true",
+                        help="also each memoised function's reuse: calls of its wrapper, and how many computed its body")
     args = parser.parse_args()
     actions, counts, calls = counted(ROOT, args.ruleset, args.players, args.games)
     total = sum(counts.values())
@@ -83,6 +97,10 @@ def main() -> None:
     print(f"{'bytecodes':>10} {'share':>7}  {'calls':>6}  (each an action)")
     for key, value in counts.most_common(args.top):
         print(f"{value / actions:10.1f} {100 * value / total:5.1f} %  {calls[key] / actions:6.2f}  {key}")
+    if args.memo:
+        print("memoised functions: calls an action, computed, reused (the rest were looked up), wrapper bytecodes an action")
+        for key, wrapper, body, spent in sorted(memo_reuse(calls, counts), key=lambda row: -row[3]):
+            print(f"   {key:40s} {wrapper / actions:7.2f} {body / actions:7.2f} {1 - body / wrapper:6.1%} {spent / actions:8.1f}")
     if args.against is not None:
         before_actions, before, _ = counted(args.against.resolve(), args.ruleset, args.players, args.games)
         was = sum(before.values()) / before_actions

@@ -21,6 +21,16 @@ def test_two_runs_count_the_same_bytecodes_by_function():
     assert not any("random.py" in key for key in counts)  # the choosing is not counted, only the engine's work
 
 
+def test_a_memoised_function_s_reuse_is_its_wrapper_s_calls_less_its_body_s():
+    import collections
+    spec = importlib.util.spec_from_file_location("bytecodes", ROOT / "benchmarks" / "bytecodes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    calls = collections.Counter({"<f>:F3_f": 10, "<f>:F3_f_body": 4, "<g>:F4_g": 5, "<h>:L1_any": 9})
+    counts = collections.Counter({"<f>:F3_f": 200, "<g>:F4_g": 50})
+    assert module.memo_reuse(calls, counts) == [("<f>:F3_f", 10, 4, 200)]  # (F4_g has no body: not memoised)
+
+
 def test_the_study_cost_is_extrapolated_from_the_pairs_played(capsys, monkeypatch):
     """benchmarks/study_cost.py: a fixed fraction of a 300-pair `leges compare`, its CPU a pair (less
     the command's start) times 300 over the cores, said as hours. (The command's runs are stood in
