@@ -2,7 +2,9 @@
 
 Every game of a bundled ruleset built while the tests run is instrumented
 (leges/authoring/rule_coverage.py): the rules that ran are noted, and tests/test_rule_coverage.py — run
-last — fails when a rule of a bundled game never ran in the whole suite.
+last — fails when a rule of a bundled game never ran in the whole suite. Under pytest-xdist (the
+README's `-n auto`) each worker runs some of the files: each hands what ran to the controller, which
+judges them all at the session's end and fails the session if a rule never ran (`pytest_sessionfinish`).
 """
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 tests/conftest.py instruments every game built from a bundled ruleset (leges/authoring/rule_coverage.py);
 the check below runs after every other test (conftest moves it last) and is judged only when
-the whole suite ran. A rule that never ran has no test that could fail when it is wrong.
+the whole suite ran — in one process here, under pytest-xdist by the controller on what every
+worker ran (conftest.py). A rule that never ran has no test that could fail when it is wrong.
 """
 from __future__ import annotations
 
