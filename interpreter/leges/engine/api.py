@@ -189,43 +189,28 @@ class StateAPI(StateData):
                 player = self.player_index(who)
         if self.terminal:
             raise IllegalAction(Diagnostic(Position(self.game.id), f"the game is over; '{text}' cannot be applied"))
-        option = None
         pending = self.pending
         if pending is not None and pending.player == player:
-            for o in pending.options:
-                if o.text == text:
-                    option = o
-                    break
-        if pending is not None and option is not None:  # an option is only found in a pending decision
-            self._answer(pending, option)
-        else:
-            for o in self._anytime_options(player):
-                if o.text == text:
-                    option = o
-                    break
-            if option is None:
-                raise _illegal(self, text, player)
-            self.fired = []
-            if self.at_once:
-                self.at_once = []
-            self.pending = None
-            local = dict(option.params)
-            local["me"] = player
-            self.frames.append([self.game.actions[option.action].code_id, 0, local])
-        self._record(player, option.action, text)
-        self.game.flow.run(self)
-
-    def _answer(self, pending: Pending, option: tuple) -> None:
-        """Hand the chosen option to the waiting instruction (it reads it when the program resumes)."""
+            for i, o in enumerate(pending.choices):
+                if o[0] == text:  # an option is only found in a pending decision
+                    self.apply_option(i)
+                    return
+        option = None
+        for o in self._anytime_options(player):
+            if o.text == text:
+                option = o
+                break
+        if option is None:
+            raise _illegal(self, text, player)
         self.fired = []
         if self.at_once:
             self.at_once = []
         self.pending = None
-        frame = self.frames[-1]
-        if pending.kind == "chance":
-            frame[2]["$chance"] = option[2]["value"]
-        else:
-            frame[2]["$answer"] = option
+        local = dict(option.params)
+        local["me"] = player
+        self.frames.append([self.game.actions[option.action].code_id, 0, local])
+        self._record(player, option.action, text)
+        self.game.flow.run(self)
 
     def _record(self, player: int, action_id: str, text: str) -> None:
         if action_id in self.game.secret_actions:
@@ -246,8 +231,19 @@ class StateAPI(StateData):
         pending = self.pending
         assert pending is not None, "apply_option: no decision is pending"  # the caller's contract
         option = pending.choices[index]  # (a plain tuple: Option's fields in order)
-        self._answer(pending, option)
-        self._record(pending.player, option[1], option[0])
+        # the answer handed to the waiting instruction (it reads it when the program resumes)
+        self.fired = []
+        if self.at_once:
+            self.at_once = []
+        self.pending = None
+        if pending.kind == "chance":
+            self.frames[-1][2]["$chance"] = option[2]["value"]
+        else:
+            self.frames[-1][2]["$answer"] = option
+        player = pending.player
+        if option[1] in self.game.secret_actions:
+            self.sealed.append(len(self.history))
+        self.history.append((self.setup.seat_names[player] if player >= 0 else self.player_name(player)) + ": " + option[0])
         self.game.flow.run(self)
 
     def clone(self) -> "StateAPI":

@@ -106,15 +106,8 @@ def compile_node(game, node, scope: Scope, origin) -> tuple:
     return ty, fn
 
 
-def ready(game, st) -> None:
-    """The state's memo grown to the game's (expressions compiled since it began call more functions)."""
-    if len(st.memo) < game.memo_size:
-        st.private.update(range(len(st.memo), game.memo_size))
-        st.memo.extend({} for _ in range(game.memo_size - len(st.memo)))
-
-
 def evaluate(game, st, fn, env: dict):
-    ready(game, st)
+    st.grow_memo()
     game.fresh_work()
     return fn(st, env)
 

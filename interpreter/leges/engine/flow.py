@@ -49,8 +49,7 @@ class Flow:
         steps = 0
         frames = st.frames
         if len(st.memo) < self.game.memo_size:  # a scenario compiled more rules after the state began
-            st.private.update(range(len(st.memo), self.game.memo_size))
-            st.memo.extend({} for _ in range(self.game.memo_size - len(st.memo)))
+            st.grow_memo()
         while True:
             if st.terminal:
                 st.pending = None
@@ -63,9 +62,6 @@ class Flow:
                     return steps
                 self.advance_checked(st)
                 continue
-            if len(frames) > MAX_FRAMES:
-                raise RuleError(Diagnostic(Position(self.game.ruleset_file),
-                                           f"rules nested more than {MAX_FRAMES} deep (a procedure or trigger calling itself?)"))
             fr = frames[-1]
             program = programs[fr[0]]
             try:
@@ -85,7 +81,9 @@ class Flow:
                 if most and len(st.history) >= most:
                     self.cap_decisions(st)
                 return steps
-            # PUSHED: the instruction stored where this frame resumes; UNWIND: the stack was replaced
+            elif len(frames) > MAX_FRAMES:  # PUSHED (where this frame resumes is stored), or UNWIND (the stack replaced)
+                raise RuleError(Diagnostic(Position(self.game.ruleset_file),
+                                           f"rules nested more than {MAX_FRAMES} deep (a procedure or trigger calling itself?)"))
 
     def failed_at(self, exc: BaseException) -> Position:
         """Where the statement that raised `exc` was written."""

@@ -169,6 +169,14 @@ class State(StateAPI):
         self.memo = [shared[i] if i in shared else {} for i in range(self.game.memo_size)]
         self.private = set(range(self.game.memo_size))
 
+    def grow_memo(self) -> None:
+        """The memo grown to the game's size: expressions compiled since this state began (a
+        scenario's, an explanation's) may call functions no rule had called with such arguments."""
+        size = self.game.memo_size
+        if len(self.memo) < size:
+            self.private.update(range(len(self.memo), size))
+            self.memo.extend({} for _ in range(size - len(self.memo)))
+
     def forget_redealt(self, keys: frozenset[Read] | None) -> None:
         """After a re-deal (engine/resample.py) that changed what `keys` name (memo.py's read keys;
         None: it cannot say), forget the values of the functions reading any of it. The others are
