@@ -84,3 +84,56 @@ def test_the_redeal_shuffles_as_random_shuffle_does():
             ra.shuffle(a)
             shuffle(rb, b)
             assert a == b and ra.random() == rb.random()
+
+
+def _plain_redeal(st, player, rng, pins):
+    """The re-deal written plainly, item by item (engine/resample.py's before its shortcuts): each
+    hidden stretch shuffled, then identities traded by type and owner, in the same order of draws."""
+    from leges.engine.resample import hidden_places
+    setup = st.setup
+    classes: dict = {}
+    for key, (lo, hi) in hidden_places(st, player).items():
+        items = st.writable(key)
+        free = [i for i in range(lo, hi) if items[i] not in pins.fixed]
+        stretch = [items[i] for i in free]
+        random.Random.shuffle(rng, stretch)
+        for i, c in zip(free, stretch):
+            items[i] = c
+        for c in stretch:
+            if c not in pins.known:
+                classes.setdefault((setup.ctype[c], setup.cowner[c]), []).append(c)
+    static, labels, kinds = list(setup.cstatic), list(setup.clabel), list(setup.ckind)
+    for slots in classes.values():
+        if len(slots) > 1:
+            drawn = list(slots)
+            random.Random.shuffle(rng, drawn)
+            for slot, c in zip(slots, drawn):
+                static[slot], labels[slot], kinds[slot] = setup.cstatic[c], setup.clabel[c], setup.ckind[c]
+    return static, labels, kinds
+
+
+@pytest.mark.parametrize("path, players, cuts", [("pompeii", 3, (5, 60, 150)), ("attika", 2, (5, 40)),
+                                                 ("alexander", 3, (5, 40)), ("pompeii", 4, (30,))])
+def test_the_redeal_draws_the_worlds_the_plain_redeal_draws(path, players, cuts):
+    """Its shortcuts (a stretch of one type and owner taken whole, a stretch no pin touches cut by
+    slices, the identities traded by lists made at once) draw the same worlds from the same generator."""
+    from leges.engine.resample import _redeal
+    from leges.engine.seen import seen_pins
+    game = leges.load(str(ROOT / "rulesets" / path))
+    st = game.new_initial_state(players=players, seed=4)
+    rng = random.Random(4)
+    done = 0
+    for cut in cuts:
+        while done < cut and not st.terminal:
+            st.apply_option(rng.randrange(len(st.pending)))
+            done += 1
+        for p in range(players):
+            pins = seen_pins(st, p)
+            for seed in range(4):
+                fast, plain = st.copy(), st.copy()
+                ra, rb = random.Random(seed), random.Random(seed)
+                _redeal(fast, p, ra, pins=pins)
+                expected = _plain_redeal(plain, p, rb, pins)
+                assert fast.zones == plain.zones
+                assert (fast.setup.cstatic, fast.setup.clabel, fast.setup.ckind) == expected
+                assert ra.random() == rb.random()

@@ -129,7 +129,7 @@ class Game:
         self.flow = Flow(self)
         self._setups: dict[int, Setup] = {}
         self._prototypes: dict[int, State] = {}  # per number of players: the state before its set-up (_initial)
-        self._started_states: dict[tuple[int, bool], State | None] = {}  # ... and at its first decision (_started)
+        self._started_states: dict[tuple[int, bool], State | None] = {}  # ... and at its first decision (_keep_started)
         self.setup_builder: Callable[[int], Setup] | None = None
         self.approximations: list = []
         self.invariants: list = []  # (id, fn, declaration)
@@ -265,8 +265,9 @@ class Game:
             raise LegesError(Diagnostic(Position(self.ruleset_file),
                                         f"{self.title} is for {self.min_players} to {self.max_players} players, not {n}"))
         budget = budget or self.budget
+        key = (n, forced_moves)
         if run and not explicit_chance:
-            started = self._started(n, forced_moves)
+            started = self._started_states.get(key)
             if started is not None and started.spent[0] <= budget.work and started.spent[1] <= budget.seconds:
                 st = started.copy()
                 st.game, st.seed, st.rng = self, seed, R.seed_state(seed)
@@ -282,21 +283,22 @@ class Game:
         st.forget_cached()
         if run:
             self.flow.run(st)
+            if not explicit_chance and key not in self._started_states:
+                self._keep_started(key, st)
         return st
 
-    def _started(self, n: int, forced_moves: bool) -> State | None:
-        """The state every game of n players stands in at its first decision, when its set-up drew
-        nothing at random (an abstract game's empty board): then the seed changes nothing before that
-        decision, and a new game is a copy of it rather than its set-up run again, which cost as much
-        as an action (a tenth of a Tic-Tac-Toe play-out). None where the set-up drew (shuffled,
-        dealt at random), and in the reference build, which runs every set-up."""
-        key = (n, forced_moves)
-        if key not in self._started_states:
-            st = self.new_initial_state(n, seed=0, forced_moves=forced_moves, run=False)
-            self.flow.run(st)
-            drew = st.rng != R.seed_state(0)
-            self._started_states[key] = None if drew or st.unfinished or not self.optimised else st
-        return self._started_states[key]
+    def _keep_started(self, key: tuple[int, bool], st: State) -> None:
+        """Keep the state every game of this number of players stands in at its first decision, when
+        its set-up drew nothing at random (an abstract game's empty board): then the seed changed
+        nothing before that decision, and a new game is a copy of it rather than its set-up run
+        again, which cost as much as an action (a tenth of a Tic-Tac-Toe play-out). Nothing kept
+        where the set-up drew (shuffled, dealt at random), nor in the reference build, which runs
+        every set-up; a set-up its budget cut short leaves the question to the next game's. Read
+        off the first game's own set-up: no set-up is run for the asking."""
+        if st.unfinished:
+            return
+        drew = st.rng != R.seed_state(st.seed)
+        self._started_states[key] = None if drew or not self.optimised else st.copy()
 
     def _initial(self, n: int) -> State:
         """The state every game of n players begins from, before its set-up rules run (made once:
