@@ -31,7 +31,7 @@ def test_self_play_weighs_a_lot_s_number_and_a_coin_kept_at_least_as_a_coin_bid(
     game = leges.load(str(AUCTION))
     played = self_play(game, [2], games=30, seed=1, rounds=1, match_games=20, self_play_games=30)
     assert played.games_played == 30 + 30 + 20  # counted in games: random, self-play, the match
-    assert played.rounds[1].kept and played.rounds[1].share > 0.5  # it beat round 0's players (11 of 20)
+    assert played.rounds[1].kept == (played.rounds[1].share > 0.5)  # kept only if it beat round 0's players
     first = played.rounds[1].learned  # what the greedy players' own games teach
     assert first.source.startswith("self-play")
     for learned in (first, played.learned):
@@ -39,6 +39,24 @@ def test_self_play_weighs_a_lot_s_number_and_a_coin_kept_at_least_as_a_coin_bid(
         assert w[LOT_NUMBERS] > 0  # the best lot weighs more than the worst
         assert w.get("money[p]", 0) >= w.get("bid[p]", 0)  # a coin kept at least as much as a coin bid
         assert learned.accuracy > learned.chance
+
+
+def test_a_round_that_plays_better_is_kept():
+    """Round 0's heuristic turned upside down (money and lots worth nothing, bidding all) makes
+    players that lose to round 1's, fitted on their own games as it is: round 1 is kept."""
+    from leges.agents.learn import fit
+
+    def upside_down_first(features, positions, games, source):
+        learned = fit(features, positions, games, source)
+        if source != "random games":
+            return learned
+        return Learned(learned.features, [-w for w in learned.weights], learned.games, learned.positions,
+                       learned.accuracy, learned.chance, learned.strength, source)
+    game = leges.load(str(AUCTION))
+    played = self_play(game, [2], games=20, seed=0, rounds=1, match_games=10, self_play_games=10,
+                       fitter=upside_down_first)
+    assert [r.kept for r in played.rounds] == [True, True] and played.rounds[1].share > 0.5
+    assert played.learned is played.rounds[1].learned
 
 
 def test_a_round_that_plays_worse_is_not_kept():

@@ -96,6 +96,23 @@ def test_every_consistent_arrangement_appears_and_nothing_else(tiny):
         assert sorted(hand + deck) == others and count > 50
 
 
+def test_a_card_known_but_not_where_it_lies_is_dealt_to_every_place_it_may_lie(tiny):
+    """A component whose identity a seat knows but not its place (pins.known) keeps its identity
+    and is shuffled with the others of its zone: a world puts it where it really lies only by chance,
+    even in a stretch of components alike (whose identities the re-deal draws without shuffling)."""
+    from leges.engine.resample import Pins, _redeal
+    st = tiny.new_initial_state(players=2, seed=3)
+    known = st.zones["deck"][0]
+    places = Counter()
+    rng = random.Random(2)
+    for _ in range(300):
+        world = st.copy()
+        _redeal(world, 0, rng, pins=Pins(known=frozenset({known})))
+        places[world.zones["deck"].index(known)] += 1  # (within its zone: another's hand would not take it)
+        assert world.setup.clabel[known] == st.setup.clabel[known]
+    assert len(places) == 2 and min(places.values()) > 100
+
+
 def test_sealed_secret_choices_are_drawn_again_and_own_ones_kept(tiny):
     st = tiny.new_initial_state(players=2, seed=0)
     st.apply_action("bid amount=2")  # x
