@@ -49,9 +49,9 @@ def test_a_lone_option_of_an_ask_alone_action_is_asked(tmp_path):
 
 
 def test_ask_alone_closes_the_forced_move_leak_check_leaks_finds(tmp_path):
-    report = check_leaks(without_the_key(tmp_path), 2, games=2, max_decisions=None, explanations=None)
+    report = check_leaks(without_the_key(tmp_path), 2, games=4, max_decisions=None, explanations=None)
     assert [leak.part for leak in report.leaks][:1] == ["forced move"] and "ask_alone: true" in report.leaks[0].format()
-    report = check_leaks(leges.load(str(ASK_ALONE)), 2, games=2, max_decisions=None, explanations=None)
+    report = check_leaks(leges.load(str(ASK_ALONE)), 2, games=4, max_decisions=None, explanations=None)
     assert report.ok, "\n".join(leak.format() for leak in report.leaks)
 
 

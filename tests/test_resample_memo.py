@@ -88,7 +88,9 @@ def test_the_redeal_shuffles_as_random_shuffle_does():
 
 def _plain_redeal(st, player, rng, pins):
     """The re-deal written plainly, item by item (engine/resample.py's before its shortcuts): each
-    hidden stretch shuffled, then identities traded by type and owner, in the same order of draws."""
+    hidden stretch shuffled — but one of two or more components alike in type and owner, none known,
+    off the board, whose identities the trade draws anyway — then identities traded by type and
+    owner, in the same order of draws."""
     from leges.engine.resample import hidden_places
     setup = st.setup
     classes: dict = {}
@@ -96,7 +98,9 @@ def _plain_redeal(st, player, rng, pins):
         items = st.writable(key)
         free = [i for i in range(lo, hi) if items[i] not in pins.fixed]
         stretch = [items[i] for i in free]
-        random.Random.shuffle(rng, stretch)
+        alike = len({(setup.ctype[c], setup.cowner[c]) for c in stretch}) == 1 and len(stretch) > 1
+        if not (alike and not any(c in pins.known for c in stretch) and key not in setup.spaces):
+            random.Random.shuffle(rng, stretch)
         for i, c in zip(free, stretch):
             items[i] = c
         for c in stretch:
@@ -115,8 +119,8 @@ def _plain_redeal(st, player, rng, pins):
 @pytest.mark.parametrize("path, players, cuts", [("pompeii", 3, (5, 60, 150)), ("attika", 2, (5, 40)),
                                                  ("alexander", 3, (5, 40)), ("pompeii", 4, (30,))])
 def test_the_redeal_draws_the_worlds_the_plain_redeal_draws(path, players, cuts):
-    """Its shortcuts (a stretch of one type and owner taken whole, a stretch no pin touches cut by
-    slices, the identities traded by lists made at once) draw the same worlds from the same generator."""
+    """Its shortcuts (a stretch no pin touches cut by slices, the identities traded by lists made at
+    once) draw the same worlds from the same generator as the plain re-deal."""
     from leges.engine.resample import _redeal
     from leges.engine.seen import seen_pins
     game = leges.load(str(ROOT / "rulesets" / path))

@@ -289,24 +289,20 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     on_board = False  # (the board's reads are by type and near places: not worth telling apart here)
     for key, (lo, hi) in places.items():
         items = st.writable(key)
-        if fixed and not fixed.isdisjoint(items[lo:hi]):
+        pinned = fixed and not fixed.isdisjoint(items[lo:hi])
+        if pinned:
             free = [i for i in range(lo, hi) if items[i] not in fixed]
             stretch = [items[i] for i in free]
-            shuffle(rng, stretch)
-            for i, c in zip(free, stretch):
-                items[i] = c
         else:
             stretch = items[lo:hi]
-            shuffle(rng, stretch)
-            items[lo:hi] = stretch
         types = set(map(ctype.__getitem__, stretch))
-        if len(stretch) > 1:
-            on_board = on_board or key in setup.spaces
-            changed.update((memo.ZONES, memo.where(None), setup.zone_read.get(key, memo.ZONES)))
-            changed.update(map(memo.where, types))
         movable = [c for c in stretch if c not in known] if known and not known.isdisjoint(stretch) else stretch
         owners = set(map(cowner.__getitem__, movable))
-        if len(types) == 1 and len(owners) == 1 and movable:  # one type and owner (a deck): no loop
+        alike = len(types) == 1 and len(owners) == 1 and len(movable) == len(stretch) > 1
+        if alike and key not in setup.spaces:  # (identities traded over a board space: shuffled, all forgotten)
+            # Components all alike in type and owner, none known: the identities they trade below
+            # are drawn over all of them, so which identity lies where is drawn already, and a
+            # shuffle of their places would draw nothing more (a deck in a search: a fifth of a world).
             kind = (*types, *owners)
             slots = classes.get(kind)
             if slots is None:
@@ -314,6 +310,18 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
             else:
                 slots.extend(movable)
             continue
+        shuffle(rng, stretch)
+        if pinned:
+            for i, c in zip(free, stretch):
+                items[i] = c
+        else:
+            items[lo:hi] = stretch
+        if len(stretch) > 1:
+            on_board = on_board or key in setup.spaces
+            changed.update((memo.ZONES, memo.where(None), setup.zone_read.get(key, memo.ZONES)))
+            changed.update(map(memo.where, types))
+        if movable is not stretch:
+            movable = [c for c in stretch if c not in known]
         for c in movable:  # (a fixed component is in no stretch)
             kind = (ctype[c], cowner[c])
             slots = classes.get(kind)
