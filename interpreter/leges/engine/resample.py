@@ -275,8 +275,10 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     The zones of player `keep`, if given, are left as they are; pinned components stay as `pins` say.
     Returns what it may have changed, as memo.py's read keys (the order within the shuffled zones,
     the fixed properties of the traded types), or None for anything: a shuffled board space.
-    A search re-deals at every iteration, so the lists are cut and joined by slices where no
-    component is pinned; the generator is drawn in the same order either way (the same worlds).
+    A search re-deals at every iteration (docs/design.md, "A world is re-dealt for what it
+    changes"): a stretch of components alike, none known, off the board, is not shuffled (their
+    traded identities draw where each lies); the lists are cut and joined by slices where no
+    component is pinned, and the traded identities made by `map`.
     """
     setup = st.setup
     places = hidden_places(st, player)
