@@ -278,7 +278,7 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     A search re-deals at every iteration (docs/design.md, "A world is re-dealt for what it
     changes"): a stretch of components alike, none known, off the board, is not shuffled (their
     traded identities draw where each lies); the lists are cut and joined by slices where no
-    component is pinned, and the traded identities made by `map`.
+    component is pinned.
     """
     setup = st.setup
     places = hidden_places(st, player)
@@ -335,17 +335,16 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     if not traded:
         return None if on_board else frozenset(changed)
     changed.update(memo.static(t) for t in (*traded, None))
-    moves: dict[int, int] = {}  # slot → the component whose identity it takes
+    was_static, was_label, was_kind = setup.cstatic, setup.clabel, setup.ckind
+    cstatic, clabel, ckind = list(was_static), list(was_label), list(was_kind)
     for slots in classes.values():
         if len(slots) > 1:
             drawn = list(slots)
             shuffle(rng, drawn)
-            moves.update(zip(slots, drawn))
-    every = range(len(setup.ctype))
-    taken = list(map(moves.get, every, every))  # (the lists below made by map, not a loop of ours)
-    cstatic = list(map(setup.cstatic.__getitem__, taken))
-    clabel = list(map(setup.clabel.__getitem__, taken))
-    ckind = list(map(setup.ckind.__getitem__, taken))
+            for slot, c in zip(slots, drawn):
+                cstatic[slot] = was_static[c]
+                clabel[slot] = was_label[c]
+                ckind[slot] = was_kind[c]
     redealt = copy.copy(setup)  # a dataclass's replace() runs its __init__ again: a tenth of a re-deal
     redealt.cstatic, redealt.clabel, redealt.ckind = cstatic, clabel, ckind
     st.setup = redealt
