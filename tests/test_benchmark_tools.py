@@ -50,3 +50,17 @@ def test_the_study_cost_is_extrapolated_from_the_pairs_played(capsys, monkeypatc
     row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert runs == [("pompeii", 1, "random"), ("pompeii", 4, "mcts")]  # the start, then the study's pairs
     assert row["cpu_per_pair"] == 36.0 and row["study_hours"] == 1.0  # 36 s x 300 pairs / 3 cores = 1 h
+
+
+def test_the_counted_search_runs_the_iterations_it_names():
+    """instructions.py --search runs its child under valgrind; here without it: a search of the
+    iterations named, from the position named, says so (and none at all for the run it subtracts)."""
+    import subprocess
+    import sys
+    spec = importlib.util.spec_from_file_location("instructions", ROOT / "benchmarks" / "instructions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for iterations in ("5", "0"):
+        done = subprocess.run([sys.executable, "-c", module.SEARCH, str(ROOT), "tictactoe", "2", iterations, "2"],
+                              capture_output=True, text=True, check=True)
+        assert done.stdout.split() == ["actions", iterations]
