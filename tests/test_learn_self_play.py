@@ -41,38 +41,36 @@ def test_self_play_weighs_a_lot_s_number_and_a_coin_kept_at_least_as_a_coin_bid(
     assert played.learned is (first if played.rounds[1].kept else played.rounds[0].learned)
 
 
-def test_a_round_that_plays_better_is_kept():
-    """Round 0's heuristic turned upside down (money and lots worth nothing, bidding all) makes
-    players that lose to round 1's, fitted on their own games as it is: round 1 is kept."""
+def upside_down(learned_from_random_games: bool):
+    """A fitter that turns the heuristic it fits upside down (money and lots worth nothing, bidding
+    all) for the round learned from random games, or for every later one."""
     from leges.agents.learn import fit
 
-    def upside_down_first(features, positions, games, source):
+    def fitter(features, positions, games, source):
         learned = fit(features, positions, games, source)
-        if source != "random games":
+        if (source == "random games") != learned_from_random_games:
             return learned
         return Learned(learned.features, [-w for w in learned.weights], learned.games, learned.positions,
                        learned.accuracy, learned.chance, learned.strength, source)
+    return fitter
+
+
+def test_a_round_that_plays_better_is_kept():
+    """Round 0's heuristic upside down makes players that lose to round 1's, fitted on their own
+    games as it is: round 1 is kept."""
     game = leges.load(str(AUCTION))
     played = self_play(game, [2], games=20, seed=0, rounds=1, match_games=10, self_play_games=10,
-                       fitter=upside_down_first)
+                       fitter=upside_down(learned_from_random_games=True))
     assert [r.kept for r in played.rounds] == [True, True] and played.rounds[1].share > 0.5
     assert played.learned is played.rounds[1].learned
 
 
 def test_a_round_that_plays_worse_is_not_kept():
-    """A fit that turns the heuristic upside down (money and lots worth nothing, bidding all) makes
-    players that lose the match: the round is dropped and learning stops, with round 0's heuristic."""
-    from leges.agents.learn import fit
-
-    def upside_down(features, positions, games, source):
-        learned = fit(features, positions, games, source)
-        if source == "random games":
-            return learned
-        return Learned(learned.features, [-w for w in learned.weights], learned.games, learned.positions,
-                       learned.accuracy, learned.chance, learned.strength, source)
+    """A fit upside down after round 0 makes players that lose the match: the round is dropped and
+    learning stops, with round 0's heuristic."""
     game = leges.load(str(AUCTION))
     played = self_play(game, [2], games=20, seed=0, rounds=3, match_games=10, self_play_games=10,
-                       fitter=upside_down)
+                       fitter=upside_down(learned_from_random_games=False))
     assert [r.kept for r in played.rounds] == [True, False]  # stopped at the first round not better
     assert played.rounds[1].share < 0.5
     assert played.learned is played.rounds[0].learned
