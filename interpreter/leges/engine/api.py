@@ -14,7 +14,7 @@ from ..text.errors import Diagnostic, LegesError, Position
 from ..text.terminal import shown
 from .action import Action, IllegalAction
 from .constants import CHANCE, TERMINAL
-from .decision import Pending, as_options
+from .decision import as_options
 from .state_data import StateData
 
 

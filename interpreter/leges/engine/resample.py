@@ -290,7 +290,7 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     changed: set[memo.Read] = set()
     on_board = False  # (the board's reads are by type and near places: not worth telling apart here)
     for key, (lo, hi) in places.items():
-        items = st.writable(key)
+        items = st.zones[key]  # (this world's own once it is written: State.writable below)
         pinned = fixed and not fixed.isdisjoint(items[lo:hi])
         if pinned:
             free = [i for i in range(lo, hi) if items[i] not in fixed]
@@ -313,6 +313,7 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
                 slots.extend(movable)
             continue
         shuffle(rng, stretch)
+        items = st.writable(key)
         if pinned:
             for i, c in zip(free, stretch):
                 items[i] = c
