@@ -298,19 +298,19 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
         else:
             stretch = items[lo:hi]
         types = set(map(ctype.__getitem__, stretch))
-        movable = [c for c in stretch if c not in known] if known and not known.isdisjoint(stretch) else stretch
-        owners = set(map(cowner.__getitem__, movable))
-        alike = len(types) == 1 and len(owners) == 1 and len(movable) == len(stretch) > 1
-        if alike and key not in setup.spaces:  # (identities traded over a board space: shuffled, all forgotten)
-            # Components all alike in type and owner, none known: the identities they trade below
-            # are drawn over all of them, so which identity lies where is drawn already, and a
-            # shuffle of their places would draw nothing more (a deck in a search: a fifth of a world).
+        some_known = bool(known) and not known.isdisjoint(stretch)
+        if (len(stretch) > 1 and len(types) == 1 and not some_known and key not in setup.spaces
+                and len(owners := set(map(cowner.__getitem__, stretch))) == 1):
+            # Components all alike in type and owner, none known, off the board (identities traded
+            # over a board space: shuffled, all forgotten): the identities they trade below are drawn
+            # over all of them, so which identity lies where is drawn already, and a shuffle of their
+            # places would draw nothing more (a deck in a search: a fifth of a world).
             kind = (*types, *owners)
             slots = classes.get(kind)
             if slots is None:
-                classes[kind] = list(movable)
+                classes[kind] = list(stretch)
             else:
-                slots.extend(movable)
+                slots.extend(stretch)
             continue
         shuffle(rng, stretch)
         items = st.writable(key)
@@ -323,9 +323,7 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
             on_board = on_board or key in setup.spaces
             changed.update((memo.ZONES, memo.where(None), setup.zone_read.get(key, memo.ZONES)))
             changed.update(map(memo.where, types))
-        if movable is not stretch:
-            movable = [c for c in stretch if c not in known]
-        for c in movable:  # (a fixed component is in no stretch)
+        for c in ([c for c in stretch if c not in known] if some_known else stretch):  # (a fixed one is in none)
             kind = (ctype[c], cowner[c])
             slots = classes.get(kind)
             if slots is None:
@@ -339,13 +337,14 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     was_static, was_label, was_kind = setup.cstatic, setup.clabel, setup.ckind
     cstatic, clabel, ckind = list(was_static), list(was_label), list(was_kind)
     for slots in classes.values():
-        if len(slots) > 1:
-            drawn = list(slots)
-            shuffle(rng, drawn)
-            for slot, c in zip(slots, drawn):
-                cstatic[slot] = was_static[c]
-                clabel[slot] = was_label[c]
-                ckind[slot] = was_kind[c]
+        if len(slots) < 2:
+            continue
+        drawn = list(slots)
+        shuffle(rng, drawn)
+        for slot, c in zip(slots, drawn):
+            cstatic[slot] = was_static[c]
+            clabel[slot] = was_label[c]
+            ckind[slot] = was_kind[c]
     redealt = copy.copy(setup)  # a dataclass's replace() runs its __init__ again: a tenth of a re-deal
     redealt.cstatic, redealt.clabel, redealt.ckind = cstatic, clabel, ckind
     st.setup = redealt
