@@ -44,13 +44,29 @@ ROLLOUTS = ("mast", "random")
 
 
 class Node:
-    __slots__ = ("visits", "avail", "value", "children")
+    """A node of the tree: its statistics, and its children by who moves and the move's text.
+
+    The children are kept per player (`kids[who][text]`), not under `(who, text)` keys: a node
+    visited looks up each of its moves, tens of them at a decision of a board game, and a key
+    tuple made for each was a tenth of a search's own work."""
+    __slots__ = ("visits", "avail", "value", "kids")
 
     def __init__(self, players: int):
         self.visits = 0
         self.avail = 0
         self.value = [0.0] * players  # summed rewards in [0, 1], one per player
-        self.children: dict[tuple[int, str], Node] = {}
+        self.kids: dict[int, dict[str, Node]] = {}
+
+    @property
+    def children(self) -> dict[tuple[int, str], "Node"]:
+        """The children under `(who, text)` keys (a copy, for reading the tree)."""
+        return {(who, text): child for who, kids in self.kids.items() for text, child in kids.items()}
+
+    @children.setter
+    def children(self, children: dict[tuple[int, str], "Node"]) -> None:
+        self.kids = {}
+        for (who, text), child in children.items():
+            self.kids.setdefault(who, {})[text] = child
 
 
 def estimated(values: list[float]) -> list[float]:
@@ -74,13 +90,12 @@ def settled(root: Node, me: int, left: int) -> bool:
     """Whether the most visited move at the root can no longer be overtaken in the iterations
     left: then they would change nothing (the move played is the most visited), and are saved."""
     first = second = 0
-    for (who, _), child in root.children.items():
-        if who == me:
-            v = child.visits
-            if v > first:
-                first, second = v, first
-            elif v > second:
-                second = v
+    for child in root.kids.get(me, {}).values():
+        v = child.visits
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
     return first - second > left
 
 
@@ -147,9 +162,10 @@ class MCTSAgent(Agent):
             return 0
         root = self.search(view)
         me = view.player
+        mine = root.kids.get(me, {})
         scored = []
         for i, a in enumerate(actions):  # the most visited; among as many visits, the best on average
-            child = root.children.get((me, a.text))
+            child = mine.get(a.text)
             scored.append(((child.visits, child.value[me] / child.visits) if child and child.visits else (-1, 0.0), i))
         best = max(s for s, _ in scored)
         return self.rng.choice([i for s, i in scored if s == best])
@@ -189,32 +205,41 @@ class MCTSAgent(Agent):
                 secret = sealed(st, mv)
                 if not secret and own is not None:
                     node, own = own, None  # the stretch is over: below what the searcher chose
-                children = node.children
-                untried = [i for i, t in enumerate(names) if (who, t) not in children]
-                for t in names:
-                    child = children.get((who, t))
-                    if child is not None:
+                kids = node.kids.get(who)
+                if kids is None:
+                    kids = node.kids[who] = {}
+                row = []  # the moves' children, in order, while none is untried
+                untried = None
+                for i, t in enumerate(names):
+                    child = kids.get(t)
+                    if child is None:
+                        if untried is None:
+                            untried = [i]
+                        else:
+                            untried.append(i)
+                    else:
                         child.avail += 1
-                if untried:
+                        row.append(child)
+                if untried is not None:
                     i = rng.choice(untried)
                     child = Node(n)
                     child.avail = 1
-                    children[(who, names[i])] = child
+                    kids[names[i]] = child
                     play(st, mv, i)
                     path.append(child)
                     played.append((who, names[i]))
                     break
                 best, best_i = -math.inf, 0
                 rand = rng.random
-                for i, t in enumerate(names):
-                    child = children[(who, t)]
+                base, scale = low[who], span[who]
+                for i, child in enumerate(row):
                     explore = c * sqrt(log(child.avail) / child.visits)
                     if secret:  # randomised: deterministic UCB1 lets secret choosers cycle in step
                         explore *= 2.0 * rand()
-                    score = (child.value[who] / child.visits - low[who]) / span[who] + explore
+                    score = (child.value[who] / child.visits - base) / scale + explore
                     if score > best:
                         best, best_i = score, i
-                child = children[(who, names[best_i])]
+                child = row[best_i]
                 play(st, mv, best_i)
                 path.append(child)
                 played.append((who, names[best_i]))
