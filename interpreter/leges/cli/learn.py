@@ -10,7 +10,7 @@ from .common import EXIT_OK, load_ruleset
 
 # agents/self_play.py's defaults, written again here: the command line is built before any command
 # runs, and must not import the agents (and the engine behind them) to do so
-ROUNDS, SELF_PLAY_GAMES, MATCH_GAMES = 3, 40, 40
+ROUNDS, SELF_PLAY_GAMES, MATCH_GAMES, LOOK = 3, 40, 200, 40
 
 
 def cmd_learn(args) -> int:
@@ -25,9 +25,10 @@ def cmd_learn(args) -> int:
         raise LegesError(Diagnostic(Position("--games"), "--games must be at least 5 (a fifth of them are held out)"))
     if args.output and os.path.exists(args.output) and not args.force:  # (said before the games, not after)
         raise LegesError(Diagnostic(Position(args.output), "the file exists", "give --force to replace it"))
-    if args.rounds < 0 or args.match_games < 2 or args.self_play_games < 5:
-        raise LegesError(Diagnostic(Position("--rounds"), "--rounds must be 0 or more, --match-games at least 2, "
-                                    "--self-play-games at least 5 (a fifth of them are held out)"))
+    if args.rounds < 0 or args.match_games < 10 or args.self_play_games < 5:
+        raise LegesError(Diagnostic(Position("--rounds"), "--rounds must be 0 or more, --match-games at least 10 "
+                                    "(a shorter match shows little), --self-play-games at least 5 "
+                                    "(a fifth of them are held out)"))
     if args.rounds == 0:
         learned = learn(game, players, args.games, args.seed, args.every)
     else:
@@ -56,18 +57,31 @@ def cmd_learn(args) -> int:
 
 
 def _tell(r) -> None:
-    """A round of self-play, as it ends (to standard error): what it learned from, how it did."""
-    from ..lab.stats import wilson
+    """A round of self-play, as it ends (to standard error): what it learned from, what its match
+    showed — the share, its interval at the last look, the games — and so why it is kept or not."""
     if r.number == 0:
         print(f"round 0: learned from {r.learned.games} random games", file=sys.stderr)
         return
-    if not r.games:
+    m = r.match
+    if m is None:
         print(f"round {r.number}: nothing learned; stopping", file=sys.stderr)
         return
-    band = wilson(r.score, r.games)
-    verdict = "kept" if r.kept else "not better: stopping, with the heuristic of the round before"
-    print(f"round {r.number}: greedy on the new heuristic against the one before scored {r.share:.0%} "
-          f"[{band.low:.0%}, {band.high:.0%}] of {r.games} games (fair share 50%): {verdict}", file=sys.stderr)
+    cut = f", {m.played - m.games} more cut short by the rules, not counted" if m.played > m.games else ""
+    print(f"round {r.number}: greedy on the new heuristic against the one before scored {m.share:.0%} "
+          f"[{m.low:.0%}, {m.high:.0%}] of {m.games} games ({m.deals} deals, each played with it in every seat"
+          f"{cut}; a {m.level:.0%} interval by deal, look {m.looks} of {m.planned}): {_verdict(m.outcome)}",
+          file=sys.stderr)
+
+
+def _verdict(outcome: str) -> str:
+    """Why a round is kept or dropped (agents/self_play.py: its docstring says why this rule)."""
+    from ..agents.self_play import BETTER, WORSE
+    if outcome == BETTER:
+        return "shown better (its interval is above 50%): kept"
+    if outcome == WORSE:
+        return "shown worse (its interval is below 50%): dropped; stopping, with the heuristic of the round before"
+    return ("not shown better or worse by the cap: kept, as it is not shown worse and learned from more games, of "
+            "players rather than random moves; stopping, as nothing shows that another round would help")
 
 
 def register(sub, variant) -> None:
@@ -79,8 +93,9 @@ def register(sub, variant) -> None:
                                    "player's features less the others', chosen by cross-validation over whole "
                                    "games). Then learn again by self-play: games of greedy players on the heuristic "
                                    "learned so far, a new fit, and a head-to-head match of the new against the old, "
-                                   "kept only if it scores more than its fair share; stopping at the first round "
-                                   "that does not (--rounds). Writes a `heuristics:` file to read, cite and edit. "
+                                   "played until it shows the new one better (kept; on to the next round) or worse "
+                                   "(dropped; stop), or neither by --match-games (kept; stop) (--rounds). Writes a "
+                                   "`heuristics:` file to read, cite and edit. "
                                    "Agents that need a heuristic learn one from random games by themselves when a "
                                    "ruleset has none.")
     p.add_argument("ruleset", metavar="RULESET")
@@ -91,8 +106,9 @@ def register(sub, variant) -> None:
                    f"games (default {ROUNDS}; 0: learn from random games only)")
     p.add_argument("--self-play-games", type=int, default=SELF_PLAY_GAMES,
                    help=f"games of greedy players learned from in each round (default {SELF_PLAY_GAMES})")
-    p.add_argument("--match-games", type=int, default=MATCH_GAMES, help="games of the head-to-head match that "
-                   f"decides whether a round is kept (default {MATCH_GAMES})")
+    p.add_argument("--match-games", type=int, default=MATCH_GAMES, help="games at most of the head-to-head match "
+                   f"that decides whether a round is kept (default {MATCH_GAMES}): looked at every {LOOK} games, it "
+                   "stops as soon as it shows the new heuristic better or worse")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the first game (default 0)")
     p.add_argument("--every", type=int, default=4, help="look at the position every N decisions (default 4)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the file here (default: print it)")
