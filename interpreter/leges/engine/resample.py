@@ -40,6 +40,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+from itertools import filterfalse
 from typing import Any
 
 from ..text.errors import Diagnostic, LegesError, Position
@@ -291,12 +292,10 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
     on_board = False  # (the board's reads are by type and near places: not worth telling apart here)
     for key, (lo, hi) in places.items():
         items = st.zones[key]  # (this world's own once it is written: State.writable below)
-        pinned = fixed and not fixed.isdisjoint(items[lo:hi])
-        if pinned:
-            free = [i for i in range(lo, hi) if items[i] not in fixed]
-            stretch = [items[i] for i in free]
-        else:
-            stretch = items[lo:hi]
+        stretch = items[lo:hi]
+        pinned = fixed and not fixed.isdisjoint(stretch)
+        if pinned:  # (the free ones' places found only if they are shuffled: below)
+            stretch = list(filterfalse(fixed.__contains__, stretch))
         types = set(map(ctype.__getitem__, stretch))
         some_known = bool(known) and not known.isdisjoint(stretch)
         if (len(stretch) > 1 and len(types) == 1 and not some_known and key not in setup.spaces
@@ -312,14 +311,16 @@ def _redeal(st: "State", player: int, rng: random.Random, keep: int | None = Non
             else:
                 slots.extend(stretch)
             continue
-        shuffle(rng, stretch)
-        items = st.writable(key)
-        if pinned:
-            for i, c in zip(free, stretch):
-                items[i] = c
-        else:
-            items[lo:hi] = stretch
         if len(stretch) > 1:
+            if pinned:
+                free = [i for i in range(lo, hi) if items[i] not in fixed]
+            shuffle(rng, stretch)
+            items = st.writable(key)
+            if pinned:
+                for i, c in zip(free, stretch):
+                    items[i] = c
+            else:
+                items[lo:hi] = stretch
             on_board = on_board or key in setup.spaces
             changed.update((memo.ZONES, memo.where(None), setup.zone_read.get(key, memo.ZONES)))
             changed.update(map(memo.where, types))
