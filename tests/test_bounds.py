@@ -320,3 +320,19 @@ def test_the_texts_of_long_options_are_charged(game, capsys):
     edit(game / "game" / "ruleset.yaml", MOVE, "      choose n from map(range(1000), i => range(i, i + 1000)) as pick\n" + MOVE)
     edit(game / "game" / "ruleset.yaml", '\n      a: "map(range(1000), i => range(i, i + 1000))"', "")
     expect(leges(capsys, "simulate", "game", "-g", "1", "-q"), f"{RULES}:53:7", "limits.max_work")  # the choose
+
+
+@pytest.mark.parametrize("a, b", [(0, 0), (0, 5), (3, 1), (-4, 2), (0, runtime.FREE_ITEMS),
+                                  (0, runtime.FREE_ITEMS + 1), (7, 7 + 3 * runtime.FREE_ITEMS)])
+def test_a_loop_over_a_range_is_charged_and_bounded_as_the_list_was(a, b):
+    """A loop through `range(a, b)` goes through a range, not a list made for it (runtime.span_items),
+    at the same charge as the list `span` made and `each` went through."""
+    as_list, as_range = work_budget(10**6), work_budget(10**6)
+    expected = runtime.each(as_list, runtime.span(as_list, a, b))
+    assert list(runtime.span_items(as_range, a, b)) == expected
+    assert charged(as_range) == charged(as_list)
+
+
+def test_a_loop_over_too_long_a_range_is_refused_as_the_list_was():
+    with pytest.raises(LimitExceeded, match="range of"):
+        runtime.span_items(work_budget(10**9), 0, runtime.MAX_ITEMS + 1)

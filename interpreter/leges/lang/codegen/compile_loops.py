@@ -51,6 +51,8 @@ class LoopCompiling(CompilerParts):
             self.heavy()
         if ty.kind == "table" and T.key_of(ty).kind == "player":  # a list by seat: its keys are the seats
             return elem, f"range(len({code}))"
+        if charged and isinstance(node, ast.Call) and node.func == "range" and code.startswith("H.span("):
+            return elem, "H.span_items" + code[len("H.span"):]  # gone through, never kept: no list made
         return elem, charge(code)
 
     @staticmethod

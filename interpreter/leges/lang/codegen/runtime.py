@@ -132,6 +132,19 @@ def span(st, a, b):
     return list(range(a, b))
 
 
+def span_items(st, a, b):
+    """`each(st, span(st, a, b))` where a loop goes through the range: the same checks and charge,
+    without the list (a loop over `range(n)` is what rules write to do a thing n times)."""
+    n = b - a
+    if n > FREE_ITEMS:
+        return each(st, span(st, a, b))
+    game = st.game
+    game.work -= n if n > 0 else 0
+    if game.work < 0:
+        game.meter.refill()
+    return range(a, b)
+
+
 def concat(st, a, b):
     """Two lists (or strings) joined, refused past the size limits, charged by what is copied."""
     n = len(a) + len(b)
