@@ -37,6 +37,7 @@ from ..engine.constants import CHANCE
 from ..text.errors import Diagnostic, LegesError, Position
 from .base import Agent, View
 from .evaluation import Evaluation, Heuristic, heuristic_for
+from .mcts_prior import Guide, guide, tried_moves
 from .moves import moves, play, play_chance, random_move, sealed, texts
 from .playout import Mast
 
@@ -49,13 +50,14 @@ class Node:
     The children are kept per player (`kids[who][text]`), not under `(who, text)` keys: a node
     visited looks up each of its moves, tens of them at a decision of a board game, and a key
     tuple made for each was a tenth of a search's own work."""
-    __slots__ = ("visits", "avail", "value", "kids")
+    __slots__ = ("visits", "avail", "value", "kids", "prior")
 
     def __init__(self, players: int):
         self.visits = 0
         self.avail = 0
         self.value = [0.0] * players  # summed rewards in [0, 1], one per player
         self.kids: dict[int, dict[str, Node]] = {}
+        self.prior: dict[str, float] | None = None  # with a move prior: its moves' scores, by text
 
     @property
     def children(self) -> dict[tuple[int, str], "Node"]:
@@ -114,6 +116,10 @@ class MCTSAgent(Agent):
                                  "are (default: 1 when the heuristic scores play-outs, whose rewards differ little)"),
         "rollout": (str, "mast", "play-out moves: 'mast' (by each move's average reward so far, "
                                  "ε-greedy) or 'random'"),
+        "prior": (str, None, "a move prior guiding the search (mcts_prior.py): 'learned', or a prior's YAML "
+                             "file; untried moves are then expanded best-ranked first (default: none, at random)"),
+        "widen": (float, 1.0, "with a prior: a node visited n times has at most 1 + widen * sqrt(n) moves "
+                              "tried (progressive widening, best-ranked first); 0: every move"),
     }
     iterations: int  # the settings of `params`, set by Agent.__init__
     seconds: float | None
@@ -122,6 +128,8 @@ class MCTSAgent(Agent):
     heuristic: str | None
     normalise: int | None
     rollout: str
+    prior: str | None
+    widen: float
 
     def start(self, game, player, rng) -> None:
         if self.rollout not in ROLLOUTS:
@@ -142,6 +150,7 @@ class MCTSAgent(Agent):
         else:
             self._cut = None
         self._stretch = bool(self.normalise) if self.normalise is not None else self._cut is not None
+        self._guide: Guide | None = guide(game, self.prior, self.widen)
         super().start(game, player, rng)
 
     @property
@@ -150,11 +159,12 @@ class MCTSAgent(Agent):
         if not hasattr(self, "_cut"):
             return None
         moves = "MAST" if self.rollout == "mast" else "random"
+        guided = f"; moves expanded by the move prior ({self.prior}, widen={self.widen:g})" if self._guide else ""
         if self._judge is None:
-            return Evaluation(f"play-outs to the end ({moves} moves)")
+            return Evaluation(f"play-outs to the end ({moves} moves){guided}")
         if self._cut == 0:
-            return self._judge.describe("read at each new leaf")
-        return self._judge.describe(f"read after play-outs of {self._cut} moves ({moves})")
+            return self._judge.describe("read at each new leaf" + guided)
+        return self._judge.describe(f"read after play-outs of {self._cut} moves ({moves})" + guided)
 
     def choose(self, view: View) -> int:
         actions = view.legal_actions()
@@ -180,6 +190,7 @@ class MCTSAgent(Agent):
         iterations = self.iterations if self.iterations is not None else (1 << 62 if deadline else 1000)
         log = math.log
         sqrt = math.sqrt
+        guide_ = self._guide
         # each player's range of rewards, seen so far (stretched) or given
         low, high, span = [0.0] * n, [1.0] * n, [1.0] * n
         if self._stretch:
@@ -220,8 +231,12 @@ class MCTSAgent(Agent):
                     else:
                         child.avail += 1
                         row.append(child)
+                held = None  # with a prior: the untried moves that wait while the tried ones are searched
+                if untried is not None and guide_ is not None:
+                    held = untried
+                    untried = guide_.expand(st, node, who, names, untried, len(row))
                 if untried is not None:
-                    i = rng.choice(untried)
+                    i = rng.choice(untried) if guide_ is None else untried[0]
                     child = Node(n)
                     child.avail = 1
                     kids[names[i]] = child
@@ -240,6 +255,8 @@ class MCTSAgent(Agent):
                     if score > best:
                         best, best_i = score, i
                 child = row[best_i]
+                if held is not None:  # the row holds the tried moves alone: the move's own index
+                    best_i = tried_moves(len(names), held)[best_i]
                 play(st, mv, best_i)
                 path.append(child)
                 played.append((who, names[best_i]))

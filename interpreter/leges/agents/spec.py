@@ -20,9 +20,10 @@ from .base import Agent
 from .evaluation import Evaluation, evaluation_of
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .prior_agent import PriorAgent
 from .random_agent import RandomAgent
 
-BUILTIN: dict[str, type] = {a.name: a for a in (RandomAgent, GreedyAgent, MCTSAgent)}
+BUILTIN: dict[str, type] = {a.name: a for a in (RandomAgent, GreedyAgent, MCTSAgent, PriorAgent)}
 WHERE = Position("--agents")
 
 
