@@ -172,3 +172,15 @@ def test_progressive_widening_tries_few_moves_at_a_node_seen_few_times(expeditio
     assert len(wide.kids[me]) == count  # every move tried once, then UCB
     assert 1 < len(narrow.kids[me]) <= 2 + 0.5 * 40 ** 0.5 < count  # (one more once the bound is passed)
     assert sum(c.visits for c in narrow.kids[me].values()) == 40
+
+
+def test_leges_learn_writes_a_prior_that_agents_read_back(tmp_path, capsys):
+    from leges.cli import main
+    out = tmp_path / "prior.yaml"
+    assert main(["learn", EXPEDITIONS, "--prior", "--prior-games", "2", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "prior:" in text and '"lay":' in text and "in 2 games of expeditions" in text
+    again = fit(collect(leges.load(EXPEDITIONS), 2, games=2, seed=0))  # the same seed: the same weights
+    assert read_prior(text).yaml() == again.yaml() == text.split("\n", 2)[2]  # (less its two lines of note)
+    assert main(["simulate", EXPEDITIONS, "-g", "2", "--agents", f"prior:prior={out},mcts:iterations=20:prior={out}",
+                 "-q", "-j", "1"]) == 0

@@ -11,6 +11,7 @@ from .common import EXIT_OK, load_ruleset
 # agents/self_play.py's defaults, written again here: the command line is built before any command
 # runs, and must not import the agents (and the engine behind them) to do so
 ROUNDS, SELF_PLAY_GAMES, MATCH_GAMES, LOOK = 3, 40, 200, 40
+PRIOR_GAMES = 12  # agents/prior_fit.py's GAMES
 
 
 def cmd_learn(args) -> int:
@@ -25,6 +26,8 @@ def cmd_learn(args) -> int:
         raise LegesError(Diagnostic(Position("--games"), "--games must be at least 5 (a fifth of them are held out)"))
     if args.output and os.path.exists(args.output) and not args.force:  # (said before the games, not after)
         raise LegesError(Diagnostic(Position(args.output), "the file exists", "give --force to replace it"))
+    if args.prior:
+        return _learn_prior(game, args)
     if args.rounds < 0 or args.match_games < 10 or args.self_play_games < 5:
         raise LegesError(Diagnostic(Position("--rounds"), "--rounds must be 0 or more, --match-games at least 10 "
                                     "(a shorter match shows little), --self-play-games at least 5 "
@@ -53,6 +56,24 @@ def cmd_learn(args) -> int:
     print(f"{learned.games} {learned.source}, {learned.positions} positions, {len(learned.features)} features kept: at "
           f"held-out positions the player valued highest won {learned.accuracy:.0%} of the time "
           f"(a player picked at random: {learned.chance:.0%})", file=sys.stderr)
+    return EXIT_OK
+
+
+def _learn_prior(game, args) -> int:
+    """`--prior`: a move prior (agents/prior_fit.py) learned by imitating greedy, as YAML to edit;
+    an agent reads it with `prior:prior=FILE` or `mcts:prior=FILE`."""
+    from ..agents.prior_fit import learn_prior
+    if args.prior_games < 2:
+        raise LegesError(Diagnostic(Position("--prior-games"), "--prior-games must be at least 2 (half are held out)"))
+    players = (args.players or [max(game.min_players, min(2, game.max_players))])[0]
+    text = learn_prior(game, players, args.prior_games, args.seed).yaml()
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        print(f"wrote {args.output}: play it with --agents prior:prior={args.output} or mcts:prior={args.output}",
+              file=sys.stderr)
+    else:
+        sys.stdout.write(text)
     return EXIT_OK
 
 
@@ -113,4 +134,9 @@ def register(sub, variant) -> None:
     p.add_argument("--every", type=int, default=4, help="look at the position every N decisions (default 4)")
     p.add_argument("--output", "-o", metavar="FILE", help="write the file here (default: print it)")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    p.add_argument("--prior", action="store_true", help="learn a move prior instead: how promising each option of "
+                   "a decision is, from what the option says, by imitating greedy (docs/agents.md); YAML to edit, "
+                   "for the agents prior:prior=FILE and mcts:prior=FILE")
+    p.add_argument("--prior-games", type=int, default=PRIOR_GAMES, help="with --prior: greedy games to learn "
+                   f"from, at the first --players count (default {PRIOR_GAMES}, at 2 players or the least allowed)")
     p.set_defaults(run=cmd_learn)
