@@ -8,7 +8,8 @@ game state as space properties, so boards stay shareable between games.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from functools import cached_property
+from typing import Any, Callable, Iterable
 
 from ..text.errors import Collector, LegesError, did_you_mean
 from ..text.yaml_source import YamlDoc
@@ -16,8 +17,17 @@ from ..text.yaml_source import YamlDoc
 GRID_DIRS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 GRID8_DIRS = GRID_DIRS + ((-1, -1), (-1, 1), (1, 1), (1, -1))
 HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+TWO_WAY = ("grid", "grid8", "hex")  # every step can be taken back: each direction's opposite is one too
 # the directions straight lines run in, each once (the other half of each topology's directions)
 LINE_DIRS = {"grid": ((0, 1), (1, 0)), "grid8": ((0, 1), (1, 0), (1, 1), (1, -1)), "hex": HEX_DIRS[:3]}
+
+
+class _Order(dict):
+    """Places in the board's order, a name that is no space at 0 (with the first): looked up by a sort
+    as its key, a C method rather than a lambda called for every item."""
+
+    def __missing__(self, key: Any) -> int:
+        return 0
 
 
 @dataclass
@@ -45,27 +55,40 @@ class Board:
         What a rule reads of the spaces near s changes only when something moves within this
         distance of s (the "near" reads of lang/optimise/memo.py).
         """
-        cache = self.__dict__.setdefault("_within", {})
-        key = (space, radius)
-        if key not in cache:
-            back = self.__dict__.get("_reverse")
-            if back is None:
-                back = {}
-                for a, outs in self.neighbors.items():
-                    for b in outs:
-                        back.setdefault(b, []).append(a)
-                self.__dict__["_reverse"] = back
-            found, frontier = {space}, [space]
-            for _ in range(radius):  # breadth first: each space enters the frontier once
-                step = []
-                for b in frontier:
-                    for a in back.get(b, ()):
-                        if a not in found:
-                            found.add(a)
-                            step.append(a)
-                frontier = step
-            cache[key] = frozenset(found)
-        return cache[key]
+        try:
+            return self._within[space, radius]
+        except KeyError:
+            pass
+        back = self._reverse
+        found, frontier = {space}, [space]
+        for _ in range(radius):  # breadth first: each space enters the frontier once
+            step = []
+            for b in frontier:
+                for a in back.get(b, ()):
+                    if a not in found:
+                        found.add(a)
+                        step.append(a)
+            frontier = step
+        near = self._within[space, radius] = frozenset(found)
+        return near
+
+    @cached_property
+    def _within(self) -> dict[tuple[str, int], frozenset]:
+        """What `within` found, by space and radius: asked at every move, so a hit is one look-up."""
+        return {}
+
+    @cached_property
+    def _reverse(self) -> dict[str, Any]:
+        """The spaces each space is a neighbour of: `within` searches backwards. On a grid or a hex
+        board that is the adjacency itself (build_board gives each direction its opposite), not a
+        table made by a loop over every edge (on a table of 3,420 hexes, 20,000 of them)."""
+        if self.topology in TWO_WAY:
+            return self.neighbors
+        back: dict[str, list[str]] = {}
+        for a, outs in self.neighbors.items():
+            for b in outs:
+                back.setdefault(b, []).append(a)
+        return back
 
     def distances(self, sources: Iterable[str], blocked=(), limit: int | None = None,
                   target: str | None = None, allowed=None) -> dict[str, int]:
@@ -77,20 +100,32 @@ class Board:
             if s not in dist:
                 dist[s] = 0
                 frontier.append(s)
-        if target is not None and target in dist:
-            return dist
-        if allowed is None and target is None:
-            return self._flood(dist, frontier, blocked, limit)
         neighbors = self.neighbors
         d = 0
+        if allowed is None and target is None:  # the usual search (every move's reach, the distances to
+            # a goal): two tests an edge, in a loop of its own rather than a call of one
+            while frontier and (limit is None or d < limit):
+                d += 1
+                reached = []
+                for here in frontier:
+                    for nxt in neighbors[here]:
+                        if nxt not in dist and nxt not in blocked:
+                            dist[nxt] = d
+                            reached.append(nxt)
+                frontier = reached
+            return dist
+        if target is not None and target in dist:
+            return dist
+        if allowed is None:
+            allowed = neighbors  # every space (each is a key of the adjacency)
         while frontier:
             d += 1
             if limit is not None and d > limit:
                 break
             reached = []
             for here in frontier:
-                for nxt in neighbors[here]:
-                    if nxt not in dist and nxt not in blocked and (allowed is None or nxt in allowed):
+                for nxt in neighbors[here]:  # `allowed` first: it is what turns most steps down
+                    if nxt in allowed and nxt not in dist and nxt not in blocked:
                         dist[nxt] = d
                         if nxt == target:
                             return dist
@@ -98,42 +133,31 @@ class Board:
             frontier = reached
         return dist
 
-    def _flood(self, dist: dict[str, int], frontier: list[str], blocked, limit: int | None) -> dict[str, int]:
-        """`distances` with no `allowed` and no `target`, the usual search (every move's reach, the
-        distances to a goal): two tests an edge fewer, a sixth of its time."""
-        neighbors = self.neighbors
-        d = 0
-        while frontier and (limit is None or d < limit):
-            d += 1
-            reached = []
-            for here in frontier:
-                for nxt in neighbors[here]:
-                    if nxt not in dist and nxt not in blocked:
-                        dist[nxt] = d
-                        reached.append(nxt)
-            frontier = reached
-        return dist
-
     def groups(self, members: Iterable[str]) -> list[list[str]]:
         """Connected groups among the given spaces, in board order."""
         pool = set(members)
-        order = self.order()
-        result = []
-        for start in sorted(pool, key=lambda s: order.get(s, 0)):
+        place = self._place
+        neighbors = self.neighbors
+        result: list[list[str]] = []
+        for start in sorted(pool, key=place):
             if start not in pool:
                 continue
             pool.discard(start)
-            group, queue = [start], [start]
-            while queue:
-                here = queue.pop()
-                for nxt in self.neighbors.get(here, ()):
-                    if nxt in pool:
-                        pool.discard(nxt)
-                        group.append(nxt)
-                        queue.append(nxt)
-            group.sort(key=lambda s: order.get(s, 0))
+            group = [start]
+            if start in neighbors:
+                for here in group:  # breadth first, the group growing as it is gone through
+                    for nxt in neighbors[here]:
+                        if nxt in pool:
+                            pool.discard(nxt)
+                            group.append(nxt)
+                group.sort(key=place)
             result.append(group)
         return result
+
+    @cached_property
+    def _place(self) -> Callable[[str], int]:
+        """A space's place in the board's order, 0 for a name that is no space: `groups` sorts by it."""
+        return _Order(self.order()).__getitem__
 
     def degree(self) -> int:
         """Neighbours of a space, on average (rounded up, at least 1): what a search looks at for each space it reaches."""
