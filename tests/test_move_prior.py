@@ -51,7 +51,7 @@ def test_features_are_read_off_an_option_by_its_parameters_kinds(expeditions):
     st = auction.new_initial_state(players=2, seed=1)
     offers = [c for c in _options(st) if c[1] == "offer"]
     assert [Reader(auction).features(st, c, st.pending.player) for c in offers[:3]] == \
-        [{"amount": float(c[2]["amount"])} for c in offers[:3]]  # a number, as it is
+        [{"amount": float(c[2]["amount"]), "amount^2": float(c[2]["amount"]) ** 2} for c in offers[:3]]  # a number, and its square
 
 
 def _learned(game, seed):

@@ -14,8 +14,9 @@ What it reads (generic; the declarations and the action's parameter types say wh
 - a **zone** (and a space): how many components it holds, how many are the deciding player's,
   whether it is the deciding player's own, and the numeric properties of the component on top;
   with a component in the same option, the component's property less the top one's;
-- an **area**: its numeric properties; a **number** as it is; a **list**: its length and, of
-  numbers, their sum; a **player**: whether it is the one deciding.
+- an **area**: its numeric properties; a **number** as it is and its square (a weighed sum of a
+  number alone ranks one extreme best: all or nothing bid, shared, pledged); a **list**: its
+  length and, of numbers, their sum; a **player**: whether it is the one deciding.
 
 An option is scored by its action's weights — a weighed sum of those features — and a decision's
 options compete by softmax over their scores (prior_fit.py learns the weights). The weights are
@@ -33,7 +34,7 @@ from collections.abc import Iterable
 from ..engine.decision import CHOOSE
 
 BIAS = "(any)"  # an action's own weight, whatever its parameters
-VERSION = "prior-2"  # bump when the features change: a prior kept on disk is then learned again
+VERSION = "prior-3"  # bump when the features change: a prior kept on disk is then learned again
 
 
 def _number(value) -> bool:
@@ -124,6 +125,7 @@ class Reader:
                 out[f"{name}.sum"] = float(sum(value))
         elif _number(value):
             out[name] = float(value)
+            out[f"{name}^2"] = float(value) * value  # (so that a middle amount, not an extreme, may rank best)
 
     @staticmethod
     def _contents(st, me: int, name: str, zone: str, out: dict[str, float]) -> None:
